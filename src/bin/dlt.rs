@@ -1,0 +1,176 @@
+//! `dlt`: the calculator on the command line. JSON in, JSON out; the same
+//! entry points as the page.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use dlt_calc::api::{self, Request, Response, EXAMPLES};
+use dlt_calc::plot::gantt_svg;
+use dlt_calc::progress::Silent;
+
+const HELP: &str = "\
+dlt - divisible load theory calculator
+
+Usage:
+  dlt solve [FILE] [--svg OUT] [--compact]
+      Solve the request in FILE (or standard input when FILE is absent or -)
+      and print the response as JSON. --svg writes the Gantt chart to OUT.
+  dlt check [FILE]
+      List every invalid field of the request, one per line; exit 1 if any.
+  dlt example [NAME]
+      Print a built-in example request; without NAME, list the examples.
+  dlt --help | --version
+
+A request is a JSON object whose \"model\" field names the model, e.g.
+  dlt example hierarchical | dlt solve
+
+Exit status: 0 success, 1 invalid input or failed computation (the message
+is on standard error), 2 wrong usage.
+";
+
+/// What went wrong, and with which exit status.
+enum Failure {
+    Usage(String),
+    Input(String),
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("dlt: {msg}\n(see dlt --help)");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(msg)) => {
+            eprintln!("dlt: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn usage(e: impl std::fmt::Display) -> Failure {
+    Failure::Usage(e.to_string())
+}
+
+fn input(e: impl std::fmt::Display) -> Failure {
+    Failure::Input(e.to_string())
+}
+
+struct Args {
+    command: String,
+    file: Option<String>,
+    svg: Option<String>,
+    compact: bool,
+}
+
+fn parse_args() -> Result<Option<Args>, Failure> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let mut args = Args {
+        command: String::new(),
+        file: None,
+        svg: None,
+        compact: false,
+    };
+    while let Some(arg) = parser.next().map_err(usage)? {
+        match arg {
+            Short('h') | Long("help") => {
+                print!("{HELP}");
+                return Ok(None);
+            }
+            Short('V') | Long("version") => {
+                println!("dlt {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            Long("svg") => args.svg = Some(parser.value()?.string().map_err(usage)?),
+            Long("compact") => args.compact = true,
+            Value(v) if args.command.is_empty() => args.command = v.string().map_err(usage)?,
+            Value(v) if args.file.is_none() => args.file = Some(v.string().map_err(usage)?),
+            other => return Err(usage(other.unexpected())),
+        }
+    }
+    if args.command.is_empty() {
+        return Err(usage("missing command: solve, check or example"));
+    }
+    Ok(Some(args))
+}
+
+impl From<lexopt::Error> for Failure {
+    fn from(e: lexopt::Error) -> Failure {
+        usage(e)
+    }
+}
+
+fn read_request(file: Option<&str>) -> Result<Request, Failure> {
+    let text = match file {
+        None | Some("-") => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| input(format!("cannot read standard input: {e}")))?;
+            s
+        }
+        Some(path) => {
+            std::fs::read_to_string(path).map_err(|e| input(format!("cannot read {path}: {e}")))?
+        }
+    };
+    Request::from_json(&text).map_err(input)
+}
+
+fn print_json<T: serde::Serialize>(value: &T, compact: bool) -> Result<(), Failure> {
+    let text = if compact {
+        serde_json::to_string(value)
+    } else {
+        serde_json::to_string_pretty(value)
+    }
+    .map_err(input)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").map_err(input)
+}
+
+fn run() -> Result<(), Failure> {
+    let Some(args) = parse_args()? else {
+        return Ok(());
+    };
+    match args.command.as_str() {
+        "solve" => {
+            let request = read_request(args.file.as_deref())?;
+            let response = api::run(&request, &mut Silent).map_err(input)?;
+            if let Some(path) = &args.svg {
+                let Response::Hierarchical { gantt, .. } = &response;
+                let svg =
+                    gantt_svg(gantt, 900, 120 + 40 * gantt.rows.len() as u32).map_err(input)?;
+                std::fs::write(path, svg)
+                    .map_err(|e| input(format!("cannot write {path}: {e}")))?;
+            }
+            print_json(&response, args.compact)
+        }
+        "check" => {
+            let request = read_request(args.file.as_deref())?;
+            let problems = request.problems();
+            for p in &problems {
+                println!("{}: {}", p.field, p.message);
+            }
+            if problems.is_empty() {
+                println!("ok");
+                Ok(())
+            } else {
+                Err(input(format!("{} invalid field(s)", problems.len())))
+            }
+        }
+        "example" => match args.file.as_deref() {
+            None => {
+                for (name, what) in EXAMPLES {
+                    println!("{name:14} {what}");
+                }
+                Ok(())
+            }
+            Some(name) => {
+                let request = Request::example(name)
+                    .ok_or_else(|| usage(format!("no example named {name:?}")))?;
+                print_json(&request, args.compact)
+            }
+        },
+        other => Err(usage(format!("unknown command {other:?}"))),
+    }
+}

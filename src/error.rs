@@ -1,0 +1,232 @@
+//! The crate's one error type.
+//!
+//! Every message is lowercase and names what is wrong precisely enough for a
+//! student to fix it: a bad parameter names its field by its path in the
+//! instance JSON (`processors[1].levels[0].slope`), so the page can show the
+//! message next to that field and the CLI can print it on stderr.
+
+use std::fmt;
+
+use crate::lp::LpError;
+
+/// Why a parameter value is rejected.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Invalid {
+    /// NaN or infinite.
+    NotFinite,
+    /// Below zero where only non-negative values make sense.
+    Negative(f64),
+    /// Zero or below where only positive values make sense.
+    NotPositive(f64),
+    /// Larger in magnitude than the calculator accepts (`limit`).
+    TooLarge { value: f64, limit: f64 },
+    /// A list that must not be empty is empty.
+    Empty,
+    /// A list longer than the calculator accepts.
+    TooMany { count: usize, limit: usize },
+    /// A memory level is not slower than the level above it, so the
+    /// processing-time function would not be convex.
+    NotConvex { slope: f64, previous: f64 },
+    /// A memory level's line never rises above the previous levels on
+    /// non-negative loads, so that level would never be used.
+    NeverActive { swap_point: f64, previous: f64 },
+    /// The function gives a negative processing time for an empty load.
+    NegativeAtZero(f64),
+    /// The memory caps cannot hold the whole load.
+    ExceedsCaps { load: f64, total_cap: f64 },
+    /// An index refers to nothing.
+    OutOfRange { index: usize, len: usize },
+    /// A list that must be a permutation is not one.
+    NotPermutation,
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::NotFinite => write!(f, "must be a finite number"),
+            Invalid::Negative(v) => write!(f, "must not be negative (got {v})"),
+            Invalid::NotPositive(v) => write!(f, "must be greater than zero (got {v})"),
+            Invalid::TooLarge { value, limit } => {
+                write!(f, "is too large (got {value:e}, the limit is {limit:e})")
+            }
+            Invalid::Empty => write!(f, "must not be empty"),
+            Invalid::TooMany { count, limit } => {
+                write!(f, "has too many entries ({count}, the limit is {limit})")
+            }
+            Invalid::NotConvex { slope, previous } => write!(
+                f,
+                "must be slower than the level above it: slope {slope} is not greater than \
+                 {previous}, so the processing time would not be convex"
+            ),
+            Invalid::NeverActive {
+                swap_point,
+                previous,
+            } => write!(
+                f,
+                "is never used: it would take over at load {swap_point}, which is not after \
+                 the previous swap point {previous}"
+            ),
+            Invalid::NegativeAtZero(v) => write!(
+                f,
+                "gives a negative processing time ({v}) for an empty load; \
+                 the first level's intercept must not be negative"
+            ),
+            Invalid::ExceedsCaps { load, total_cap } => write!(
+                f,
+                "cannot be held by the processors: it is {load} but the memory caps \
+                 add up to {total_cap}"
+            ),
+            Invalid::OutOfRange { index, len } => {
+                write!(f, "refers to entry {index}, but there are only {len}")
+            }
+            Invalid::NotPermutation => write!(
+                f,
+                "must list every processor exactly once (a permutation of 0..m)"
+            ),
+        }
+    }
+}
+
+/// Everything that can go wrong in the calculator.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A parameter is outside its domain. `field` is its path in the
+    /// instance JSON, e.g. `processors[0].startup`.
+    Field { field: String, invalid: Invalid },
+    /// The request could not be read (malformed JSON, a missing or unknown
+    /// field, a wrong type).
+    Malformed(String),
+    /// The LP solver could not solve a problem the model produced.
+    Solver(LpError),
+    /// The computation was cancelled by the caller.
+    Cancelled,
+    /// A chart could not be drawn.
+    Drawing(String),
+}
+
+impl Error {
+    /// A field error; `field` is the path of the bad value.
+    pub fn field(field: impl Into<String>, invalid: Invalid) -> Error {
+        Error::Field {
+            field: field.into(),
+            invalid,
+        }
+    }
+
+    /// The path of the offending field, if the error is about one.
+    pub fn field_path(&self) -> Option<&str> {
+        match self {
+            Error::Field { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Field { field, invalid } => write!(f, "{field}: {invalid}"),
+            Error::Malformed(msg) => write!(f, "malformed input: {msg}"),
+            Error::Solver(e) => write!(f, "the LP solver failed: {e}"),
+            Error::Cancelled => write!(f, "cancelled"),
+            Error::Drawing(msg) => write!(f, "the chart could not be drawn: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<LpError> for Error {
+    fn from(e: LpError) -> Error {
+        Error::Solver(e)
+    }
+}
+
+/// The largest magnitude accepted for any parameter. Beyond it, sums and
+/// products of parameters lose the precision a schedule needs.
+pub const MAX_MAGNITUDE: f64 = 1e18;
+
+/// Collects every invalid field of an input, so the page can mark them all
+/// at once; [`Checker::finish`] gives the first as the error.
+#[derive(Debug, Default)]
+pub(crate) struct Checker {
+    errors: Vec<Error>,
+}
+
+impl Checker {
+    /// Records `invalid` for `field`.
+    pub(crate) fn fail(&mut self, field: impl Into<String>, invalid: Invalid) {
+        self.errors.push(Error::field(field, invalid));
+    }
+
+    /// Is `value` finite and within [`MAX_MAGNITUDE`]? Records why not.
+    pub(crate) fn finite(&mut self, field: &str, value: f64) -> bool {
+        if !value.is_finite() {
+            self.fail(field, Invalid::NotFinite);
+            false
+        } else if value.abs() > MAX_MAGNITUDE {
+            let limit = MAX_MAGNITUDE;
+            self.fail(field, Invalid::TooLarge { value, limit });
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Is `value` finite, in range and not negative? Records why not.
+    pub(crate) fn non_negative(&mut self, field: &str, value: f64) -> bool {
+        if !self.finite(field, value) {
+            return false;
+        }
+        if value < 0.0 {
+            self.fail(field, Invalid::Negative(value));
+            return false;
+        }
+        true
+    }
+
+    /// Is `value` finite, in range and positive? Records why not.
+    pub(crate) fn positive(&mut self, field: &str, value: f64) -> bool {
+        if !self.finite(field, value) {
+            return false;
+        }
+        if value <= 0.0 {
+            self.fail(field, Invalid::NotPositive(value));
+            return false;
+        }
+        true
+    }
+
+    /// Does the list have between 1 and `limit` entries? Records why not.
+    pub(crate) fn count(&mut self, field: &str, count: usize, limit: usize) -> bool {
+        if count == 0 {
+            self.fail(field, Invalid::Empty);
+            false
+        } else if count > limit {
+            self.fail(field, Invalid::TooMany { count, limit });
+            false
+        } else {
+            true
+        }
+    }
+
+    /// No error so far?
+    pub(crate) fn is_clean(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Every error found, in field order.
+    pub(crate) fn into_errors(self) -> Vec<Error> {
+        self.errors
+    }
+
+    /// `Ok` if nothing was recorded, else the first error.
+    pub(crate) fn finish(self) -> Result<(), Error> {
+        match self.errors.into_iter().next() {
+            None => Ok(()),
+            Some(e) => Err(e),
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The data of a Gantt chart, computed from a [`Schedule`] outside the
+//! drawing code, so it can be tested natively and drawn by any backend.
+
+use serde::{Deserialize, Serialize};
+
+use crate::schedule::Schedule;
+
+/// What a machine is doing during a bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Activity {
+    /// Receiving a chunk from the originator.
+    Receive,
+    /// Computing at a memory level (0 = in core, 1 = out of core, ...).
+    Compute { level: usize },
+    /// Waiting with nothing to do.
+    Idle,
+}
+
+/// One bar of the chart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bar {
+    pub start: f64,
+    pub end: f64,
+    pub activity: Activity,
+}
+
+/// One machine's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub label: String,
+    pub bars: Vec<Bar>,
+}
+
+/// A whole chart: one row per machine, time from 0 to `horizon`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Gantt {
+    pub rows: Vec<Row>,
+    pub horizon: f64,
+}
+
+/// Gaps shorter than this fraction of the makespan are not drawn as idle.
+const MIN_IDLE: f64 = 1e-9;
+
+impl Gantt {
+    /// The chart of `schedule`: receive and compute bars for every chunk,
+    /// and idle bars for the gaps between a machine's first reception and
+    /// the end of the schedule.
+    pub fn of(schedule: &Schedule) -> Gantt {
+        let horizon = schedule.makespan;
+        let min_gap = MIN_IDLE * horizon.max(1.0);
+        let mut rows: Vec<Row> = (0..schedule.machines)
+            .map(|i| Row {
+                label: format!("P{}", i + 1),
+                bars: Vec::new(),
+            })
+            .collect();
+        for c in &schedule.chunks {
+            let bars = &mut rows[c.machine].bars;
+            bars.push(Bar {
+                start: c.send.start,
+                end: c.send.end,
+                activity: Activity::Receive,
+            });
+            bars.push(Bar {
+                start: c.compute.start,
+                end: c.compute.end,
+                activity: Activity::Compute { level: c.level },
+            });
+        }
+        for row in &mut rows {
+            row.bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+            let mut idle = Vec::new();
+            let mut busy_until = row.bars.first().map_or(horizon, |b| b.start);
+            for b in &row.bars {
+                if b.start - busy_until > min_gap {
+                    idle.push((busy_until, b.start));
+                }
+                busy_until = busy_until.max(b.end);
+            }
+            if horizon - busy_until > min_gap {
+                idle.push((busy_until, horizon));
+            }
+            row.bars.extend(idle.into_iter().map(|(start, end)| Bar {
+                start,
+                end,
+                activity: Activity::Idle,
+            }));
+            row.bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+        }
+        Gantt { rows, horizon }
+    }
+}

@@ -1,0 +1,372 @@
+//! M3: one installment on heterogeneous machines with a memory hierarchy,
+//! solved as a linear program (`[003]`, formulation (1)–(4)).
+//!
+//! The originator sends one chunk `α_i` to each machine in a fixed order,
+//! one message at a time; sending takes `S_i + α_i C_i` and computing takes
+//! the machine's convex piecewise-linear processing time `t_i(α_i)`. The LP
+//! minimizes `Cmax` subject to
+//! `Σ_{j ≤ i} (S_j + α_j C_j) + t_i ≤ Cmax`, `t_i ≥ A_ik1 + α_i A_ik2` for
+//! every memory level `k`, `Σ α_i = V`, `0 ≤ α_i ≤ B_i`. The lower bounds on
+//! `t_i` suffice because `t_i` is convex and only pushes `Cmax` up.
+//!
+//! The LP is solved in scaled units (load as a fraction of `V`, time as a
+//! fraction of the equal split's makespan), so instances from `V = 2` to
+//! `V = 1e13` give the solver coefficients of similar size.
+//!
+//! The report also shows what naive linear DLT would predict (`[003]`,
+//! Fig. 3): the split computed as if every machine ran at its core rate
+//! only, or at its out-of-core rate only, and what that split really takes.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Checker, Error, Invalid};
+use crate::lp::{Cmp, Problem};
+use crate::platform::{check_order, check_processors, Processor};
+use crate::processing::{Level, ProcessingTime};
+use crate::progress::Progress;
+use crate::schedule::{Chunk, Interval, Schedule};
+use crate::verify::{verify, Rules, Verdict};
+
+/// The most processors the LP accepts.
+pub const MAX_PROCESSORS: usize = 1000;
+/// The most processors for which every order is tried (`8! = 40320` LPs).
+pub const MAX_ENUMERATED: usize = 8;
+
+/// An M3 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instance {
+    /// The load `V` to distribute.
+    pub load: f64,
+    /// The machines `P_1 .. P_m`.
+    pub processors: Vec<Processor>,
+    /// The order in which the originator serves the machines, as indices
+    /// into `processors` (default: as listed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Vec<usize>>,
+    /// Try every order and keep the best (at most [`MAX_ENUMERATED`]
+    /// machines).
+    #[serde(default)]
+    pub best_order: bool,
+}
+
+/// A split of the load and the makespan some model predicts for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// What the model assumed.
+    pub assumption: String,
+    /// The load of each machine (indexed like `processors`).
+    pub sizes: Vec<f64>,
+    /// The makespan the model predicts.
+    pub predicted: f64,
+    /// The makespan this split really takes under the hierarchical model.
+    pub real: f64,
+}
+
+/// The answer for an M3 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The order the machines are served in.
+    pub order: Vec<usize>,
+    /// The optimal load of each machine (indexed like `processors`).
+    pub sizes: Vec<f64>,
+    /// The optimal makespan `Cmax`.
+    pub makespan: f64,
+    /// The optimal schedule.
+    pub schedule: Schedule,
+    /// The verifier's verdict on it.
+    pub verdict: Verdict,
+    /// Naive linear DLT's predictions against the real makespans.
+    pub comparison: Vec<Prediction>,
+    /// How many orders were solved.
+    pub orders_tried: usize,
+}
+
+impl Instance {
+    /// The worked example of `[003]`: two identical machines, core line
+    /// `1 + x`, out-of-core line `−9 + 10x`, `C = S = 1`, `V = 2`.
+    pub fn worked_example() -> Instance {
+        let machine = Processor {
+            startup: 1.0,
+            rate: 1.0,
+            levels: ProcessingTime::new(vec![
+                Level {
+                    intercept: 1.0,
+                    slope: 1.0,
+                },
+                Level {
+                    intercept: -9.0,
+                    slope: 10.0,
+                },
+            ]),
+            cap: None,
+        };
+        Instance {
+            load: 2.0,
+            processors: vec![machine.clone(), machine],
+            order: None,
+            best_order: false,
+        }
+    }
+
+    /// Every invalid field, in field order (empty when the instance is
+    /// valid).
+    pub fn problems(&self) -> Vec<Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.into_errors()
+    }
+
+    /// Checks the instance.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    pub fn check(&self) -> Result<(), Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.finish()
+    }
+
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        check_processors("processors", &self.processors, MAX_PROCESSORS, c);
+        let m = self.processors.len();
+        if let Some(order) = &self.order {
+            check_order("order", order, m, c);
+        }
+        if self.best_order && m > MAX_ENUMERATED {
+            let invalid = Invalid::TooMany {
+                count: m,
+                limit: MAX_ENUMERATED,
+            };
+            c.fail("best_order", invalid);
+        }
+        if c.is_clean() {
+            let caps: Option<Vec<f64>> = self.processors.iter().map(|p| p.cap).collect();
+            if let Some(caps) = caps {
+                let total_cap: f64 = caps.iter().sum();
+                if total_cap < self.load {
+                    let load = self.load;
+                    c.fail("load", Invalid::ExceedsCaps { load, total_cap });
+                }
+            }
+        }
+    }
+
+    fn given_order(&self) -> Vec<usize> {
+        self.order
+            .clone()
+            .unwrap_or_else(|| (0..self.processors.len()).collect())
+    }
+
+    /// Solves the instance: the optimal split (in the given order, or the
+    /// best order), its verified schedule, and naive DLT's predictions.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input, [`Error::Solver`] if the LP
+    /// fails, [`Error::Cancelled`] if `progress` asks to stop.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.check()?;
+        let (order, sizes, orders_tried) = if self.best_order {
+            self.best_split(progress)?
+        } else {
+            let split = optimal_split(&self.processors, self.load, &self.given_order(), |p| {
+                p.levels.clone()
+            })?;
+            (self.given_order(), split, 1)
+        };
+        let schedule = schedule_of(&self.processors, &order, &sizes);
+        let verdict = verify(
+            &self.processors,
+            self.load,
+            &schedule,
+            Rules {
+                one_chunk_per_machine: true,
+            },
+        );
+        let comparison = self.naive_predictions(&order)?;
+        Ok(Report {
+            makespan: schedule.makespan,
+            order,
+            sizes,
+            schedule,
+            verdict,
+            comparison,
+            orders_tried,
+        })
+    }
+
+    /// Tries every order (Heap's algorithm) and keeps the shortest.
+    fn best_split(
+        &self,
+        progress: &mut dyn Progress,
+    ) -> Result<(Vec<usize>, Vec<f64>, usize), Error> {
+        let m = self.processors.len();
+        let total: usize = (1..=m).product();
+        let mut order: Vec<usize> = (0..m).collect();
+        let mut counters = vec![0; m];
+        let mut best: Option<(f64, Vec<usize>, Vec<f64>)> = None;
+        let mut tried = 0;
+        let mut i = 0;
+        loop {
+            let sizes = optimal_split(&self.processors, self.load, &order, |p| p.levels.clone())?;
+            let makespan = schedule_of(&self.processors, &order, &sizes).makespan;
+            tried += 1;
+            if best.as_ref().is_none_or(|b| makespan < b.0) {
+                best = Some((makespan, order.clone(), sizes));
+            }
+            if tried % 64 == 0 && !progress.report(tried as f64 / total as f64, "trying orders") {
+                return Err(Error::Cancelled);
+            }
+            // Advance to the next permutation.
+            loop {
+                if i >= m {
+                    let (_, order, sizes) = best.expect("at least one order was solved");
+                    return Ok((order, sizes, tried));
+                }
+                if counters[i] < i {
+                    let swap = if i % 2 == 0 { 0 } else { counters[i] };
+                    order.swap(swap, i);
+                    counters[i] += 1;
+                    i = 0;
+                    break;
+                }
+                counters[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    /// Linear DLT's view: every machine computes at its core rate only, or
+    /// at its slowest (out-of-core) rate only, with no start-up cost.
+    fn naive_predictions(&self, order: &[usize]) -> Result<Vec<Prediction>, Error> {
+        if self.processors.iter().all(|p| p.levels.levels().len() < 2) {
+            return Ok(Vec::new());
+        }
+        /// The one rate naive DLT assumes for a machine.
+        type Rate = fn(&ProcessingTime) -> f64;
+        let variants: [(&str, Rate); 2] = [
+            ("in-core only (linear DLT at the core rate)", |f| {
+                f.levels()[0].slope
+            }),
+            ("out-of-core only (linear DLT at the slowest rate)", |f| {
+                f.levels()[f.levels().len() - 1].slope
+            }),
+        ];
+        variants
+            .iter()
+            .map(|(assumption, rate)| {
+                let linear = |p: &Processor| ProcessingTime::linear(rate(&p.levels));
+                let sizes = optimal_split(&self.processors, self.load, order, linear)?;
+                let naive: Vec<Processor> = self
+                    .processors
+                    .iter()
+                    .map(|p| Processor {
+                        levels: linear(p),
+                        ..p.clone()
+                    })
+                    .collect();
+                Ok(Prediction {
+                    assumption: (*assumption).to_string(),
+                    predicted: schedule_of(&naive, order, &sizes).makespan,
+                    real: schedule_of(&self.processors, order, &sizes).makespan,
+                    sizes,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The optimal load of each machine when they are served in `order` and
+/// `time(p)` is machine `p`'s processing-time function.
+fn optimal_split(
+    processors: &[Processor],
+    load: f64,
+    order: &[usize],
+    time: impl Fn(&Processor) -> ProcessingTime,
+) -> Result<Vec<f64>, Error> {
+    let m = processors.len();
+    let times: Vec<ProcessingTime> = processors.iter().map(&time).collect();
+    // Time unit: the makespan of an equal split, so the optimum is near 1.
+    let timed: Vec<Processor> = processors
+        .iter()
+        .zip(&times)
+        .map(|(p, t)| Processor {
+            levels: t.clone(),
+            ..p.clone()
+        })
+        .collect();
+    let unit = schedule_of(&timed, order, &vec![load / m as f64; m])
+        .makespan
+        .max(f64::MIN_POSITIVE);
+
+    let mut lp = Problem::new();
+    let cmax = lp.add_var(1.0, 0.0, f64::INFINITY);
+    let x: Vec<_> = processors
+        .iter()
+        .map(|p| lp.add_var(0.0, 0.0, p.cap.map_or(f64::INFINITY, |b| b / load)))
+        .collect();
+    let t: Vec<_> = (0..m)
+        .map(|_| lp.add_var(0.0, f64::NEG_INFINITY, f64::INFINITY))
+        .collect();
+    let mut channel: Vec<_> = Vec::with_capacity(m + 2);
+    let mut startups = 0.0;
+    for &i in order {
+        let p = &processors[i];
+        startups += p.startup / unit;
+        channel.push((x[i], load * p.rate / unit));
+        let mut row = channel.clone();
+        row.push((t[i], 1.0));
+        row.push((cmax, -1.0));
+        lp.add_constraint(&row, Cmp::Le, -startups);
+        for level in times[i].levels() {
+            lp.add_constraint(
+                &[(x[i], load * level.slope / unit), (t[i], -1.0)],
+                Cmp::Le,
+                -level.intercept / unit,
+            );
+        }
+    }
+    let all: Vec<_> = x.iter().map(|&v| (v, 1.0)).collect();
+    lp.add_constraint(&all, Cmp::Eq, 1.0);
+    let solution = lp.solve()?;
+    let fractions: Vec<f64> = x.iter().map(|&v| solution[v].max(0.0)).collect();
+    let sum: f64 = fractions.iter().sum();
+    Ok(fractions.iter().map(|f| load * f / sum).collect())
+}
+
+/// The schedule of a split: chunks sent back to back in `order`, each
+/// computed as soon as it has arrived, for its true processing time.
+pub fn schedule_of(processors: &[Processor], order: &[usize], sizes: &[f64]) -> Schedule {
+    let mut clock = 0.0;
+    let chunks: Vec<Chunk> = order
+        .iter()
+        .map(|&i| {
+            let p = &processors[i];
+            let size = sizes[i];
+            let send = Interval {
+                start: clock,
+                end: clock + p.send_time(size),
+            };
+            clock = send.end;
+            Chunk {
+                machine: i,
+                size,
+                send,
+                compute: Interval {
+                    start: send.end,
+                    end: send.end + p.levels.eval(size),
+                },
+                level: p.levels.level_at(size),
+            }
+        })
+        .collect();
+    let makespan = chunks.iter().map(|c| c.compute.end).fold(0.0, f64::max);
+    Schedule {
+        machines: processors.len(),
+        chunks,
+        makespan,
+    }
+}

@@ -1,0 +1,39 @@
+//! A scheduling and performance calculator for divisible load theory (DLT).
+//!
+//! A root machine (the originator) sends pieces of a divisible load to worker
+//! machines over a network; each worker computes fast while its piece fits in
+//! core memory and far slower once it spills to disk. The calculator finds
+//! the fastest schedule, checks it with an independent [verifier](verify),
+//! and describes it as data a chart can draw ([`gantt`]).
+//!
+//! The models and solvers are plain Rust, used the same way by the native
+//! command-line tool `dlt` and, compiled to WebAssembly, by the page. The
+//! entry point for both is [`api::run`].
+//!
+//! ```
+//! use dlt_calc::hierarchical::Instance;
+//! use dlt_calc::progress::Silent;
+//!
+//! let report = Instance::worked_example().solve(&mut Silent)?;
+//! assert!((report.sizes[0] - 1.25).abs() < 1e-9);
+//! assert!((report.makespan - 5.75).abs() < 1e-9);
+//! assert!(report.verdict.ok);
+//! # Ok::<(), dlt_calc::Error>(())
+//! ```
+
+pub mod api;
+pub mod error;
+pub mod gantt;
+pub mod hierarchical;
+pub mod lp;
+pub mod platform;
+pub mod plot;
+pub mod processing;
+pub mod progress;
+pub mod schedule;
+pub mod verify;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use error::Error;

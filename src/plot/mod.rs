@@ -1,0 +1,34 @@
+//! Charts, drawn with plotters on any backend: a canvas in the page (see the
+//! binding module) or an SVG string natively. Each chart has its own module
+//! and draws data computed elsewhere; nothing here does mathematics.
+
+mod gantt;
+
+pub use gantt::draw_gantt;
+
+use plotters::prelude::*;
+
+use crate::error::Error;
+use crate::gantt::Gantt;
+
+/// Turns a plotters error into ours.
+pub(crate) fn drawing<E: std::error::Error + Send + Sync>(
+    e: plotters::drawing::DrawingAreaErrorKind<E>,
+) -> Error {
+    Error::Drawing(e.to_string())
+}
+
+/// The Gantt chart as an SVG document of `width × height` pixels.
+///
+/// # Errors
+///
+/// [`Error::Drawing`] if plotters cannot lay the chart out.
+pub fn gantt_svg(gantt: &Gantt, width: u32, height: u32) -> Result<String, Error> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw_gantt(&root, gantt)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,27 @@
+//! Progress reports and cancellation for long computations.
+//!
+//! A solver calls [`Progress::report`] now and then with the fraction done;
+//! the caller answers whether to go on. The page forwards reports from its
+//! worker to the progress bar; the CLI ignores them.
+
+/// Receives progress reports; returns `false` to cancel.
+pub trait Progress {
+    /// `done` is in `[0, 1]`; `what` says what is being computed.
+    fn report(&mut self, done: f64, what: &str) -> bool;
+}
+
+/// Ignores every report and never cancels.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Silent;
+
+impl Progress for Silent {
+    fn report(&mut self, _done: f64, _what: &str) -> bool {
+        true
+    }
+}
+
+impl<F: FnMut(f64, &str) -> bool> Progress for F {
+    fn report(&mut self, done: f64, what: &str) -> bool {
+        self(done, what)
+    }
+}

@@ -1,0 +1,101 @@
+//! The binding module: the only code that knows about JavaScript. It
+//! converts values with serde-wasm-bindgen, calls [`crate::api`], and
+//! draws charts on canvases with plotters-canvas. Errors become `JsError`s
+//! whose message is the crate's own lowercase text.
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use crate::api::{self, FieldProblem, Request, Response};
+use crate::error::Error;
+use crate::plot;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn js_error(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Plain JS objects and arrays, as JSON would give, never `Map`s.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(js_error)
+}
+
+fn request_of(value: JsValue) -> Result<Request, Error> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| Error::Malformed(e.to_string()))
+}
+
+/// Runs a request (a plain object as in the CLI's JSON) and returns the
+/// response object. `on_progress(done, what)` is called now and then during
+/// long computations; returning `false` cancels.
+#[wasm_bindgen]
+pub fn run(request: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsError> {
+    let request = request_of(request).map_err(js_error)?;
+    let mut report = |done: f64, what: &str| match &on_progress {
+        None => true,
+        Some(f) => f
+            .call2(
+                &JsValue::NULL,
+                &JsValue::from_f64(done),
+                &JsValue::from_str(what),
+            )
+            .map(|r| r.as_bool() != Some(false))
+            .unwrap_or(true),
+    };
+    let response = api::run(&request, &mut report).map_err(js_error)?;
+    to_js(&response)
+}
+
+/// Every invalid field of a request, as `[{field, message}]` (empty when
+/// valid). A request that cannot be read at all gives one entry with an
+/// empty field.
+#[wasm_bindgen]
+pub fn problems(request: JsValue) -> Result<JsValue, JsError> {
+    let list = match request_of(request) {
+        Ok(r) => r.problems(),
+        Err(e) => vec![FieldProblem::from(&e)],
+    };
+    to_js(&list)
+}
+
+/// A built-in example request by name.
+#[wasm_bindgen]
+pub fn example(name: &str) -> Result<JsValue, JsError> {
+    let request =
+        Request::example(name).ok_or_else(|| js_error(format!("no example named {name:?}")))?;
+    to_js(&request)
+}
+
+/// Draws the Gantt chart of a response (as returned by `run`) on a canvas.
+#[wasm_bindgen(js_name = drawGantt)]
+pub fn draw_gantt(canvas: HtmlCanvasElement, response: JsValue) -> Result<(), JsError> {
+    let response: Response = serde_wasm_bindgen::from_value(response).map_err(js_error)?;
+    let Response::Hierarchical { gantt, .. } = &response;
+    let backend = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| js_error("the canvas has no 2d context"))?;
+    let root = backend.into_drawing_area();
+    plot::draw_gantt(&root, gantt).map_err(js_error)?;
+    root.present().map_err(|e| js_error(plot::drawing(e)))
+}
+
+/// The Gantt chart of a response as an SVG document (for export).
+#[wasm_bindgen(js_name = ganttSvg)]
+pub fn gantt_svg(response: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+    let response: Response = serde_wasm_bindgen::from_value(response).map_err(js_error)?;
+    let Response::Hierarchical { gantt, .. } = &response;
+    plot::gantt_svg(gantt, width, height).map_err(js_error)
+}
+
+/// The calculator's version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,26 @@
+// The computing worker: loads the wasm once and runs requests on it, so the
+// page never freezes. Messages in: {id, request}. Messages out:
+// {type: 'ready'} | {id, type: 'progress', done, what} | {id, type: 'result', response}
+// | {id, type: 'error', message} | {id, type: 'crash', message} | {type: 'fatal', message}.
+import init, { run } from '../pkg/dlt_calc.js';
+
+const ready = init().then(
+  () => self.postMessage({ type: 'ready' }),
+  (err) => self.postMessage({ type: 'fatal', message: `the calculator could not be loaded: ${err}` }),
+);
+
+self.onmessage = async (event) => {
+  await ready;
+  const { id, request } = event.data;
+  try {
+    const response = run(request, (done, what) => {
+      self.postMessage({ id, type: 'progress', done, what });
+      return true;
+    });
+    self.postMessage({ id, type: 'result', response });
+  } catch (err) {
+    // A wasm trap (a panic) leaves the instance unusable: ask to be replaced.
+    const crashed = err instanceof WebAssembly.RuntimeError;
+    self.postMessage({ id, type: crashed ? 'crash' : 'error', message: err?.message ?? String(err) });
+  }
+};
