@@ -89,16 +89,7 @@ impl Instance {
         let machine = Processor {
             startup: 1.0,
             rate: 1.0,
-            levels: ProcessingTime::new(vec![
-                Level {
-                    intercept: 1.0,
-                    slope: 1.0,
-                },
-                Level {
-                    intercept: -9.0,
-                    slope: 10.0,
-                },
-            ]),
+            levels: ProcessingTime::new(vec![Level::new(1.0, 1.0), Level::new(-9.0, 10.0)]),
             cap: None,
         };
         Instance {

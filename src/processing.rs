@@ -24,6 +24,11 @@ pub struct Level {
 }
 
 impl Level {
+    /// The line `intercept + slope·x`.
+    pub const fn new(intercept: f64, slope: f64) -> Level {
+        Level { intercept, slope }
+    }
+
     /// The time this line gives for load `x`.
     pub fn at(&self, x: f64) -> f64 {
         self.intercept + self.slope * x
@@ -50,10 +55,7 @@ impl ProcessingTime {
 
     /// The linear function `slope·x` (one level, no start-up cost).
     pub fn linear(slope: f64) -> ProcessingTime {
-        ProcessingTime::new(vec![Level {
-            intercept: 0.0,
-            slope,
-        }])
+        ProcessingTime::new(vec![Level::new(0.0, slope)])
     }
 
     /// The levels, fastest first.
@@ -139,16 +141,7 @@ mod tests {
     use super::*;
 
     fn two_level() -> ProcessingTime {
-        ProcessingTime::new(vec![
-            Level {
-                intercept: 1.0,
-                slope: 1.0,
-            },
-            Level {
-                intercept: -9.0,
-                slope: 10.0,
-            },
-        ])
+        ProcessingTime::new(vec![Level::new(1.0, 1.0), Level::new(-9.0, 10.0)])
     }
 
     #[test]
@@ -170,7 +163,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_functions_with_their_field() {
-        let l = |intercept, slope| Level { intercept, slope };
+        let l = Level::new;
         let cases: &[(Vec<Level>, &str)] = &[
             (vec![], "levels: must not be empty"),
             (

@@ -46,16 +46,7 @@ fn machine(startup: f64, rate: f64, core: (f64, f64), disk: (f64, f64)) -> Proce
     Processor {
         startup,
         rate,
-        levels: ProcessingTime::new(vec![
-            Level {
-                intercept: core.0,
-                slope: core.1,
-            },
-            Level {
-                intercept: disk.0,
-                slope: disk.1,
-            },
-        ]),
+        levels: ProcessingTime::new(vec![Level::new(core.0, core.1), Level::new(disk.0, disk.1)]),
         cap: None,
     }
 }
@@ -335,10 +326,7 @@ fn problems_lists_every_invalid_field() {
     let mut inst = Instance::worked_example();
     inst.load = -2.0;
     inst.processors[0].rate = -1.0;
-    inst.processors[1].levels = ProcessingTime::new(vec![Level {
-        intercept: 0.0,
-        slope: f64::NAN,
-    }]);
+    inst.processors[1].levels = ProcessingTime::new(vec![Level::new(0.0, f64::NAN)]);
     let fields: Vec<_> = inst
         .problems()
         .iter()
