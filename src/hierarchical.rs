@@ -7,7 +7,11 @@
 //! minimizes `Cmax` subject to
 //! `Σ_{j ≤ i} (S_j + α_j C_j) + t_i ≤ Cmax`, `t_i ≥ A_ik1 + α_i A_ik2` for
 //! every memory level `k`, `Σ α_i = V`, `0 ≤ α_i ≤ B_i`. The lower bounds on
-//! `t_i` suffice because `t_i` is convex and only pushes `Cmax` up.
+//! `t_i` suffice because `t_i` is convex and only pushes `Cmax` up. We solve
+//! the equivalent sparse form with the channel's running time as a variable
+//! (`sent_i = sent_{i-1} + S_i + C_i α_i`) and `t_i` eliminated
+//! (`sent_i + A_ik1 + A_ik2 α_i ≤ Cmax`), so no row has more than three
+//! entries.
 //!
 //! The LP is solved in scaled units (load as a fraction of `V`, time as a
 //! fraction of the equal split's makespan), so instances from `V = 2` to
@@ -299,26 +303,27 @@ fn optimal_split(
         .iter()
         .map(|p| lp.add_var(0.0, 0.0, p.cap.map_or(f64::INFINITY, |b| b / load)))
         .collect();
-    let t: Vec<_> = (0..m)
-        .map(|_| lp.add_var(0.0, f64::NEG_INFINITY, f64::INFINITY))
-        .collect();
-    let mut channel: Vec<_> = Vec::with_capacity(m + 2);
-    let mut startups = 0.0;
+    // `sent` is when the channel has finished sending to this machine:
+    // sent_i = sent_prev + S_i + C_i·α_i. Each memory level k gives the row
+    // sent_i + A_ik1 + A_ik2·α_i <= Cmax (the processing time t_i eliminated),
+    // so every row has at most three entries.
+    let mut previous = None;
     for &i in order {
         let p = &processors[i];
-        startups += p.startup / unit;
-        channel.push((x[i], load * p.rate / unit));
-        let mut row = channel.clone();
-        row.push((t[i], 1.0));
-        row.push((cmax, -1.0));
-        lp.add_constraint(&row, Cmp::Le, -startups);
+        let sent = lp.add_var(0.0, 0.0, f64::INFINITY);
+        let mut row = vec![(sent, 1.0), (x[i], -load * p.rate / unit)];
+        if let Some(prev) = previous {
+            row.push((prev, -1.0));
+        }
+        lp.add_constraint(&row, Cmp::Eq, p.startup / unit);
         for level in times[i].levels() {
             lp.add_constraint(
-                &[(x[i], load * level.slope / unit), (t[i], -1.0)],
+                &[(sent, 1.0), (x[i], load * level.slope / unit), (cmax, -1.0)],
                 Cmp::Le,
                 -level.intercept / unit,
             );
         }
+        previous = Some(sent);
     }
     let all: Vec<_> = x.iter().map(|&v| (v, 1.0)).collect();
     lp.add_constraint(&all, Cmp::Eq, 1.0);
