@@ -18,7 +18,9 @@
 //!                                              {"intercept": -9, "slope": 10}]}
 //!     ]
 //! }"#)?;
-//! let Response::Hierarchical { report, .. } = run(&request, &mut Silent)?;
+//! let Response::Hierarchical { report, .. } = run(&request, &mut Silent)? else {
+//!     unreachable!("a hierarchical request gets a hierarchical response");
+//! };
 //! assert!((report.makespan - 5.75).abs() < 1e-9);
 //! # Ok::<(), dlt_calc::Error>(())
 //! ```
@@ -27,26 +29,54 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::gantt::Gantt;
-use crate::hierarchical;
 use crate::progress::Progress;
+use crate::{hierarchical, linear, multi_installment};
 
 /// A computation to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case")]
 pub enum Request {
+    /// M2: linear DLT, one installment, closed form and energy (`[004]`).
+    Linear(linear::Instance),
     /// M3: one installment, memory hierarchy, LP (`[003]`).
     Hierarchical(hierarchical::Instance),
+    /// M4: equal chunks in round robin (`[003]`).
+    MultiInstallment(multi_installment::Instance),
 }
 
 /// The answer to a [`Request`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case")]
 pub enum Response {
+    /// M2's report and the Gantt chart of its schedule (when small enough).
+    Linear {
+        report: Box<linear::Report>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gantt: Option<Gantt>,
+    },
     /// M3's report and the Gantt chart of its schedule.
     Hierarchical {
         report: Box<hierarchical::Report>,
         gantt: Gantt,
     },
+    /// M4's report and the Gantt chart of its schedule (when small enough).
+    MultiInstallment {
+        report: Box<multi_installment::Report>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gantt: Option<Gantt>,
+    },
+}
+
+impl Response {
+    /// The Gantt chart, when the response has one.
+    pub fn gantt(&self) -> Option<&Gantt> {
+        match self {
+            Response::Linear { gantt, .. } | Response::MultiInstallment { gantt, .. } => {
+                gantt.as_ref()
+            }
+            Response::Hierarchical { gantt, .. } => Some(gantt),
+        }
+    }
 }
 
 /// An invalid field and its message, for showing next to the field.
@@ -75,10 +105,24 @@ impl From<&Error> for FieldProblem {
 }
 
 /// The names of the built-in examples, for `example`.
-pub const EXAMPLES: &[(&str, &str)] = &[(
-    "hierarchical",
-    "[003] worked example: two machines, core 1 + x, out-of-core -9 + 10x, C = S = 1, V = 2",
-)];
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "hierarchical",
+        "[003] worked example: two machines, core 1 + x, out-of-core -9 + 10x, C = S = 1, V = 2",
+    ),
+    (
+        "linear-energy-big",
+        "[004] energy: A = 1, C = 1e-6, S = 100, P_N = 50, P_C = 200, k = 3, V = 1e13, m to 1e6",
+    ),
+    (
+        "linear-energy-small",
+        "[004] energy: the same machines with V = 1e3, m to 30",
+    ),
+    (
+        "multi-installment",
+        "[003] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs heuristic 1e4",
+    ),
+];
 
 impl Request {
     /// Reads a request from JSON.
@@ -97,6 +141,15 @@ impl Request {
             "hierarchical" => Some(Request::Hierarchical(
                 hierarchical::Instance::worked_example(),
             )),
+            "linear-energy-big" => Some(Request::Linear(linear::Instance::energy_preset(
+                1e13, 1_000_000,
+            ))),
+            "linear-energy-small" => {
+                Some(Request::Linear(linear::Instance::energy_preset(1e3, 30)))
+            }
+            "multi-installment" => Some(Request::MultiInstallment(
+                multi_installment::Instance::figure_10(),
+            )),
             _ => None,
         }
     }
@@ -104,7 +157,9 @@ impl Request {
     /// Every invalid field of the request (empty when it is valid).
     pub fn problems(&self) -> Vec<FieldProblem> {
         let errors = match self {
+            Request::Linear(instance) => instance.problems(),
             Request::Hierarchical(instance) => instance.problems(),
+            Request::MultiInstallment(instance) => instance.problems(),
         };
         errors.iter().map(FieldProblem::from).collect()
     }
@@ -117,14 +172,27 @@ impl Request {
 /// [`Error::Field`] for an invalid field, [`Error::Solver`] when a solver
 /// fails, [`Error::Cancelled`] when `progress` asks to stop.
 pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, Error> {
-    match request {
+    Ok(match request {
+        Request::Linear(instance) => {
+            let report = instance.solve(progress)?;
+            Response::Linear {
+                gantt: report.schedule.as_ref().map(Gantt::of),
+                report: Box::new(report),
+            }
+        }
         Request::Hierarchical(instance) => {
             let report = instance.solve(progress)?;
-            let gantt = Gantt::of(&report.schedule);
-            Ok(Response::Hierarchical {
+            Response::Hierarchical {
+                gantt: Gantt::of(&report.schedule),
                 report: Box::new(report),
-                gantt,
-            })
+            }
         }
-    }
+        Request::MultiInstallment(instance) => {
+            let report = instance.solve(progress)?;
+            Response::MultiInstallment {
+                gantt: report.schedule.as_ref().map(Gantt::of),
+                report: Box::new(report),
+            }
+        }
+    })
 }

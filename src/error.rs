@@ -19,6 +19,12 @@ pub enum Invalid {
     Negative(f64),
     /// Zero or below where only positive values make sense.
     NotPositive(f64),
+    /// Below the smallest meaningful value.
+    BelowMinimum { value: f64, minimum: f64 },
+    /// Outside `[low, high]`.
+    OutOfBounds { value: f64, low: f64, high: f64 },
+    /// Must be given, for the reason stated.
+    Needed(String),
     /// Larger in magnitude than the calculator accepts (`limit`).
     TooLarge { value: f64, limit: f64 },
     /// A list that must not be empty is empty.
@@ -47,6 +53,13 @@ impl fmt::Display for Invalid {
             Invalid::NotFinite => write!(f, "must be a finite number"),
             Invalid::Negative(v) => write!(f, "must not be negative (got {v})"),
             Invalid::NotPositive(v) => write!(f, "must be greater than zero (got {v})"),
+            Invalid::BelowMinimum { value, minimum } => {
+                write!(f, "must be at least {minimum} (got {value})")
+            }
+            Invalid::OutOfBounds { value, low, high } => {
+                write!(f, "must be between {low} and {high} (got {value})")
+            }
+            Invalid::Needed(reason) => write!(f, "must be given: the heuristic {reason}"),
             Invalid::TooLarge { value, limit } => {
                 write!(f, "is too large (got {value:e}, the limit is {limit:e})")
             }

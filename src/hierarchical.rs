@@ -178,7 +178,7 @@ impl Instance {
             self.load,
             &schedule,
             Rules {
-                one_chunk_per_machine: true,
+                single_installment: true,
             },
         );
         let comparison = self.naive_predictions(&order)?;
@@ -193,45 +193,37 @@ impl Instance {
         })
     }
 
-    /// Tries every order (Heap's algorithm) and keeps the shortest.
+    /// Tries every order and keeps the shortest.
     fn best_split(
         &self,
         progress: &mut dyn Progress,
     ) -> Result<(Vec<usize>, Vec<f64>, usize), Error> {
-        let m = self.processors.len();
-        let total: usize = (1..=m).product();
-        let mut order: Vec<usize> = (0..m).collect();
-        let mut counters = vec![0; m];
+        let total: usize = (1..=self.processors.len()).product();
         let mut best: Option<(f64, Vec<usize>, Vec<f64>)> = None;
         let mut tried = 0;
-        let mut i = 0;
-        loop {
-            let sizes = optimal_split(&self.processors, self.load, &order, |p| p.levels.clone())?;
-            let makespan = schedule_of(&self.processors, &order, &sizes).makespan;
+        let mut outcome = Ok(());
+        crate::permutations::for_each(self.processors.len(), |order| {
+            let time = |p: &Processor| p.levels.clone();
+            let sizes = match optimal_split(&self.processors, self.load, order, time) {
+                Ok(sizes) => sizes,
+                Err(e) => {
+                    outcome = Err(e);
+                    return false;
+                }
+            };
+            let makespan = schedule_of(&self.processors, order, &sizes).makespan;
             tried += 1;
             if best.as_ref().is_none_or(|b| makespan < b.0) {
-                best = Some((makespan, order.clone(), sizes));
+                best = Some((makespan, order.to_vec(), sizes));
             }
             if tried % 64 == 0 && !progress.report(tried as f64 / total as f64, "trying orders") {
-                return Err(Error::Cancelled);
+                outcome = Err(Error::Cancelled);
             }
-            // Advance to the next permutation.
-            loop {
-                if i >= m {
-                    let (_, order, sizes) = best.expect("at least one order was solved");
-                    return Ok((order, sizes, tried));
-                }
-                if counters[i] < i {
-                    let swap = if i % 2 == 0 { 0 } else { counters[i] };
-                    order.swap(swap, i);
-                    counters[i] += 1;
-                    i = 0;
-                    break;
-                }
-                counters[i] = 0;
-                i += 1;
-            }
-        }
+            outcome.is_ok()
+        });
+        outcome?;
+        let (_, order, sizes) = best.expect("at least one order was solved");
+        Ok((order, sizes, tried))
     }
 
     /// Linear DLT's view: every machine computes at its core rate only, or

@@ -32,8 +32,8 @@ pub struct Verdict {
 /// The rules a schedule must follow on a star network.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rules {
-    /// Every machine receives exactly one chunk (`[003]`, one installment).
-    pub one_chunk_per_machine: bool,
+    /// No machine receives more than one chunk (one installment).
+    pub single_installment: bool,
 }
 
 /// Checks `schedule` for distributing `load` over `processors`.
@@ -165,29 +165,33 @@ fn first_violation(
             ));
         }
     }
-    for m in 0..ps.len() {
-        let mut mine: Vec<_> = s
-            .chunks
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.machine == m)
-            .collect();
-        if rules.one_chunk_per_machine && mine.len() != 1 {
+    // Each machine's chunks, grouped in one pass, in order of computing.
+    let mut by_machine: Vec<Vec<usize>> = vec![Vec::new(); ps.len()];
+    for (k, c) in s.chunks.iter().enumerate() {
+        by_machine[c.machine].push(k);
+    }
+    for (m, mine) in by_machine.iter_mut().enumerate() {
+        if rules.single_installment && mine.len() > 1 {
             return Err(format!(
                 "P{} receives {} chunks instead of one",
                 m + 1,
                 mine.len()
             ));
         }
-        mine.sort_by(|a, b| a.1.compute.start.total_cmp(&b.1.compute.start));
+        mine.sort_by(|&a, &b| {
+            s.chunks[a]
+                .compute
+                .start
+                .total_cmp(&s.chunks[b].compute.start)
+        });
         for w in mine.windows(2) {
-            let ((i, a), (j, b)) = (w[0], w[1]);
+            let (a, b) = (&s.chunks[w[0]], &s.chunks[w[1]]);
             if b.compute.start < a.compute.end - tol {
                 return Err(format!(
                     "P{} computes chunks {} and {} at once",
                     m + 1,
-                    i + 1,
-                    j + 1
+                    w[0] + 1,
+                    w[1] + 1
                 ));
             }
         }

@@ -78,7 +78,9 @@ pub fn example(name: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = drawGantt)]
 pub fn draw_gantt(canvas: HtmlCanvasElement, response: JsValue) -> Result<(), JsError> {
     let response: Response = serde_wasm_bindgen::from_value(response).map_err(js_error)?;
-    let Response::Hierarchical { gantt, .. } = &response;
+    let gantt = response
+        .gantt()
+        .ok_or_else(|| js_error("this result has no Gantt chart"))?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| js_error("the canvas has no 2d context"))?;
     let root = backend.into_drawing_area();
@@ -90,7 +92,9 @@ pub fn draw_gantt(canvas: HtmlCanvasElement, response: JsValue) -> Result<(), Js
 #[wasm_bindgen(js_name = ganttSvg)]
 pub fn gantt_svg(response: JsValue, width: u32, height: u32) -> Result<String, JsError> {
     let response: Response = serde_wasm_bindgen::from_value(response).map_err(js_error)?;
-    let Response::Hierarchical { gantt, .. } = &response;
+    let gantt = response
+        .gantt()
+        .ok_or_else(|| js_error("this result has no Gantt chart"))?;
     plot::gantt_svg(gantt, width, height).map_err(js_error)
 }
 

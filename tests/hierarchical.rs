@@ -341,3 +341,46 @@ fn problems_lists_every_invalid_field() {
         ]
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn processors() -> impl Strategy<Value = Vec<Processor>> {
+        prop::collection::vec(
+            (
+                0.0..3.0f64,
+                0.0..1.0f64,
+                0.0..2.0f64,
+                0.05..3.0f64,
+                0.5..30.0f64,
+                1.5..20.0f64,
+            )
+                .prop_map(|(s, c, a1, a2, swp, ratio)| {
+                    let h2 = a2 * ratio;
+                    machine(s, c, (a1, a2), (a1 + swp * (a2 - h2), h2))
+                }),
+            1..7,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The verifier accepts the optimum, and no equal split nor naive
+        /// linear DLT split beats it under the true model.
+        #[test]
+        fn optimum_is_verified_and_never_beaten(ps in processors(), load in 0.01..300.0f64) {
+            let inst = instance(load, ps);
+            let r = inst.solve(&mut Silent).unwrap();
+            prop_assert!(r.verdict.ok, "{:?}", r.verdict);
+            let m = inst.processors.len();
+            let order: Vec<usize> = (0..m).collect();
+            let equal = schedule_of(&inst.processors, &order, &vec![load / m as f64; m]).makespan;
+            prop_assert!(r.makespan <= equal * (1.0 + 1e-7), "LP {} vs equal split {}", r.makespan, equal);
+            for p in &r.comparison {
+                prop_assert!(r.makespan <= p.real * (1.0 + 1e-7), "LP {} vs {}: {}", r.makespan, p.assumption, p.real);
+            }
+        }
+    }
+}

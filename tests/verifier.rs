@@ -8,7 +8,7 @@ use dlt_calc::schedule::Schedule;
 use dlt_calc::verify::{verify, Rules};
 
 const RULES: Rules = Rules {
-    one_chunk_per_machine: true,
+    single_installment: true,
 };
 
 #[test]
@@ -91,7 +91,7 @@ fn rejects_a_machine_computing_two_chunks_at_once() {
     s.makespan = 7.75;
     s.chunks.push(extra);
     let loose = Rules {
-        one_chunk_per_machine: false,
+        single_installment: false,
     };
     let v = verify(&inst.processors, inst.load, &s, loose);
     assert_eq!(

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use dlt_calc::api::{self, Request, Response, EXAMPLES};
+use dlt_calc::api::{self, Request, EXAMPLES};
 use dlt_calc::plot::gantt_svg;
 use dlt_calc::progress::Silent;
 
@@ -137,7 +137,9 @@ fn run() -> Result<(), Failure> {
             let request = read_request(args.file.as_deref())?;
             let response = api::run(&request, &mut Silent).map_err(input)?;
             if let Some(path) = &args.svg {
-                let Response::Hierarchical { gantt, .. } = &response;
+                let gantt = response
+                    .gantt()
+                    .ok_or_else(|| input("this result has no Gantt chart (too many chunks)"))?;
                 let svg =
                     gantt_svg(gantt, 900, 120 + 40 * gantt.rows.len() as u32).map_err(input)?;
                 std::fs::write(path, svg)

@@ -1,0 +1,534 @@
+//! M2: linear DLT on a star, one installment, with the energy model of
+//! `[004]`.
+//!
+//! The originator sends one chunk to each machine in turn; sending `x` to
+//! `P_i` takes `S_i + x C_i` and computing it takes `A_i x`. In the optimum
+//! all machines in use finish together:
+//! `α_i A_i = S_{i+1} + α_{i+1}(A_{i+1} + C_{i+1})`, `Σ α_i = V`.
+//!
+//! We solve it forward in `O(m)`: every `α_i` is an affine function
+//! `a_i α_1 + b_i` of the first machine's load (`a_1 = 1, b_1 = 0`,
+//! `a_i = a_{i-1} A_{i-1}/(A_i + C_i)`, `b_i = (b_{i-1} A_{i-1} − S_i)/(A_i + C_i)`),
+//! so for every prefix `p` of the machines `α_1 = (V − Σ_{i≤p} b_i)/Σ_{i≤p} a_i`
+//! and the makespan `T = S_1 + (C_1 + A_1) α_1`. A prefix is usable when no
+//! `α_i` comes out negative (with start-up costs, a small load cannot keep
+//! many machines busy); the best usable prefix is the one with the smallest
+//! `α_1`, hence the shortest schedule. Working forward avoids the overflow of
+//! the backward form `α_i = k_i α_m + l_i`, whose `k_i` grow geometrically.
+//!
+//! Energy (`[004]`, originator not computing, `k` = idle power reduction):
+//! `E_I = T((m+1)P_C + P_N)/k` for the idle base of the originator, the `m`
+//! machines and the network; `E_RN = P_N (k−1)/k · Σ(S_i + C_i α_i)` while
+//! the network sends; `E_RC = P_C (k−1)/k · (Σ(S_i + C_i α_i) +
+//! Σ(S_i + (C_i + A_i) α_i))` while the originator sends and each machine
+//! receives and computes. For identical machines this is `[004]`'s
+//! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
+//! count in `E_I`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Checker, Error, Invalid};
+use crate::platform::{check_order, Processor};
+use crate::processing::ProcessingTime;
+use crate::progress::Progress;
+use crate::schedule::{Chunk, Interval, Schedule};
+use crate::verify::{verify, Rules, Verdict};
+
+/// The most machines an instance may have (after expanding `count`).
+pub const MAX_MACHINES: usize = 1_000_000;
+/// The most machines for which every activation order is tried.
+pub const MAX_ENUMERATED: usize = 8;
+/// The most points of the energy series.
+pub const MAX_SERIES_POINTS: usize = 400;
+/// The most machines a schedule is returned for (the chart and table).
+pub const MAX_SCHEDULE: usize = 2_000;
+
+/// A machine with a linear processing time, and how many identical copies
+/// of it there are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// Communication start-up time `S_i`.
+    pub startup: f64,
+    /// Communication time per load unit `C_i`.
+    pub rate: f64,
+    /// Computing time per load unit `A_i`.
+    pub compute: f64,
+    /// Identical copies of this machine (default 1).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
+/// Power parameters of the energy model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Power {
+    /// `P_C`: power of an active processor (the originator included).
+    pub processor: f64,
+    /// `P_N`: power of the active network.
+    pub network: f64,
+    /// `k`: idle power is `P_C/k` and `P_N/k`.
+    pub idle_factor: f64,
+}
+
+/// An M2 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instance {
+    /// The load `V`.
+    pub load: f64,
+    /// The machines, in the order they are served (each `count` times).
+    pub machines: Vec<Machine>,
+    /// Serving order, as indices into the expanded machine list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Vec<usize>>,
+    /// Try every order (at most [`MAX_ENUMERATED`] machines).
+    #[serde(default)]
+    pub best_order: bool,
+    /// Compute the energy with these powers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<Power>,
+    /// Also compute `T(m)` (and energy) for the first `m` machines, for
+    /// `m` from 1 up to all of them (logarithmically spaced when many).
+    #[serde(default)]
+    pub series: bool,
+}
+
+/// Energy and its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Energy {
+    /// `E_I`: idle base of everything for the whole schedule.
+    pub idle: f64,
+    /// `E_RN`: network above idle.
+    pub network: f64,
+    /// `E_RC`: processors above idle.
+    pub processors: f64,
+    /// `E = E_I + E_RN + E_RC`.
+    pub total: f64,
+}
+
+/// One point of the series over the number of machines.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SeriesPoint {
+    /// Machines in the system (the first `machines` of the list).
+    pub machines: usize,
+    /// How many of them receive load.
+    pub active: usize,
+    /// `T(m)`.
+    pub makespan: f64,
+    /// Speedup `T(1)/T(m)`.
+    pub speedup: f64,
+    /// Energy, when powers were given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<f64>,
+}
+
+/// The answer for an M2 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Machines in the system.
+    pub machines: usize,
+    /// The serving order (indices into the expanded list).
+    pub order: Vec<usize>,
+    /// How many machines (a prefix of `order`) receive load.
+    pub active: usize,
+    /// Why fewer machines than available are used, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The shortest makespan `T`.
+    pub makespan: f64,
+    /// `T(1) = S_1 + (C_1 + A_1)V` with the first machine alone.
+    pub single: f64,
+    /// The load of each machine in serving order (active ones only).
+    pub sizes: Vec<f64>,
+    /// The schedule, when at most [`MAX_SCHEDULE`] machines are active.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Schedule>,
+    /// The verifier's verdict (on the full schedule).
+    pub verdict: Verdict,
+    /// Energy, when powers were given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<Energy>,
+    /// `T(m)` and energy for growing `m`, when asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<SeriesPoint>,
+    /// How many orders were tried.
+    pub orders_tried: usize,
+}
+
+/// The optimal split over a prefix of machines in a given order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    /// How many machines (from the front of the order) receive load.
+    pub active: usize,
+    /// Their loads, in serving order.
+    pub sizes: Vec<f64>,
+    /// The makespan.
+    pub makespan: f64,
+    /// Machines left out because their share would underflow to nothing.
+    pub negligible: bool,
+}
+
+/// The best prefix split of `load` over `machines` served in this order, in
+/// `O(m)`.
+pub fn split(machines: &[&Machine], load: f64) -> Split {
+    let first = machines[0];
+    let (mut a, mut b) = (1.0_f64, 0.0_f64);
+    let (mut sum_a, mut sum_b, mut need) = (0.0, 0.0, 0.0_f64);
+    let mut best = (load, 1);
+    let mut negligible = false;
+    for (i, m) in machines.iter().enumerate() {
+        if i > 0 {
+            let prev = machines[i - 1];
+            let denominator = m.compute + m.rate;
+            a = a * prev.compute / denominator;
+            b = (b * prev.compute - m.startup) / denominator;
+            // A share this small is no share: the machine and all after it
+            // would get less than 1e-300 of the load.
+            if a < 1e-300 {
+                negligible = true;
+                break;
+            }
+        }
+        sum_a += a;
+        sum_b += b;
+        need = need.max(-b / a);
+        let alpha_1 = (load - sum_b) / sum_a;
+        if alpha_1 >= need && alpha_1 < best.0 {
+            best = (alpha_1, i + 1);
+        }
+    }
+    let (alpha_1, active) = best;
+    // Recompute the loads of the chosen prefix with the recurrence itself.
+    let mut sizes = Vec::with_capacity(active);
+    let mut alpha = alpha_1;
+    sizes.push(alpha);
+    for i in 1..active {
+        let (prev, m) = (machines[i - 1], machines[i]);
+        alpha = ((alpha * prev.compute - m.startup) / (m.compute + m.rate)).max(0.0);
+        sizes.push(alpha);
+    }
+    Split {
+        active,
+        makespan: first.startup + (first.rate + first.compute) * alpha_1,
+        sizes,
+        negligible: negligible && active == machines.len(),
+    }
+}
+
+impl Instance {
+    /// `[004]`'s energy preset: identical machines, `A = 1, C = 1e−6,
+    /// S = 1e2, P_N = 50, P_C = 200, k = 3`, with `count` machines and load
+    /// `load` (the slides use `1e13` and `1e3`).
+    pub fn energy_preset(load: f64, count: usize) -> Instance {
+        Instance {
+            load,
+            machines: vec![Machine {
+                startup: 1e2,
+                rate: 1e-6,
+                compute: 1.0,
+                count,
+            }],
+            order: None,
+            best_order: false,
+            power: Some(Power {
+                processor: 200.0,
+                network: 50.0,
+                idle_factor: 3.0,
+            }),
+            series: true,
+        }
+    }
+
+    /// The machine list with every `count` expanded.
+    pub fn expanded(&self) -> Vec<&Machine> {
+        self.machines
+            .iter()
+            .flat_map(|m| std::iter::repeat_n(m, m.count))
+            .collect()
+    }
+
+    /// Every invalid field, in field order.
+    pub fn problems(&self) -> Vec<Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.into_errors()
+    }
+
+    /// Checks the instance.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    pub fn check(&self) -> Result<(), Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.finish()
+    }
+
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        if c.count("machines", self.machines.len(), MAX_MACHINES) {
+            let mut total = 0usize;
+            for (i, m) in self.machines.iter().enumerate() {
+                c.non_negative(&format!("machines[{i}].startup"), m.startup);
+                c.non_negative(&format!("machines[{i}].rate"), m.rate);
+                c.positive(&format!("machines[{i}].compute"), m.compute);
+                if m.count == 0 {
+                    c.fail(format!("machines[{i}].count"), Invalid::NotPositive(0.0));
+                }
+                total = total.saturating_add(m.count);
+            }
+            if total > MAX_MACHINES {
+                let invalid = Invalid::TooMany {
+                    count: total,
+                    limit: MAX_MACHINES,
+                };
+                c.fail("machines", invalid);
+                return;
+            }
+            if let Some(order) = &self.order {
+                check_order("order", order, total, c);
+            }
+            if self.best_order && total > MAX_ENUMERATED {
+                let invalid = Invalid::TooMany {
+                    count: total,
+                    limit: MAX_ENUMERATED,
+                };
+                c.fail("best_order", invalid);
+            }
+        }
+        if let Some(p) = &self.power {
+            c.non_negative("power.processor", p.processor);
+            c.non_negative("power.network", p.network);
+            if c.finite("power.idle_factor", p.idle_factor) && p.idle_factor < 1.0 {
+                c.fail(
+                    "power.idle_factor",
+                    Invalid::BelowMinimum {
+                        value: p.idle_factor,
+                        minimum: 1.0,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Solves the instance.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input, [`Error::Cancelled`] if
+    /// `progress` asks to stop.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.check()?;
+        let all = self.expanded();
+        let given: Vec<usize> = self
+            .order
+            .clone()
+            .unwrap_or_else(|| (0..all.len()).collect());
+        let (order, best, orders_tried) = if self.best_order {
+            best_order(&all, self.load, progress)?
+        } else {
+            let ms: Vec<&Machine> = given.iter().map(|&i| all[i]).collect();
+            let s = split(&ms, self.load);
+            (given, s, 1)
+        };
+        let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
+        let note = if best.active < all.len() {
+            Some(format!(
+                "only {} of {} machines receive load: {}",
+                best.active,
+                all.len(),
+                if best.negligible {
+                    "the others' shares would be below 1e-300 of the load"
+                } else {
+                    "with their start-up times, more machines would finish later \
+                     (or need negative loads)"
+                }
+            ))
+        } else {
+            None
+        };
+        let schedule = schedule_of(&served[..best.active], &best.sizes, all.len(), &order);
+        let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
+        let verdict = verify(
+            &processors,
+            self.load,
+            &schedule,
+            Rules {
+                single_installment: true,
+            },
+        );
+        let energy = self
+            .power
+            .map(|p| energy(&p, &served[..best.active], &best, all.len()));
+        let series = if self.series {
+            self.series(&served, progress)?
+        } else {
+            Vec::new()
+        };
+        let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
+        Ok(Report {
+            machines: all.len(),
+            order,
+            active: best.active,
+            note,
+            makespan: best.makespan,
+            single,
+            sizes: best.sizes,
+            schedule: (best.active <= MAX_SCHEDULE).then_some(schedule),
+            verdict,
+            energy,
+            series,
+            orders_tried,
+        })
+    }
+
+    /// `T(m)` and `E(m)` for the first `m` served machines.
+    fn series(
+        &self,
+        served: &[&Machine],
+        progress: &mut dyn Progress,
+    ) -> Result<Vec<SeriesPoint>, Error> {
+        let counts = series_counts(served.len(), MAX_SERIES_POINTS);
+        let single = split(&served[..1], self.load).makespan;
+        let mut points = Vec::with_capacity(counts.len());
+        for (k, &m) in counts.iter().enumerate() {
+            if k % 8 == 0 && !progress.report(k as f64 / counts.len() as f64, "series over m") {
+                return Err(Error::Cancelled);
+            }
+            let s = split(&served[..m], self.load);
+            points.push(SeriesPoint {
+                machines: m,
+                active: s.active,
+                makespan: s.makespan,
+                speedup: single / s.makespan,
+                energy: self
+                    .power
+                    .map(|p| energy(&p, &served[..s.active], &s, m).total),
+            });
+        }
+        Ok(points)
+    }
+}
+
+/// `1..=n` when short, else about `limit` logarithmically spaced counts from
+/// 1 to `n` (always including both).
+pub fn series_counts(n: usize, limit: usize) -> Vec<usize> {
+    if n <= limit {
+        return (1..=n).collect();
+    }
+    let mut counts: Vec<usize> = (0..limit)
+        .map(|k| ((n as f64).powf(k as f64 / (limit - 1) as f64)).round() as usize)
+        .collect();
+    counts.dedup();
+    if counts.last() != Some(&n) {
+        counts.push(n);
+    }
+    counts
+}
+
+/// The energy of a split; `system` counts every machine, used or not.
+fn energy(p: &Power, active: &[&Machine], s: &Split, system: usize) -> Energy {
+    let k = p.idle_factor;
+    let sending: f64 = active
+        .iter()
+        .zip(&s.sizes)
+        .map(|(m, a)| m.startup + m.rate * a)
+        .sum();
+    let receiving_and_computing: f64 = active
+        .iter()
+        .zip(&s.sizes)
+        .map(|(m, a)| m.startup + (m.rate + m.compute) * a)
+        .sum();
+    let idle = s.makespan * ((system as f64 + 1.0) * p.processor + p.network) / k;
+    let network = p.network * (k - 1.0) / k * sending;
+    let processors = p.processor * (k - 1.0) / k * (sending + receiving_and_computing);
+    Energy {
+        idle,
+        network,
+        processors,
+        total: idle + network + processors,
+    }
+}
+
+/// A linear machine as a general one, for the verifier.
+fn as_processor(m: &Machine) -> Processor {
+    Processor {
+        startup: m.startup,
+        rate: m.rate,
+        levels: ProcessingTime::linear(m.compute),
+        cap: None,
+    }
+}
+
+/// The schedule of the active prefix: back-to-back sends, computing on
+/// arrival. `order[k]` is the index of the `k`-th served machine.
+fn schedule_of(active: &[&Machine], sizes: &[f64], machines: usize, order: &[usize]) -> Schedule {
+    let mut clock = 0.0;
+    let chunks: Vec<Chunk> = active
+        .iter()
+        .zip(sizes)
+        .zip(order)
+        .map(|((m, &size), &machine)| {
+            let send = Interval {
+                start: clock,
+                end: clock + m.startup + m.rate * size,
+            };
+            clock = send.end;
+            Chunk {
+                machine,
+                size,
+                send,
+                compute: Interval {
+                    start: send.end,
+                    end: send.end + m.compute * size,
+                },
+                level: 0,
+            }
+        })
+        .collect();
+    let makespan = chunks.iter().map(|c| c.compute.end).fold(0.0, f64::max);
+    Schedule {
+        machines,
+        chunks,
+        makespan,
+    }
+}
+
+/// Every order of at most [`MAX_ENUMERATED`] machines; the shortest wins.
+fn best_order(
+    all: &[&Machine],
+    load: f64,
+    progress: &mut dyn Progress,
+) -> Result<(Vec<usize>, Split, usize), Error> {
+    let mut best: Option<(Vec<usize>, Split)> = None;
+    let mut tried = 0;
+    let total: usize = (1..=all.len()).product();
+    let mut cancelled = false;
+    crate::permutations::for_each(all.len(), |order| {
+        let ms: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
+        let s = split(&ms, load);
+        tried += 1;
+        if best.as_ref().is_none_or(|b| s.makespan < b.1.makespan) {
+            best = Some((order.to_vec(), s));
+        }
+        if tried % 256 == 0 && !progress.report(tried as f64 / total as f64, "trying orders") {
+            cancelled = true;
+        }
+        !cancelled
+    });
+    if cancelled {
+        return Err(Error::Cancelled);
+    }
+    let (order, s) = best.expect("at least one order");
+    Ok((order, s, tried))
+}

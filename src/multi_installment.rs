@@ -1,0 +1,557 @@
+//! M4: multi-installment processing with equal chunks in round robin
+//! (`[003]`, Section 2.2 and Fig. 10).
+//!
+//! The load is cut into chunks of size `β` (the last one smaller if `β`
+//! does not divide `V`), sent one at a time in rounds `P_1 … P_m, P_1 …`.
+//! Sending a chunk of size `x` to `P_i` takes `S_i + x C_i`; the channel
+//! never waits. A machine receives while it computes (chunks wait in its
+//! buffer) and computes its chunks one after the other, each in `t_i(x)`.
+//!
+//! [`Instance::solve`] evaluates this exactly in `O(m)`: full chunks reach
+//! `P_i` every round `R = Σ_j (S_j + β C_j)`, the first at `D_i`, and take
+//! `τ_i = t_i(β)` each, so (a deterministic queue) the `j`-th finishes at
+//! `D_i + τ_i + j·max(R, τ_i)`; the smaller last chunk is added by hand.
+//! [`simulate`] replays the same schedule event by event in `O(n)` and
+//! [`schedule`] builds it chunk by chunk for the verifier; the tests check
+//! that the three agree.
+//!
+//! `[003]` also bounds sensible chunk sizes. Multi-installment beats
+//! out-of-core processing for large `V` when its time per round and load,
+//! `(Σ S_i + β Σ C_i)/(m β)`, is below the out-of-core rate
+//! `1/Σ(1/A^h_i2)`: `β > Σ S_i / (m/Σ(1/A^h_i2) − Σ C_i)`; and chunks should
+//! fit in core, `β < max swp_i` (the paper's bound; chunks above
+//! `min swp_i` already spill on some machine). Its heuristic makes every
+//! machine compute for a whole round:
+//! `β = max_i (Σ_j S_j − A^l_i1)/(A^l_i2 − Σ_j C_j)`, which only makes sense
+//! when numerator and denominator are positive.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Checker, Error, Invalid};
+use crate::hierarchical;
+use crate::platform::{check_processors, Processor};
+use crate::progress::{Progress, Silent};
+use crate::schedule::{Chunk, Interval, Schedule};
+use crate::verify::{verify, Rules, Verdict};
+
+/// The most machines.
+pub const MAX_PROCESSORS: usize = 1000;
+/// The most chunks (beyond this, round-off in `n·β` matters).
+pub const MAX_CHUNKS: f64 = 1e12;
+/// Schedules up to this many chunks are built and verified chunk by chunk.
+pub const MAX_VERIFIED: u64 = 200_000;
+/// Schedules up to this many chunks are returned (for the chart).
+pub const MAX_SCHEDULE: u64 = 2_000;
+/// The most points of the series over `V`.
+pub const MAX_SERIES_POINTS: usize = 200;
+
+/// An M4 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instance {
+    /// The load `V`.
+    pub load: f64,
+    /// The machines, in round-robin order.
+    pub processors: Vec<Processor>,
+    /// The chunk size `β`; absent: `[003]`'s heuristic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<f64>,
+    /// Also compute processing time against `V`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<Series>,
+}
+
+/// The range of loads of the processing-time-vs-`V` series.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Series {
+    /// Smallest load.
+    pub from: f64,
+    /// Largest load.
+    pub to: f64,
+    /// Number of loads, spaced logarithmically.
+    pub points: usize,
+}
+
+/// `[003]`'s admissible chunk sizes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Admissible {
+    /// Smallest chunk that beats out-of-core for large `V` (absent when
+    /// none does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower: Option<f64>,
+    /// `max swp_i`, the paper's upper end (absent without a second level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper: Option<f64>,
+    /// `min swp_i`: above it some machine computes out of core.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_in_core: Option<f64>,
+    /// The range in words, with the reason when it is empty or undefined.
+    pub explanation: String,
+}
+
+/// `[003]`'s heuristic chunk size, or why it does not apply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Heuristic {
+    /// The chunk size, when the heuristic applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<f64>,
+    /// What it means, or why it does not apply.
+    pub explanation: String,
+}
+
+/// How one machine spends the schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MachineUse {
+    /// Chunks it computes.
+    pub chunks: u64,
+    /// Load it computes.
+    pub load: f64,
+    /// Time it spends computing.
+    pub busy: f64,
+    /// When it finishes.
+    pub finish: f64,
+}
+
+/// One point of the processing time vs `V` series.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SeriesPoint {
+    pub load: f64,
+    /// One installment, out of core when needed (the M3 LP).
+    pub single: f64,
+    /// Multi-installment with the heuristic `β`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heuristic: Option<f64>,
+    /// Multi-installment with the given `β`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<f64>,
+}
+
+/// The answer for an M4 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The chunk size used.
+    pub chunk: f64,
+    /// Whether it was given or came from the heuristic.
+    pub chunk_from_heuristic: bool,
+    /// Number of chunks.
+    pub chunks: u64,
+    /// The makespan, exact.
+    pub makespan: f64,
+    /// Each machine's share.
+    pub machines: Vec<MachineUse>,
+    /// The admissible range of `β`.
+    pub admissible: Admissible,
+    /// The heuristic `β`.
+    pub heuristic: Heuristic,
+    /// The schedule, when at most [`MAX_SCHEDULE`] chunks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Schedule>,
+    /// The verifier's verdict, when at most [`MAX_VERIFIED`] chunks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// Processing time vs `V`, when asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<SeriesPoint>,
+}
+
+impl Instance {
+    /// `[003]` Fig. 10: ten identical machines, `C = 9.99e−5, S = 1e−3`,
+    /// core `0 + 1e−3 x`, out-of-core `−9.9e6 + 0.1 x` (swap point `1e8`),
+    /// heuristic `β = 1e4`; the series compares with `β = 5`.
+    pub fn figure_10() -> Instance {
+        use crate::processing::{Level, ProcessingTime};
+        let machine = Processor {
+            startup: 1e-3,
+            rate: 9.99e-5,
+            levels: ProcessingTime::new(vec![Level::new(0.0, 1e-3), Level::new(-9.9e6, 0.1)]),
+            cap: None,
+        };
+        Instance {
+            load: 1e9,
+            processors: vec![machine; 10],
+            chunk: Some(5.0),
+            series: Some(Series {
+                from: 1.0,
+                to: 1e11,
+                points: 45,
+            }),
+        }
+    }
+
+    /// Every invalid field, in field order.
+    pub fn problems(&self) -> Vec<Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.into_errors()
+    }
+
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        check_processors("processors", &self.processors, MAX_PROCESSORS, c);
+        if let Some(beta) = self.chunk {
+            if c.positive("chunk", beta) && self.load.is_finite() && self.load / beta > MAX_CHUNKS {
+                let invalid = Invalid::TooMany {
+                    count: (self.load / beta).min(usize::MAX as f64) as usize,
+                    limit: MAX_CHUNKS as usize,
+                };
+                c.fail("chunk", invalid);
+            }
+        }
+        if let Some(s) = &self.series {
+            let ok = c.positive("series.from", s.from) & c.positive("series.to", s.to);
+            if ok && s.to <= s.from {
+                let invalid = Invalid::BelowMinimum {
+                    value: s.to,
+                    minimum: s.from,
+                };
+                c.fail("series.to", invalid);
+            }
+            if s.points < 2 || s.points > MAX_SERIES_POINTS {
+                let invalid = Invalid::OutOfBounds {
+                    value: s.points as f64,
+                    low: 2.0,
+                    high: MAX_SERIES_POINTS as f64,
+                };
+                c.fail("series.points", invalid);
+            }
+        }
+        if c.is_clean() && self.chunk.is_none() {
+            let h = heuristic(&self.processors);
+            if h.chunk.is_none() {
+                c.fail("chunk", Invalid::Needed(h.explanation));
+            }
+        }
+    }
+
+    /// Checks the instance.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    pub fn check(&self) -> Result<(), Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.finish()
+    }
+
+    /// Evaluates the schedule, checks it, and computes the series.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input, [`Error::Solver`] if an LP of the
+    /// series fails, [`Error::Cancelled`] if `progress` asks to stop.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.check()?;
+        let heuristic = heuristic(&self.processors);
+        let (chunk, chunk_from_heuristic) = match self.chunk {
+            Some(beta) => (beta, false),
+            None => (heuristic.chunk.expect("checked"), true),
+        };
+        let eval = evaluate(&self.processors, self.load, chunk);
+        let verdict = (eval.chunks <= MAX_VERIFIED).then(|| {
+            let s = schedule(&self.processors, self.load, chunk);
+            let mut v = verify(
+                &self.processors,
+                self.load,
+                &s,
+                Rules {
+                    single_installment: false,
+                },
+            );
+            if v.ok && (s.makespan - eval.makespan).abs() > v.tolerance {
+                v.ok = false;
+                v.violation = Some(format!(
+                    "the closed form gives makespan {} but the schedule {}",
+                    eval.makespan, s.makespan
+                ));
+            }
+            v
+        });
+        let schedule =
+            (eval.chunks <= MAX_SCHEDULE).then(|| schedule(&self.processors, self.load, chunk));
+        let series = match &self.series {
+            Some(s) => self.series(s, heuristic.chunk, progress)?,
+            None => Vec::new(),
+        };
+        Ok(Report {
+            chunk,
+            chunk_from_heuristic,
+            chunks: eval.chunks,
+            makespan: eval.makespan,
+            machines: eval.machines,
+            admissible: admissible(&self.processors),
+            heuristic,
+            schedule,
+            verdict,
+            series,
+        })
+    }
+
+    fn series(
+        &self,
+        s: &Series,
+        heuristic: Option<f64>,
+        progress: &mut dyn Progress,
+    ) -> Result<Vec<SeriesPoint>, Error> {
+        let mut points = Vec::with_capacity(s.points);
+        for k in 0..s.points {
+            if !progress.report(k as f64 / s.points as f64, "processing time vs V") {
+                return Err(Error::Cancelled);
+            }
+            let load = s.from * (s.to / s.from).powf(k as f64 / (s.points - 1) as f64);
+            let single = hierarchical::Instance {
+                load,
+                processors: self.processors.clone(),
+                order: None,
+                best_order: false,
+            }
+            .solve(&mut Silent)?
+            .makespan;
+            let multi = |beta: f64| {
+                (load / beta <= MAX_CHUNKS).then(|| evaluate(&self.processors, load, beta).makespan)
+            };
+            points.push(SeriesPoint {
+                load,
+                single,
+                heuristic: heuristic.and_then(multi),
+                given: self.chunk.and_then(multi),
+            });
+        }
+        Ok(points)
+    }
+}
+
+/// The exact outcome of a round-robin schedule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    pub chunks: u64,
+    pub makespan: f64,
+    pub machines: Vec<MachineUse>,
+}
+
+/// Number of chunks and the size of the last one.
+fn cut(load: f64, beta: f64) -> (u64, f64) {
+    let n = (load / beta).ceil().max(1.0);
+    let last = load - (n - 1.0) * beta;
+    // Round-off can leave a sliver or an overshoot: fold it into the last.
+    if last <= beta * 1e-12 && n > 1.0 {
+        (n as u64 - 1, load - (n - 2.0) * beta)
+    } else {
+        (n as u64, last)
+    }
+}
+
+/// The makespan and each machine's share, in `O(m)` (see the module docs).
+pub fn evaluate(ps: &[Processor], load: f64, beta: f64) -> Evaluation {
+    let m = ps.len() as u64;
+    let (n, last) = cut(load, beta);
+    let round: f64 = ps.iter().map(|p| p.send_time(beta)).sum();
+    let mut offset = 0.0; // D_i: when P_i's first full chunk has arrived
+    let (last_round, last_machine) = ((n - 1) / m, ((n - 1) % m) as usize);
+    let mut machines = Vec::with_capacity(ps.len());
+    for (i, p) in ps.iter().enumerate() {
+        offset += p.send_time(beta);
+        let tau = p.levels.eval(beta);
+        // Full chunks this machine gets: rounds 0 .. full-1.
+        let count = n / m + u64::from((i as u64) < n % m);
+        let full = if i == last_machine { count - 1 } else { count };
+        let mut finish = if full > 0 {
+            offset + tau + (full - 1) as f64 * round.max(tau)
+        } else {
+            0.0
+        };
+        let mut busy = full as f64 * tau;
+        let mut share = full as f64 * beta;
+        if i == last_machine {
+            // Its last chunk is the load's last: sent after every full one.
+            let before: f64 = ps[..i].iter().map(|q| q.send_time(beta)).sum();
+            let arrival = last_round as f64 * round + before + p.send_time(last);
+            let t = p.levels.eval(last);
+            finish = finish.max(arrival) + t;
+            busy += t;
+            share += last;
+        }
+        machines.push(MachineUse {
+            chunks: count,
+            load: share,
+            busy,
+            finish,
+        });
+    }
+    let makespan = machines.iter().map(|u| u.finish).fold(0.0, f64::max);
+    Evaluation {
+        chunks: n,
+        makespan,
+        machines,
+    }
+}
+
+/// The same schedule replayed chunk by chunk in `O(n)` without storing it:
+/// the makespan.
+pub fn simulate(ps: &[Processor], load: f64, beta: f64) -> f64 {
+    let (n, last) = cut(load, beta);
+    let mut channel = 0.0;
+    let mut free = vec![0.0_f64; ps.len()];
+    let taus: Vec<f64> = ps.iter().map(|p| p.levels.eval(beta)).collect();
+    for k in 0..n {
+        let i = (k % ps.len() as u64) as usize;
+        let (size, tau) = if k + 1 == n {
+            (last, ps[i].levels.eval(last))
+        } else {
+            (beta, taus[i])
+        };
+        channel += ps[i].send_time(size);
+        free[i] = free[i].max(channel) + tau;
+    }
+    free.iter().copied().fold(0.0, f64::max)
+}
+
+/// The whole schedule, chunk by chunk.
+pub fn schedule(ps: &[Processor], load: f64, beta: f64) -> Schedule {
+    let (n, last) = cut(load, beta);
+    let mut channel = 0.0;
+    let mut free = vec![0.0_f64; ps.len()];
+    let chunks: Vec<Chunk> = (0..n)
+        .map(|k| {
+            let machine = (k % ps.len() as u64) as usize;
+            let p = &ps[machine];
+            let size = if k + 1 == n { last } else { beta };
+            let send = Interval {
+                start: channel,
+                end: channel + p.send_time(size),
+            };
+            channel = send.end;
+            let start = free[machine].max(send.end);
+            free[machine] = start + p.levels.eval(size);
+            Chunk {
+                machine,
+                size,
+                send,
+                compute: Interval {
+                    start,
+                    end: free[machine],
+                },
+                level: p.levels.level_at(size),
+            }
+        })
+        .collect();
+    Schedule {
+        machines: ps.len(),
+        makespan: free.iter().copied().fold(0.0, f64::max),
+        chunks,
+    }
+}
+
+/// `[003]`'s admissible range of `β`.
+pub fn admissible(ps: &[Processor]) -> Admissible {
+    let m = ps.len() as f64;
+    let swaps: Vec<f64> = ps
+        .iter()
+        .filter_map(|p| p.levels.swap_points().first().copied())
+        .collect();
+    if swaps.len() < ps.len() {
+        return Admissible {
+            lower: None,
+            upper: None,
+            all_in_core: None,
+            explanation: "some machine has a single memory level, so there is no out-of-core \
+                          mode to beat and no swap point to stay below"
+                .into(),
+        };
+    }
+    let upper = swaps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let all_in_core = swaps.iter().copied().fold(f64::INFINITY, f64::min);
+    let startups: f64 = ps.iter().map(|p| p.startup).sum();
+    let rates: f64 = ps.iter().map(|p| p.rate).sum();
+    let speed: f64 = ps
+        .iter()
+        .map(|p| 1.0 / p.levels.levels().last().expect("checked").slope)
+        .sum();
+    let denominator = m / speed - rates;
+    if denominator <= 0.0 {
+        return Admissible {
+            lower: None,
+            upper: Some(upper),
+            all_in_core: Some(all_in_core),
+            explanation: format!(
+                "no chunk size beats out-of-core processing for large loads: sending one load \
+                 unit to every machine (ΣC = {rates}) already takes longer than computing m \
+                 units out of core (m/Σ(1/A^h_2) = {})",
+                m / speed
+            ),
+        };
+    }
+    let lower = startups / denominator;
+    let explanation = if lower < upper {
+        format!(
+            "β in ({lower:.6e}, {upper:.6e}): larger than this, multi-installment beats \
+             out-of-core for large loads; smaller than max swp, chunks fit in core \
+             (below min swp = {all_in_core:.6e} they fit on every machine)"
+        )
+    } else {
+        format!(
+            "empty: beating out-of-core needs β > {lower:.6e}, but chunks that large no \
+             longer fit in core (max swp = {upper:.6e})"
+        )
+    };
+    Admissible {
+        lower: Some(lower),
+        upper: Some(upper),
+        all_in_core: Some(all_in_core),
+        explanation,
+    }
+}
+
+/// `[003]`'s heuristic `β`, eq. (5) generalised.
+pub fn heuristic(ps: &[Processor]) -> Heuristic {
+    let startups: f64 = ps.iter().map(|p| p.startup).sum();
+    let rates: f64 = ps.iter().map(|p| p.rate).sum();
+    let mut best = f64::NEG_INFINITY;
+    for (i, p) in ps.iter().enumerate() {
+        let core = p.levels.levels()[0];
+        let numerator = startups - core.intercept;
+        let denominator = core.slope - rates;
+        if numerator <= 0.0 {
+            return Heuristic {
+                chunk: None,
+                explanation: format!(
+                    "does not apply: P{} needs ΣS − A^l_1 > 0, but the start-ups of a round \
+                     (ΣS = {startups}) do not exceed its computing start-up A^l_1 = {}: \
+                     messages arrive faster than it can start on them and load piles up \
+                     in its buffer; choose β yourself",
+                    i + 1,
+                    core.intercept
+                ),
+            };
+        }
+        if denominator <= 0.0 {
+            return Heuristic {
+                chunk: None,
+                explanation: format!(
+                    "does not apply: P{} needs A^l_2 − ΣC > 0, but its core rate A^l_2 = {} \
+                     does not exceed ΣC = {rates}: the machines together compute faster than \
+                     the channel can feed them, so some idle time is unavoidable; choose β \
+                     yourself",
+                    i + 1,
+                    core.slope
+                ),
+            };
+        }
+        best = best.max(numerator / denominator);
+    }
+    let mut explanation = format!(
+        "β = max_i (ΣS − A^l_i1)/(A^l_i2 − ΣC) = {best:.6e}: every machine computes for \
+         the whole time the originator needs to send one round"
+    );
+    let range = admissible(ps);
+    let below = range.lower.is_some_and(|lo| best <= lo);
+    let above = range.upper.is_some_and(|hi| best >= hi);
+    if below || above {
+        explanation.push_str("; note that it lies outside the admissible range");
+    }
+    Heuristic {
+        chunk: Some(best),
+        explanation,
+    }
+}
