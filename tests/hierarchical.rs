@@ -384,3 +384,67 @@ mod properties {
         }
     }
 }
+
+mod closed_form {
+    use super::*;
+    use dlt_calc::hierarchical::{linear_program, optimal_split, Method};
+    use proptest::prelude::*;
+
+    fn processors() -> impl Strategy<Value = Vec<Processor>> {
+        prop::collection::vec(
+            (
+                0.0..3.0f64,
+                0.0..1.0f64,
+                0.0..2.0f64,
+                0.05..3.0f64,
+                0.5..30.0f64,
+                1.5..20.0f64,
+            )
+                .prop_map(|(s, c, a1, a2, swp, ratio)| {
+                    let h2 = a2 * ratio;
+                    machine(s, c, (a1, a2), (a1 + swp * (a2 - h2), h2))
+                }),
+            1..9,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The certified closed form never differs from the LP.
+        #[test]
+        fn equals_the_lp(ps in processors(), load in 0.01..500.0f64, sorted in any::<bool>()) {
+            let mut order: Vec<usize> = (0..ps.len()).collect();
+            if sorted {
+                order.sort_by(|&a, &b| ps[a].rate.total_cmp(&ps[b].rate));
+            }
+            let (fast, method) = optimal_split(&ps, load, &order).unwrap();
+            let lp = linear_program(&ps, load, &order).unwrap();
+            let t_fast = schedule_of(&ps, &order, &fast).makespan;
+            let t_lp = schedule_of(&ps, &order, &lp).makespan;
+            prop_assert!(close(t_fast, t_lp, 1e-7), "{:?} {} vs LP {}", method, t_fast, t_lp);
+            if method == Method::CertifiedClosedForm {
+                prop_assert!(t_fast <= t_lp * (1.0 + 1e-9));
+            }
+        }
+    }
+
+    /// The closed form does the work on typical instances (links sorted).
+    #[test]
+    fn applies_to_the_worked_example_and_sorted_links() {
+        let r = Instance::worked_example().solve(&mut Silent).unwrap();
+        assert_eq!(r.method, Method::CertifiedClosedForm);
+        let ps: Vec<_> = (0..100)
+            .map(|i| {
+                machine(
+                    1e-3,
+                    1e-6 * (1.0 + i as f64 / 50.0),
+                    (0.0, 1e-3),
+                    (-9.9e6, 0.1),
+                )
+            })
+            .collect();
+        let (_, method) = optimal_split(&ps, 1e9, &(0..100).collect::<Vec<_>>()).unwrap();
+        assert_eq!(method, Method::CertifiedClosedForm);
+    }
+}

@@ -24,12 +24,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Checker, Error, Invalid};
-use crate::lp::{Cmp, Problem};
 use crate::platform::{check_order, check_processors, Processor};
 use crate::processing::{Level, ProcessingTime};
 use crate::progress::Progress;
 use crate::schedule::{Chunk, Interval, Schedule};
 use crate::verify::{verify, Rules, Verdict};
+
+mod split;
+
+pub use split::{linear_program, linear_program_with, optimal_split, Method};
 
 /// The most processors the LP accepts.
 pub const MAX_PROCESSORS: usize = 1000;
@@ -84,6 +87,8 @@ pub struct Report {
     pub comparison: Vec<Prediction>,
     /// How many orders were solved.
     pub orders_tried: usize,
+    /// How the optimal split was found.
+    pub method: Method,
 }
 
 impl Instance {
@@ -164,13 +169,12 @@ impl Instance {
     /// fails, [`Error::Cancelled`] if `progress` asks to stop.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
         self.check()?;
-        let (order, sizes, orders_tried) = if self.best_order {
+        let (order, (sizes, method), orders_tried) = if self.best_order {
             self.best_split(progress)?
         } else {
-            let split = optimal_split(&self.processors, self.load, &self.given_order(), |p| {
-                p.levels.clone()
-            })?;
-            (self.given_order(), split, 1)
+            let order = self.given_order();
+            let split = optimal_split(&self.processors, self.load, &order)?;
+            (order, split, 1)
         };
         let schedule = schedule_of(&self.processors, &order, &sizes);
         let verdict = verify(
@@ -190,6 +194,7 @@ impl Instance {
             verdict,
             comparison,
             orders_tried,
+            method,
         })
     }
 
@@ -197,24 +202,23 @@ impl Instance {
     fn best_split(
         &self,
         progress: &mut dyn Progress,
-    ) -> Result<(Vec<usize>, Vec<f64>, usize), Error> {
+    ) -> Result<(Vec<usize>, (Vec<f64>, Method), usize), Error> {
         let total: usize = (1..=self.processors.len()).product();
-        let mut best: Option<(f64, Vec<usize>, Vec<f64>)> = None;
+        let mut best: Option<(f64, Vec<usize>, (Vec<f64>, Method))> = None;
         let mut tried = 0;
         let mut outcome = Ok(());
         crate::permutations::for_each(self.processors.len(), |order| {
-            let time = |p: &Processor| p.levels.clone();
-            let sizes = match optimal_split(&self.processors, self.load, order, time) {
-                Ok(sizes) => sizes,
+            let split = match optimal_split(&self.processors, self.load, order) {
+                Ok(split) => split,
                 Err(e) => {
                     outcome = Err(e);
                     return false;
                 }
             };
-            let makespan = schedule_of(&self.processors, order, &sizes).makespan;
+            let makespan = schedule_of(&self.processors, order, &split.0).makespan;
             tried += 1;
             if best.as_ref().is_none_or(|b| makespan < b.0) {
-                best = Some((makespan, order.to_vec(), sizes));
+                best = Some((makespan, order.to_vec(), split));
             }
             if tried % 64 == 0 && !progress.report(tried as f64 / total as f64, "trying orders") {
                 outcome = Err(Error::Cancelled);
@@ -222,8 +226,8 @@ impl Instance {
             outcome.is_ok()
         });
         outcome?;
-        let (_, order, sizes) = best.expect("at least one order was solved");
-        Ok((order, sizes, tried))
+        let (_, order, split) = best.expect("at least one order was solved");
+        Ok((order, split, tried))
     }
 
     /// Linear DLT's view: every machine computes at its core rate only, or
@@ -245,16 +249,15 @@ impl Instance {
         variants
             .iter()
             .map(|(assumption, rate)| {
-                let linear = |p: &Processor| ProcessingTime::linear(rate(&p.levels));
-                let sizes = optimal_split(&self.processors, self.load, order, linear)?;
                 let naive: Vec<Processor> = self
                     .processors
                     .iter()
                     .map(|p| Processor {
-                        levels: linear(p),
+                        levels: ProcessingTime::linear(rate(&p.levels)),
                         ..p.clone()
                     })
                     .collect();
+                let (sizes, _) = optimal_split(&naive, self.load, order)?;
                 Ok(Prediction {
                     assumption: (*assumption).to_string(),
                     predicted: schedule_of(&naive, order, &sizes).makespan,
@@ -264,65 +267,6 @@ impl Instance {
             })
             .collect()
     }
-}
-
-/// The optimal load of each machine when they are served in `order` and
-/// `time(p)` is machine `p`'s processing-time function.
-fn optimal_split(
-    processors: &[Processor],
-    load: f64,
-    order: &[usize],
-    time: impl Fn(&Processor) -> ProcessingTime,
-) -> Result<Vec<f64>, Error> {
-    let m = processors.len();
-    let times: Vec<ProcessingTime> = processors.iter().map(&time).collect();
-    // Time unit: the makespan of an equal split, so the optimum is near 1.
-    let timed: Vec<Processor> = processors
-        .iter()
-        .zip(&times)
-        .map(|(p, t)| Processor {
-            levels: t.clone(),
-            ..p.clone()
-        })
-        .collect();
-    let unit = schedule_of(&timed, order, &vec![load / m as f64; m])
-        .makespan
-        .max(f64::MIN_POSITIVE);
-
-    let mut lp = Problem::new();
-    let cmax = lp.add_var(1.0, 0.0, f64::INFINITY);
-    let x: Vec<_> = processors
-        .iter()
-        .map(|p| lp.add_var(0.0, 0.0, p.cap.map_or(f64::INFINITY, |b| b / load)))
-        .collect();
-    // `sent` is when the channel has finished sending to this machine:
-    // sent_i = sent_prev + S_i + C_i·α_i. Each memory level k gives the row
-    // sent_i + A_ik1 + A_ik2·α_i <= Cmax (the processing time t_i eliminated),
-    // so every row has at most three entries.
-    let mut previous = None;
-    for &i in order {
-        let p = &processors[i];
-        let sent = lp.add_var(0.0, 0.0, f64::INFINITY);
-        let mut row = vec![(sent, 1.0), (x[i], -load * p.rate / unit)];
-        if let Some(prev) = previous {
-            row.push((prev, -1.0));
-        }
-        lp.add_constraint(&row, Cmp::Eq, p.startup / unit);
-        for level in times[i].levels() {
-            lp.add_constraint(
-                &[(sent, 1.0), (x[i], load * level.slope / unit), (cmax, -1.0)],
-                Cmp::Le,
-                -level.intercept / unit,
-            );
-        }
-        previous = Some(sent);
-    }
-    let all: Vec<_> = x.iter().map(|&v| (v, 1.0)).collect();
-    lp.add_constraint(&all, Cmp::Eq, 1.0);
-    let solution = lp.solve()?;
-    let fractions: Vec<f64> = x.iter().map(|&v| solution[v].max(0.0)).collect();
-    let sum: f64 = fractions.iter().sum();
-    Ok(fractions.iter().map(|f| load * f / sum).collect())
 }
 
 /// The schedule of a split: chunks sent back to back in `order`, each

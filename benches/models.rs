@@ -1,0 +1,168 @@
+//! Timings of the models against the targets of their issues, as a table.
+//!
+//! `cargo bench --bench models` (add `--features minilp` for the second LP
+//! backend). Each row is the median of repeated runs within a time budget.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use dlt_calc::hierarchical::{self, linear_program_with, optimal_split, Method};
+use dlt_calc::linear;
+use dlt_calc::lp::Backend;
+use dlt_calc::multi_installment::{self, evaluate, simulate};
+use dlt_calc::platform::Processor;
+use dlt_calc::processing::{Level, ProcessingTime};
+use dlt_calc::progress::Silent;
+
+/// Median time of `f` over repeated runs within about `budget`.
+fn median(budget: Duration, mut f: impl FnMut()) -> Duration {
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 5 || (start.elapsed() < budget && times.len() < 10_000) {
+        let t = Instant::now();
+        f();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn row(name: &str, target: &str, d: Duration) {
+    let ms = d.as_secs_f64() * 1e3;
+    println!("| {name:<58} | {target:>10} | {ms:>12.4} |");
+}
+
+/// `m` two-level machines with slightly different links and speeds.
+fn machines(m: usize, rate: f64) -> Vec<Processor> {
+    (0..m)
+        .map(|i| Processor {
+            startup: 1e-3 * (1.0 + (i % 7) as f64 / 7.0),
+            rate: rate * (1.0 + i as f64 / m as f64),
+            levels: ProcessingTime::new(vec![
+                Level::new(0.0, 1e-3 * (1.0 + (i % 3) as f64 / 3.0)),
+                Level::new(-9.9e6, 0.1),
+            ]),
+            cap: None,
+        })
+        .collect()
+}
+
+fn main() {
+    let budget = Duration::from_millis(700);
+    println!(
+        "| {:<58} | {:>10} | {:>12} |",
+        "benchmark", "target", "median [ms]"
+    );
+    println!("|{}|{}|{}|", "-".repeat(60), "-".repeat(12), "-".repeat(14));
+
+    // M2: the closed form over 10 000 machines.
+    let inst = linear::Instance {
+        load: 1e13,
+        machines: vec![linear::Machine {
+            startup: 1e2,
+            rate: 1e-6,
+            compute: 1.0,
+            count: 10_000,
+        }],
+        order: None,
+        best_order: false,
+        power: None,
+        series: false,
+    };
+    let all = inst.expanded();
+    row(
+        "M2 closed form, m = 10 000",
+        "< 1 ms",
+        median(budget, || {
+            black_box(linear::split(black_box(&all), 1e13));
+        }),
+    );
+    row(
+        "M2 whole solve with schedule and verifier, m = 10 000",
+        "",
+        median(budget, || {
+            black_box(inst.solve(&mut Silent).unwrap());
+        }),
+    );
+
+    // M3: 100 machines, two memory levels.
+    let order: Vec<usize> = (0..100).collect();
+    for (label, rate) in [("fast links", 1e-6), ("slow links", 1e-3)] {
+        let ps = machines(100, rate);
+        let (_, method) = optimal_split(&ps, 1e9, &order).unwrap();
+        let name = format!(
+            "M3 split, m = 100, {label} ({})",
+            match method {
+                Method::CertifiedClosedForm => "certified closed form",
+                Method::LinearProgram => "LP",
+            }
+        );
+        row(
+            &name,
+            "few ms",
+            median(budget, || {
+                black_box(optimal_split(&ps, 1e9, &order).unwrap());
+            }),
+        );
+        row(
+            &format!("M3 LP alone, m = 100, {label}, microlp"),
+            "",
+            median(budget, || {
+                black_box(linear_program_with(&ps, 1e9, &order, Backend::Microlp).unwrap());
+            }),
+        );
+        #[cfg(feature = "minilp")]
+        row(
+            &format!("M3 LP alone, m = 100, {label}, minilp"),
+            "",
+            median(budget, || {
+                black_box(linear_program_with(&ps, 1e9, &order, Backend::Minilp).unwrap());
+            }),
+        );
+    }
+    let inst = hierarchical::Instance {
+        load: 1e9,
+        processors: machines(100, 1e-6),
+        order: None,
+        best_order: false,
+    };
+    row(
+        "M3 whole solve (+ 2 naive splits, verifier), m = 100",
+        "",
+        median(budget, || {
+            black_box(inst.solve(&mut Silent).unwrap());
+        }),
+    );
+
+    // M4: a million chunks.
+    let fig = multi_installment::Instance::figure_10();
+    let load = 5e6;
+    row(
+        "M4 exact evaluation, 10^6 chunks (closed form)",
+        "< 100 ms",
+        median(budget, || {
+            black_box(evaluate(&fig.processors, black_box(load), 5.0));
+        }),
+    );
+    row(
+        "M4 event-by-event replay, 10^6 chunks",
+        "< 100 ms",
+        median(budget, || {
+            black_box(simulate(&fig.processors, black_box(load), 5.0));
+        }),
+    );
+    row(
+        "M4 Fig. 10 series (45 loads, M3 LP + 2 chunk sizes each)",
+        "",
+        median(budget, || {
+            black_box(
+                multi_installment::Instance {
+                    load: 1e3,
+                    ..fig.clone()
+                }
+                .solve(&mut Silent)
+                .unwrap(),
+            );
+        }),
+    );
+}
