@@ -89,7 +89,7 @@ fn main() {
     let order: Vec<usize> = (0..100).collect();
     for (label, rate) in [("fast links", 1e-6), ("slow links", 1e-3)] {
         let ps = machines(100, rate);
-        let (_, method) = optimal_split(&ps, 1e9, &order).unwrap();
+        let method = optimal_split(&ps, 1e9, &order).unwrap().method;
         let name = format!(
             "M3 split, m = 100, {label} ({})",
             match method {

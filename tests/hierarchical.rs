@@ -387,7 +387,7 @@ mod properties {
 
 mod closed_form {
     use super::*;
-    use dlt_calc::hierarchical::{linear_program, optimal_split, Method};
+    use dlt_calc::hierarchical::{linear_program, optimal_split, Method, Split};
     use proptest::prelude::*;
 
     fn processors() -> impl Strategy<Value = Vec<Processor>> {
@@ -418,7 +418,7 @@ mod closed_form {
             if sorted {
                 order.sort_by(|&a, &b| ps[a].rate.total_cmp(&ps[b].rate));
             }
-            let (fast, method) = optimal_split(&ps, load, &order).unwrap();
+            let Split { sizes: fast, method } = optimal_split(&ps, load, &order).unwrap();
             let lp = linear_program(&ps, load, &order).unwrap();
             let t_fast = schedule_of(&ps, &order, &fast).makespan;
             let t_lp = schedule_of(&ps, &order, &lp).makespan;
@@ -444,7 +444,9 @@ mod closed_form {
                 )
             })
             .collect();
-        let (_, method) = optimal_split(&ps, 1e9, &(0..100).collect::<Vec<_>>()).unwrap();
+        let method = optimal_split(&ps, 1e9, &(0..100).collect::<Vec<_>>())
+            .unwrap()
+            .method;
         assert_eq!(method, Method::CertifiedClosedForm);
     }
 }

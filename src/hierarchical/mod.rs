@@ -32,7 +32,7 @@ use crate::verify::{verify, Rules, Verdict};
 
 mod split;
 
-pub use split::{linear_program, linear_program_with, optimal_split, Method};
+pub use split::{linear_program, linear_program_with, optimal_split, Method, Split};
 
 /// The most processors the LP accepts.
 pub const MAX_PROCESSORS: usize = 1000;
@@ -169,7 +169,7 @@ impl Instance {
     /// fails, [`Error::Cancelled`] if `progress` asks to stop.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
         self.check()?;
-        let (order, (sizes, method), orders_tried) = if self.best_order {
+        let (order, Split { sizes, method }, orders_tried) = if self.best_order {
             self.best_split(progress)?
         } else {
             let order = self.given_order();
@@ -199,12 +199,9 @@ impl Instance {
     }
 
     /// Tries every order and keeps the shortest.
-    fn best_split(
-        &self,
-        progress: &mut dyn Progress,
-    ) -> Result<(Vec<usize>, (Vec<f64>, Method), usize), Error> {
+    fn best_split(&self, progress: &mut dyn Progress) -> Result<(Vec<usize>, Split, usize), Error> {
         let total: usize = (1..=self.processors.len()).product();
-        let mut best: Option<(f64, Vec<usize>, (Vec<f64>, Method))> = None;
+        let mut best: Option<(f64, Vec<usize>, Split)> = None;
         let mut tried = 0;
         let mut outcome = Ok(());
         crate::permutations::for_each(self.processors.len(), |order| {
@@ -215,7 +212,7 @@ impl Instance {
                     return false;
                 }
             };
-            let makespan = schedule_of(&self.processors, order, &split.0).makespan;
+            let makespan = schedule_of(&self.processors, order, &split.sizes).makespan;
             tried += 1;
             if best.as_ref().is_none_or(|b| makespan < b.0) {
                 best = Some((makespan, order.to_vec(), split));
@@ -257,7 +254,7 @@ impl Instance {
                         ..p.clone()
                     })
                     .collect();
-                let (sizes, _) = optimal_split(&naive, self.load, order)?;
+                let sizes = optimal_split(&naive, self.load, order)?.sizes;
                 Ok(Prediction {
                     assumption: (*assumption).to_string(),
                     predicted: schedule_of(&naive, order, &sizes).makespan,

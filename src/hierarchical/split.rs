@@ -41,6 +41,15 @@ pub enum Method {
     LinearProgram,
 }
 
+/// An optimal split and how it was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    /// The load of each machine, indexed like the processors.
+    pub sizes: Vec<f64>,
+    /// How the split was found.
+    pub method: Method,
+}
+
 /// The optimal load of each machine (indexed like `processors`) when they
 /// are served in `order`, and how it was found.
 ///
