@@ -56,18 +56,14 @@ pub struct Split {
 /// # Errors
 ///
 /// [`Error::Solver`] if the closed form does not apply and the LP fails.
-pub fn optimal_split(
-    processors: &[Processor],
-    load: f64,
-    order: &[usize],
-) -> Result<(Vec<f64>, Method), Error> {
+pub fn optimal_split(processors: &[Processor], load: f64, order: &[usize]) -> Result<Split, Error> {
     if let Some(sizes) = certified_equal_finish(processors, load, order) {
-        return Ok((sizes, Method::CertifiedClosedForm));
+        let method = Method::CertifiedClosedForm;
+        return Ok(Split { sizes, method });
     }
-    Ok((
-        linear_program(processors, load, order)?,
-        Method::LinearProgram,
-    ))
+    let sizes = linear_program(processors, load, order)?;
+    let method = Method::LinearProgram;
+    Ok(Split { sizes, method })
 }
 
 /// Level guesses tried before giving up on the closed form.
