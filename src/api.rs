@@ -27,6 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chart::LineChart;
 use crate::error::Error;
 use crate::gantt::Gantt;
 use crate::progress::Progress;
@@ -53,6 +54,8 @@ pub enum Response {
         report: Box<linear::Report>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gantt: Option<Gantt>,
+        #[serde(default)]
+        charts: Vec<LineChart>,
     },
     /// M3's report and the Gantt chart of its schedule.
     Hierarchical {
@@ -64,6 +67,8 @@ pub enum Response {
         report: Box<multi_installment::Report>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gantt: Option<Gantt>,
+        #[serde(default)]
+        charts: Vec<LineChart>,
     },
 }
 
@@ -75,6 +80,14 @@ impl Response {
                 gantt.as_ref()
             }
             Response::Hierarchical { gantt, .. } => Some(gantt),
+        }
+    }
+
+    /// The line charts of the response (none when no series was asked for).
+    pub fn charts(&self) -> &[LineChart] {
+        match self {
+            Response::Linear { charts, .. } | Response::MultiInstallment { charts, .. } => charts,
+            Response::Hierarchical { .. } => &[],
         }
     }
 }
@@ -177,6 +190,7 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
             let report = instance.solve(progress)?;
             Response::Linear {
                 gantt: report.schedule.as_ref().map(Gantt::of),
+                charts: report.charts(),
                 report: Box::new(report),
             }
         }
@@ -191,6 +205,7 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
             let report = instance.solve(progress)?;
             Response::MultiInstallment {
                 gantt: report.schedule.as_ref().map(Gantt::of),
+                charts: report.charts(),
                 report: Box::new(report),
             }
         }

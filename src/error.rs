@@ -23,6 +23,9 @@ pub enum Invalid {
     BelowMinimum { value: f64, minimum: f64 },
     /// Outside `[low, high]`.
     OutOfBounds { value: f64, low: f64, high: f64 },
+    /// Not used by this model (the reason stated), so rejected rather than
+    /// silently ignored.
+    Unused(&'static str),
     /// Must be given, for the reason stated.
     Needed(String),
     /// Larger in magnitude than the calculator accepts (`limit`).
@@ -59,6 +62,7 @@ impl fmt::Display for Invalid {
             Invalid::OutOfBounds { value, low, high } => {
                 write!(f, "must be between {low} and {high} (got {value})")
             }
+            Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
             Invalid::Needed(reason) => write!(f, "must be given: the heuristic {reason}"),
             Invalid::TooLarge { value, limit } => {
                 write!(f, "is too large (got {value:e}, the limit is {limit:e})")

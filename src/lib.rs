@@ -22,6 +22,7 @@
 //! ```
 
 pub mod api;
+pub mod chart;
 pub mod error;
 pub mod gantt;
 pub mod hierarchical;

@@ -27,6 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chart::{Axis, Line, LineChart};
 use crate::error::{Checker, Error, Invalid};
 use crate::platform::{check_order, Processor};
 use crate::processing::ProcessingTime;
@@ -136,8 +137,10 @@ pub struct SeriesPoint {
 pub struct Report {
     /// Machines in the system.
     pub machines: usize,
-    /// The serving order (indices into the expanded list).
-    pub order: Vec<usize>,
+    /// The serving order (indices into the expanded list), when it is not
+    /// the listed order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Vec<usize>>,
     /// How many machines (a prefix of `order`) receive load.
     pub active: usize,
     /// Why fewer machines than available are used, in words.
@@ -147,7 +150,8 @@ pub struct Report {
     pub makespan: f64,
     /// `T(1) = S_1 + (C_1 + A_1)V` with the first machine alone.
     pub single: f64,
-    /// The load of each machine in serving order (active ones only).
+    /// The load of each active machine in serving order; only the first
+    /// [`MAX_SCHEDULE`] when more are active.
     pub sizes: Vec<f64>,
     /// The schedule, when at most [`MAX_SCHEDULE`] machines are active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -376,14 +380,17 @@ impl Instance {
             Vec::new()
         };
         let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
+        let listed = order.iter().enumerate().all(|(k, &i)| k == i);
+        let mut sizes = best.sizes;
+        sizes.truncate(MAX_SCHEDULE);
         Ok(Report {
             machines: all.len(),
-            order,
+            order: (!listed).then_some(order),
             active: best.active,
             note,
             makespan: best.makespan,
             single,
-            sizes: best.sizes,
+            sizes,
             schedule: (best.active <= MAX_SCHEDULE).then_some(schedule),
             verdict,
             energy,
@@ -531,4 +538,53 @@ fn best_order(
     }
     let (order, s) = best.expect("at least one order");
     Ok((order, s, tried))
+}
+
+impl Report {
+    /// The series as charts: energy against schedule length (`[004]`), and
+    /// speedup against the number of machines.
+    pub fn charts(&self) -> Vec<LineChart> {
+        if self.series.is_empty() {
+            return Vec::new();
+        }
+        let markers = self.series.len() <= 60;
+        let mut charts = Vec::new();
+        let energy: Vec<[f64; 2]> = self
+            .series
+            .iter()
+            .filter_map(|p| p.energy.map(|e| [p.makespan, e]))
+            .collect();
+        if let Some(min) = energy.iter().copied().min_by(|a, b| a[1].total_cmp(&b[1])) {
+            charts.push(LineChart {
+                name: "energy".into(),
+                title: "Energy E against schedule length T(m), m growing".into(),
+                x: Axis::fitting("schedule length T(m)", energy.iter().map(|p| p[0])),
+                y: Axis::fitting("energy E", energy.iter().map(|p| p[1])),
+                lines: vec![
+                    Line::new("E(T(m))", energy, markers),
+                    Line::new("least energy", vec![min], true),
+                ],
+            });
+        }
+        let many = self.series.last().is_some_and(|p| p.machines > 100);
+        charts.push(LineChart {
+            name: "speedup".into(),
+            title: "Speedup T(1)/T(m)".into(),
+            x: if many {
+                Axis::log("machines m")
+            } else {
+                Axis::linear("machines m")
+            },
+            y: Axis::linear("speedup"),
+            lines: vec![Line::new(
+                "speedup",
+                self.series
+                    .iter()
+                    .map(|p| [p.machines as f64, p.speedup])
+                    .collect(),
+                markers,
+            )],
+        });
+        charts
+    }
 }

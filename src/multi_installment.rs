@@ -27,6 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chart::{Axis, Line, LineChart};
 use crate::error::{Checker, Error, Invalid};
 use crate::hierarchical;
 use crate::platform::{check_processors, Processor};
@@ -189,6 +190,12 @@ impl Instance {
     fn check_into(&self, c: &mut Checker) {
         c.positive("load", self.load);
         check_processors("processors", &self.processors, MAX_PROCESSORS, c);
+        for (i, p) in self.processors.iter().enumerate() {
+            if p.cap.is_some() {
+                let reason = "every machine receives equal chunks until the load is used up";
+                c.fail(format!("processors[{i}].cap"), Invalid::Unused(reason));
+            }
+        }
         if let Some(beta) = self.chunk {
             if c.positive("chunk", beta) && self.load.is_finite() && self.load / beta > MAX_CHUNKS {
                 let invalid = Invalid::TooMany {
@@ -553,5 +560,41 @@ pub fn heuristic(ps: &[Processor]) -> Heuristic {
     Heuristic {
         chunk: Some(best),
         explanation,
+    }
+}
+
+impl Report {
+    /// Processing time against load, log–log (`[003]` Fig. 10).
+    pub fn charts(&self) -> Vec<LineChart> {
+        if self.series.is_empty() {
+            return Vec::new();
+        }
+        let line = |name: String, f: &dyn Fn(&SeriesPoint) -> Option<f64>| {
+            let points = self
+                .series
+                .iter()
+                .filter_map(|p| f(p).map(|t| [p.load, t]))
+                .collect();
+            Line::new(&name, points, false)
+        };
+        let mut lines = vec![line(
+            "one installment (out of core when needed)".into(),
+            &|p| Some(p.single),
+        )];
+        if let Some(beta) = self.heuristic.chunk {
+            lines.push(line(format!("β = {beta:.4e} (heuristic)"), &|p| {
+                p.heuristic
+            }));
+        }
+        if !self.chunk_from_heuristic {
+            lines.push(line(format!("β = {} (given)", self.chunk), &|p| p.given));
+        }
+        vec![LineChart {
+            name: "time-vs-load".into(),
+            title: "Processing time against load".into(),
+            x: Axis::log("load V"),
+            y: Axis::log("processing time Cmax"),
+            lines,
+        }]
     }
 }

@@ -9,8 +9,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::api::{self, FieldProblem, Request, Response};
+use crate::api::{self, FieldProblem, Request};
+use crate::chart::LineChart;
 use crate::error::Error;
+use crate::gantt::Gantt;
 use crate::plot;
 
 #[wasm_bindgen(start)]
@@ -74,28 +76,49 @@ pub fn example(name: &str) -> Result<JsValue, JsError> {
     to_js(&request)
 }
 
-/// Draws the Gantt chart of a response (as returned by `run`) on a canvas.
-#[wasm_bindgen(js_name = drawGantt)]
-pub fn draw_gantt(canvas: HtmlCanvasElement, response: JsValue) -> Result<(), JsError> {
-    let response: Response = serde_wasm_bindgen::from_value(response).map_err(js_error)?;
-    let gantt = response
-        .gantt()
-        .ok_or_else(|| js_error("this result has no Gantt chart"))?;
+fn from_js<T: serde::de::DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(js_error)
+}
+
+fn on_canvas(
+    canvas: HtmlCanvasElement,
+    draw: impl FnOnce(
+        &plotters::drawing::DrawingArea<CanvasBackend, plotters::coord::Shift>,
+    ) -> Result<(), Error>,
+) -> Result<(), JsError> {
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| js_error("the canvas has no 2d context"))?;
     let root = backend.into_drawing_area();
-    plot::draw_gantt(&root, gantt).map_err(js_error)?;
+    draw(&root).map_err(js_error)?;
     root.present().map_err(|e| js_error(plot::drawing(e)))
 }
 
-/// The Gantt chart of a response as an SVG document (for export).
+/// Draws a Gantt chart (a response's `gantt`) on a canvas.
+#[wasm_bindgen(js_name = drawGantt)]
+pub fn draw_gantt(canvas: HtmlCanvasElement, gantt: JsValue) -> Result<(), JsError> {
+    let gantt: Gantt = from_js(gantt)?;
+    on_canvas(canvas, |area| plot::draw_gantt(area, &gantt))
+}
+
+/// A Gantt chart as an SVG document (for export).
 #[wasm_bindgen(js_name = ganttSvg)]
-pub fn gantt_svg(response: JsValue, width: u32, height: u32) -> Result<String, JsError> {
-    let response: Response = serde_wasm_bindgen::from_value(response).map_err(js_error)?;
-    let gantt = response
-        .gantt()
-        .ok_or_else(|| js_error("this result has no Gantt chart"))?;
-    plot::gantt_svg(gantt, width, height).map_err(js_error)
+pub fn gantt_svg(gantt: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+    let gantt: Gantt = from_js(gantt)?;
+    plot::gantt_svg(&gantt, width, height).map_err(js_error)
+}
+
+/// Draws a line chart (one of a response's `charts`) on a canvas.
+#[wasm_bindgen(js_name = drawChart)]
+pub fn draw_chart(canvas: HtmlCanvasElement, chart: JsValue) -> Result<(), JsError> {
+    let chart: LineChart = from_js(chart)?;
+    on_canvas(canvas, |area| plot::draw_lines(area, &chart))
+}
+
+/// A line chart as an SVG document (for export).
+#[wasm_bindgen(js_name = chartSvg)]
+pub fn chart_svg(chart: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+    let chart: LineChart = from_js(chart)?;
+    plot::lines_svg(&chart, width, height).map_err(js_error)
 }
 
 /// The calculator's version.

@@ -41,13 +41,32 @@ fn count(canvas: &HtmlCanvasElement, rgb: [u8; 3]) -> usize {
 fn draws_the_worked_example_gantt_chart() {
     let request = web::example("hierarchical").unwrap();
     let response = web::run(request, None).unwrap();
+    let gantt = js_sys::Reflect::get(&response, &"gantt".into()).unwrap();
     let canvas = canvas();
     assert_eq!(count(&canvas, [46, 139, 87]), 0);
-    web::draw_gantt(canvas.clone(), response).unwrap();
+    web::draw_gantt(canvas.clone(), gantt).unwrap();
     // Receive (steel blue), in core (sea green), out of core (indian red).
     for rgb in [[70, 130, 180], [46, 139, 87], [205, 92, 92]] {
         assert!(count(&canvas, rgb) > 300, "too few pixels of {rgb:?}");
     }
+}
+
+#[wasm_bindgen_test]
+fn draws_the_figure_10_series_on_log_axes() {
+    let request = web::example("multi-installment").unwrap();
+    let response = web::run(request, None).unwrap();
+    let charts: js_sys::Array = js_sys::Reflect::get(&response, &"charts".into())
+        .unwrap()
+        .into();
+    assert_eq!(charts.length(), 1);
+    let canvas = canvas();
+    web::draw_chart(canvas.clone(), charts.get(0)).unwrap();
+    // The first two lines' colours.
+    for rgb in [[31, 119, 180], [214, 39, 40]] {
+        assert!(count(&canvas, rgb) > 200, "too few pixels of {rgb:?}");
+    }
+    let svg = web::chart_svg(charts.get(0), 600, 400).unwrap();
+    assert!(svg.starts_with("<svg"));
 }
 
 #[wasm_bindgen_test]

@@ -5,16 +5,17 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use dlt_calc::api::{self, Request, EXAMPLES};
-use dlt_calc::plot::gantt_svg;
+use dlt_calc::plot::{gantt_svg, lines_svg};
 use dlt_calc::progress::Silent;
 
 const HELP: &str = "\
 dlt - divisible load theory calculator
 
 Usage:
-  dlt solve [FILE] [--svg OUT] [--compact]
+  dlt solve [FILE] [--svg OUT] [--charts DIR] [--compact]
       Solve the request in FILE (or standard input when FILE is absent or -)
-      and print the response as JSON. --svg writes the Gantt chart to OUT.
+      and print the response as JSON. --svg writes the Gantt chart to OUT;
+      --charts writes every line chart to DIR/<name>.svg.
   dlt check [FILE]
       List every invalid field of the request, one per line; exit 1 if any.
   dlt example [NAME]
@@ -60,6 +61,7 @@ struct Args {
     command: String,
     file: Option<String>,
     svg: Option<String>,
+    charts: Option<String>,
     compact: bool,
 }
 
@@ -70,6 +72,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         command: String::new(),
         file: None,
         svg: None,
+        charts: None,
         compact: false,
     };
     while let Some(arg) = parser.next().map_err(usage)? {
@@ -83,6 +86,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
                 return Ok(None);
             }
             Long("svg") => args.svg = Some(parser.value()?.string().map_err(usage)?),
+            Long("charts") => args.charts = Some(parser.value()?.string().map_err(usage)?),
             Long("compact") => args.compact = true,
             Value(v) if args.command.is_empty() => args.command = v.string().map_err(usage)?,
             Value(v) if args.file.is_none() => args.file = Some(v.string().map_err(usage)?),
@@ -144,6 +148,16 @@ fn run() -> Result<(), Failure> {
                     gantt_svg(gantt, 900, 120 + 40 * gantt.rows.len() as u32).map_err(input)?;
                 std::fs::write(path, svg)
                     .map_err(|e| input(format!("cannot write {path}: {e}")))?;
+            }
+            if let Some(dir) = &args.charts {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| input(format!("cannot create {dir}: {e}")))?;
+                for chart in response.charts() {
+                    let svg = lines_svg(chart, 900, 560).map_err(input)?;
+                    let path = std::path::Path::new(dir).join(format!("{}.svg", chart.name));
+                    std::fs::write(&path, svg)
+                        .map_err(|e| input(format!("cannot write {}: {e}", path.display())))?;
+                }
             }
             print_json(&response, args.compact)
         }

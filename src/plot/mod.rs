@@ -3,11 +3,14 @@
 //! and draws data computed elsewhere; nothing here does mathematics.
 
 mod gantt;
+mod lines;
 
 pub use gantt::draw_gantt;
+pub use lines::draw_lines;
 
 use plotters::prelude::*;
 
+use crate::chart::LineChart;
 use crate::error::Error;
 use crate::gantt::Gantt;
 
@@ -28,6 +31,21 @@ pub fn gantt_svg(gantt: &Gantt, width: u32, height: u32) -> Result<String, Error
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         draw_gantt(&root, gantt)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
+/// A line chart as an SVG document of `width × height` pixels.
+///
+/// # Errors
+///
+/// [`Error::Drawing`] if plotters cannot lay the chart out.
+pub fn lines_svg(chart: &LineChart, width: u32, height: u32) -> Result<String, Error> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw_lines(&root, chart)?;
         root.present().map_err(drawing)?;
     }
     Ok(svg)

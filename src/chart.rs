@@ -1,0 +1,92 @@
+//! The data of a line chart (series against a common pair of axes),
+//! computed from a model's report outside the drawing code.
+
+use serde::{Deserialize, Serialize};
+
+/// An axis: its label and whether it is logarithmic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Axis {
+    pub label: String,
+    pub log: bool,
+}
+
+/// One named series of points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub name: String,
+    pub points: Vec<[f64; 2]>,
+    /// Draw a marker at every point (for a few discrete points).
+    pub markers: bool,
+}
+
+/// A chart with a title, two axes and its lines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineChart {
+    /// A short name, also used for export file names.
+    pub name: String,
+    pub title: String,
+    pub x: Axis,
+    pub y: Axis,
+    pub lines: Vec<Line>,
+}
+
+impl Axis {
+    /// A linear axis.
+    pub fn linear(label: &str) -> Axis {
+        Axis {
+            label: label.into(),
+            log: false,
+        }
+    }
+
+    /// A logarithmic axis.
+    pub fn log(label: &str) -> Axis {
+        Axis {
+            label: label.into(),
+            log: true,
+        }
+    }
+
+    /// Logarithmic when the values are positive and span more than a factor
+    /// of 30 (less than that, a log axis has hardly any ticks), else linear.
+    pub fn fitting(label: &str, values: impl Iterator<Item = f64>) -> Axis {
+        let (lo, hi) = values
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        Axis {
+            label: label.into(),
+            log: lo > 0.0 && hi / lo > 30.0,
+        }
+    }
+}
+
+impl Line {
+    /// A series; points with a non-finite coordinate (or, on a log axis, a
+    /// non-positive one) are dropped by the drawing code.
+    pub fn new(name: &str, points: Vec<[f64; 2]>, markers: bool) -> Line {
+        Line {
+            name: name.into(),
+            points,
+            markers,
+        }
+    }
+}
+
+impl LineChart {
+    /// The range of all drawable points, per axis: `([x0, x1], [y0, y1])`,
+    /// or `None` when there is nothing to draw.
+    pub fn bounds(&self) -> Option<([f64; 2], [f64; 2])> {
+        let ok = |v: f64, log: bool| v.is_finite() && (!log || v > 0.0);
+        let mut b: Option<([f64; 2], [f64; 2])> = None;
+        for [x, y] in self.lines.iter().flat_map(|l| l.points.iter().copied()) {
+            if !ok(x, self.x.log) || !ok(y, self.y.log) {
+                continue;
+            }
+            let ([x0, x1], [y0, y1]) = b.unwrap_or(([x, x], [y, y]));
+            b = Some(([x0.min(x), x1.max(x)], [y0.min(y), y1.max(y)]));
+        }
+        b
+    }
+}

@@ -1,0 +1,130 @@
+//! Line charts, linear or logarithmic on either axis.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::drawing;
+use crate::chart::LineChart;
+use crate::error::Error;
+
+/// Colours of successive lines.
+const PALETTE: [RGBColor; 5] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+];
+
+/// Widens a degenerate range so the axis has some extent.
+fn widen([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
+    if hi > lo {
+        if log {
+            [lo, hi]
+        } else {
+            let pad = (hi - lo) * 0.04;
+            [lo - pad, hi + pad]
+        }
+    } else if log {
+        [lo / 2.0, hi * 2.0]
+    } else {
+        let pad = lo.abs().max(1.0) * 0.5;
+        [lo - pad, hi + pad]
+    }
+}
+
+/// Draws `chart` on `area`.
+///
+/// # Errors
+///
+/// [`Error::Drawing`] if the backend fails.
+pub fn draw_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+) -> Result<(), Error> {
+    area.fill(&WHITE).map_err(drawing)?;
+    let Some((xs, ys)) = chart.bounds() else {
+        area.draw(&Text::new("nothing to draw", (20, 20), ("sans-serif", 14)))
+            .map_err(drawing)?;
+        return Ok(());
+    };
+    let ([x0, x1], [y0, y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
+    // One code path per combination of axis kinds: plotters types them.
+    match (chart.x.log, chart.y.log) {
+        (false, false) => draw(area, chart, x0..x1, y0..y1),
+        (true, false) => draw(area, chart, (x0..x1).log_scale(), y0..y1),
+        (false, true) => draw(area, chart, x0..x1, (y0..y1).log_scale()),
+        (true, true) => draw(area, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+    }
+}
+
+fn draw<DB, X, Y>(area: &DrawingArea<DB, Shift>, chart: &LineChart, x: X, y: Y) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+    Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+    X::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+{
+    let mut c = ChartBuilder::on(area)
+        .caption(&chart.title, ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d(x, y)
+        .map_err(drawing)?;
+    c.configure_mesh()
+        .x_desc(chart.x.label.as_str())
+        .y_desc(chart.y.label.as_str())
+        .x_label_formatter(&|v| short(*v))
+        .y_label_formatter(&|v| short(*v))
+        .label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 13))
+        .draw()
+        .map_err(drawing)?;
+    let drawable = |&[x, y]: &[f64; 2]| {
+        x.is_finite() && y.is_finite() && (!chart.x.log || x > 0.0) && (!chart.y.log || y > 0.0)
+    };
+    for (i, line) in chart.lines.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let points: Vec<(f64, f64)> = line
+            .points
+            .iter()
+            .filter(|p| drawable(p))
+            .map(|&[x, y]| (x, y))
+            .collect();
+        c.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
+            .map_err(drawing)?
+            .label(line.name.as_str())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
+        if line.markers {
+            c.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                .map_err(drawing)?;
+        }
+    }
+    c.configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(drawing)
+}
+
+/// A tick label: plain for moderate magnitudes, scientific otherwise.
+fn short(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if (1e-3..1e5).contains(&a) {
+        format!("{}", (v * 1e4).round() / 1e4)
+    } else {
+        // 1.250e15 → 1.25e15
+        let text = format!("{v:.3e}");
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        format!("{mantissa}e{exponent}")
+    }
+}
