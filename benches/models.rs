@@ -62,7 +62,7 @@ fn main() {
             startup: 1e2,
             rate: 1e-6,
             compute: 1.0,
-            count: 10_000,
+            count: 1e4,
         }],
         order: None,
         best_order: false,

@@ -30,6 +30,8 @@ pub enum Invalid {
     Needed(String),
     /// Larger in magnitude than the calculator accepts (`limit`).
     TooLarge { value: f64, limit: f64 },
+    /// Not a whole number where one is needed.
+    NotWhole(f64),
     /// A list that must not be empty is empty.
     Empty,
     /// A list longer than the calculator accepts.
@@ -67,6 +69,7 @@ impl fmt::Display for Invalid {
             Invalid::TooLarge { value, limit } => {
                 write!(f, "is too large (got {value:e}, the limit is {limit:e})")
             }
+            Invalid::NotWhole(v) => write!(f, "must be a whole number (got {v})"),
             Invalid::Empty => write!(f, "must not be empty"),
             Invalid::TooMany { count, limit } => {
                 write!(f, "has too many entries ({count}, the limit is {limit})")
@@ -211,6 +214,23 @@ impl Checker {
         }
         if value <= 0.0 {
             self.fail(field, Invalid::NotPositive(value));
+            return false;
+        }
+        true
+    }
+
+    /// Is `value` a whole number in `low..=high`? Records why not.
+    pub(crate) fn whole(&mut self, field: &str, value: f64, low: usize, high: usize) -> bool {
+        if !self.finite(field, value) {
+            return false;
+        }
+        if value.fract() != 0.0 {
+            self.fail(field, Invalid::NotWhole(value));
+            return false;
+        }
+        if value < low as f64 || value > high as f64 {
+            let (low, high) = (low as f64, high as f64);
+            self.fail(field, Invalid::OutOfBounds { value, low, high });
             return false;
         }
         true

@@ -45,7 +45,8 @@ const MIN_IDLE: f64 = 1e-9;
 impl Gantt {
     /// The chart of `schedule`: receive and compute bars for every chunk,
     /// and idle bars for the gaps between a machine's first reception and
-    /// the end of the schedule.
+    /// the end of the schedule. Machines that receive nothing get no row
+    /// (a model that leaves machines unused says so in its report).
     pub fn of(schedule: &Schedule) -> Gantt {
         let horizon = schedule.makespan;
         let min_gap = MIN_IDLE * horizon.max(1.0);
@@ -68,7 +69,7 @@ impl Gantt {
                 activity: Activity::Compute { level: c.level },
             });
         }
-        for row in &mut rows {
+        for row in rows.iter_mut().filter(|r| !r.bars.is_empty()) {
             row.bars.sort_by(|a, b| a.start.total_cmp(&b.start));
             let mut idle = Vec::new();
             let mut busy_until = row.bars.first().map_or(horizon, |b| b.start);
@@ -88,6 +89,7 @@ impl Gantt {
             }));
             row.bars.sort_by(|a, b| a.start.total_cmp(&b.start));
         }
+        rows.retain(|r| !r.bars.is_empty());
         Gantt { rows, horizon }
     }
 }

@@ -55,17 +55,18 @@ pub struct Machine {
     pub rate: f64,
     /// Computing time per load unit `A_i`.
     pub compute: f64,
-    /// Identical copies of this machine (default 1).
+    /// Identical copies of this machine (default 1), a whole number (kept
+    /// as a number so that a fractional or negative count gets a message).
     #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub count: usize,
+    pub count: f64,
 }
 
-fn one() -> usize {
-    1
+fn one() -> f64 {
+    1.0
 }
 
-fn is_one(n: &usize) -> bool {
-    *n == 1
+fn is_one(n: &f64) -> bool {
+    *n == 1.0
 }
 
 /// Power parameters of the energy model.
@@ -239,7 +240,7 @@ impl Instance {
                 startup: 1e2,
                 rate: 1e-6,
                 compute: 1.0,
-                count,
+                count: count as f64,
             }],
             order: None,
             best_order: false,
@@ -256,7 +257,7 @@ impl Instance {
     pub fn expanded(&self) -> Vec<&Machine> {
         self.machines
             .iter()
-            .flat_map(|m| std::iter::repeat_n(m, m.count))
+            .flat_map(|m| std::iter::repeat_n(m, m.count as usize))
             .collect()
     }
 
@@ -286,10 +287,12 @@ impl Instance {
                 c.non_negative(&format!("machines[{i}].startup"), m.startup);
                 c.non_negative(&format!("machines[{i}].rate"), m.rate);
                 c.positive(&format!("machines[{i}].compute"), m.compute);
-                if m.count == 0 {
-                    c.fail(format!("machines[{i}].count"), Invalid::NotPositive(0.0));
+                if c.whole(&format!("machines[{i}].count"), m.count, 1, MAX_MACHINES) {
+                    total = total.saturating_add(m.count as usize);
                 }
-                total = total.saturating_add(m.count);
+            }
+            if !c.is_clean() {
+                return;
             }
             if total > MAX_MACHINES {
                 let invalid = Invalid::TooMany {

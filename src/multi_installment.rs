@@ -70,8 +70,8 @@ pub struct Series {
     pub from: f64,
     /// Largest load.
     pub to: f64,
-    /// Number of loads, spaced logarithmically.
-    pub points: usize,
+    /// Number of loads, spaced logarithmically (a whole number).
+    pub points: f64,
 }
 
 /// `[003]`'s admissible chunk sizes.
@@ -175,7 +175,7 @@ impl Instance {
             series: Some(Series {
                 from: 1.0,
                 to: 1e11,
-                points: 45,
+                points: 45.0,
             }),
         }
     }
@@ -214,14 +214,7 @@ impl Instance {
                 };
                 c.fail("series.to", invalid);
             }
-            if s.points < 2 || s.points > MAX_SERIES_POINTS {
-                let invalid = Invalid::OutOfBounds {
-                    value: s.points as f64,
-                    low: 2.0,
-                    high: MAX_SERIES_POINTS as f64,
-                };
-                c.fail("series.points", invalid);
-            }
+            c.whole("series.points", s.points, 2, MAX_SERIES_POINTS);
         }
         if c.is_clean() && self.chunk.is_none() {
             let h = heuristic(&self.processors);
@@ -301,12 +294,13 @@ impl Instance {
         heuristic: Option<f64>,
         progress: &mut dyn Progress,
     ) -> Result<Vec<SeriesPoint>, Error> {
-        let mut points = Vec::with_capacity(s.points);
-        for k in 0..s.points {
-            if !progress.report(k as f64 / s.points as f64, "processing time vs V") {
+        let count = s.points as usize;
+        let mut points = Vec::with_capacity(count);
+        for k in 0..count {
+            if !progress.report(k as f64 / count as f64, "processing time vs V") {
                 return Err(Error::Cancelled);
             }
-            let load = s.from * (s.to / s.from).powf(k as f64 / (s.points - 1) as f64);
+            let load = s.from * (s.to / s.from).powf(k as f64 / (count - 1) as f64);
             let single = hierarchical::Instance {
                 load,
                 processors: self.processors.clone(),

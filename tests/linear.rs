@@ -13,7 +13,7 @@ fn machine(startup: f64, rate: f64, compute: f64) -> Machine {
         startup,
         rate,
         compute,
-        count: 1,
+        count: 1.0,
     }
 }
 
@@ -189,21 +189,34 @@ fn every_bad_field_has_its_message() {
             instance(
                 1.0,
                 vec![Machine {
-                    count: 0,
+                    count: 0.0,
                     ..machine(1.0, 1.0, 1.0)
                 }],
             ),
-            "machines[0].count: must be greater than zero",
+            "machines[0].count: must be between 1 and 1000000 (got 0)",
         ),
         (
             instance(
                 1.0,
                 vec![Machine {
-                    count: 2_000_000,
+                    count: 1.5,
                     ..machine(1.0, 1.0, 1.0)
                 }],
             ),
-            "machines: has too many entries (2000000, the limit is 1000000)",
+            "machines[0].count: must be a whole number (got 1.5)",
+        ),
+        (
+            instance(
+                1.0,
+                vec![
+                    Machine {
+                        count: 6e5,
+                        ..machine(1.0, 1.0, 1.0)
+                    };
+                    2
+                ],
+            ),
+            "machines: has too many entries (1200000, the limit is 1000000)",
         ),
         (
             Instance {
@@ -211,7 +224,7 @@ fn every_bad_field_has_its_message() {
                 ..instance(
                     1.0,
                     vec![Machine {
-                        count: 9,
+                        count: 9.0,
                         ..machine(1.0, 1.0, 1.0)
                     }],
                 )

@@ -35,7 +35,7 @@ fn figure_10_series_reproduces_the_paper() {
     inst.series = Some(Series {
         from: 1.0,
         to: 1e11,
-        points: 23,
+        points: 23.0,
     }); // every half decade
     let r = inst.solve(&mut Silent).unwrap();
     let at = |v: f64| {
@@ -159,7 +159,7 @@ fn every_bad_field_has_its_message() {
                 series: Some(Series {
                     from: 10.0,
                     to: 1.0,
-                    points: 5,
+                    points: 5.0,
                 }),
                 ..ok()
             },
@@ -170,7 +170,7 @@ fn every_bad_field_has_its_message() {
                 series: Some(Series {
                     from: 1.0,
                     to: 10.0,
-                    points: 1,
+                    points: 1.0,
                 }),
                 ..ok()
             },
@@ -181,7 +181,7 @@ fn every_bad_field_has_its_message() {
                 series: Some(Series {
                     from: -1.0,
                     to: 10.0,
-                    points: 5,
+                    points: 5.0,
                 }),
                 ..ok()
             },

@@ -30,18 +30,23 @@ function worked(load) {
   return { model: 'hierarchical', load, processors: [p, p] };
 }
 
-async function makespanChange(page, from) {
-  await page.waitForFunction((old) => {
-    const t = document.querySelector('#makespan').textContent;
+async function makespanChange(page, from, id = '#m3-makespan') {
+  await page.waitForFunction(([sel, old]) => {
+    const t = document.querySelector(sel)?.textContent ?? '';
     return t !== '' && t !== old;
-  }, from, { timeout: 20000 });
-  return page.textContent('#makespan');
+  }, [id, from], { timeout: 20000 });
+  return page.textContent(id);
 }
 
-/** Pixels of the chart canvas that have exactly one of the chart's colours. */
-async function chartPixels(page) {
-  return page.evaluate(() => {
-    const c = document.querySelector('#gantt');
+/** Waits for a section's first result. */
+async function result(page, tab) {
+  await page.waitForFunction((t) => document.querySelector(`#${t}-makespan`)?.textContent, tab, { timeout: 60000 });
+}
+
+/** Pixels of a chart canvas that have exactly one of the Gantt colours. */
+async function chartPixels(page, selector = '#m3-result canvas.gantt') {
+  return page.evaluate((sel) => {
+    const c = document.querySelector(sel);
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     const colours = { receive: [70, 130, 180], inCore: [46, 139, 87], outOfCore: [205, 92, 92] };
     const counts = Object.fromEntries(Object.keys(colours).map((k) => [k, 0]));
@@ -51,19 +56,32 @@ async function chartPixels(page) {
       }
     }
     return counts;
-  });
+  }, selector);
+}
+
+/** Pixels of a canvas that are neither white nor grey (lines, markers). */
+async function colouredPixels(page, selector) {
+  return page.evaluate((sel) => {
+    const c = document.querySelector(sel);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) n++;
+    }
+    return n;
+  }, selector);
 }
 
 test('loads the calculator with the reference instance computed in the worker', async (page) => {
   await page.goto(base);
-  await page.waitForFunction(() => document.querySelector('#makespan').textContent !== '', null, { timeout: 30000 });
-  assert.equal(await page.textContent('#makespan'), '5.75');
-  const sizes = await page.$$eval('#chunks tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+  await result(page, 'm3');
+  assert.equal(await page.textContent('#m3-makespan'), '5.75');
+  const sizes = await page.$$eval('#m3-chunks tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(sizes, ['1.25', '0.75']);
-  assert.match(await page.textContent('#verdict'), /verified/);
-  const memory = await page.$$eval('#chunks tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent));
+  assert.match(await page.textContent('#m3-verdict'), /verified/);
+  const memory = await page.$$eval('#m3-chunks tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(memory, ['out of core', 'in core']);
-  const predicted = await page.$$eval('#comparison tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent));
+  const predicted = await page.$$eval('#m3-comparison tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(predicted, ['4.333333333', '13.04761905']);
   const px = await chartPixels(page);
   assert.ok(px.receive > 500 && px.inCore > 500 && px.outOfCore > 500, `chart not drawn: ${JSON.stringify(px)}`);
@@ -71,85 +89,144 @@ test('loads the calculator with the reference instance computed in the worker', 
 });
 
 test('editing an input recomputes and agrees with the CLI', async (page) => {
-  const before = await page.textContent('#makespan');
-  await page.fill('#load', '3');
+  const before = await page.textContent('#m3-makespan');
+  await page.fill('#m3-V', '3');
   const after = await makespanChange(page, before);
   assert.equal(after, fmt(cli(worked(3)).report.makespan));
   assert.match(page.url(), /[?&]V=3(&|$)/);
-  const drawn = await page.getAttribute('#gantt', 'data-drawn');
+  const drawn = await page.getAttribute('#m3-result', 'data-drawn');
   assert.ok(Number(drawn) >= 2, 'the chart was not redrawn');
 });
 
 test('an invalid input shows its message next to the field and keeps the result', async (page) => {
-  const before = await page.textContent('#makespan');
+  const before = await page.textContent('#m3-makespan');
   await page.fill('[data-field="processors[0].rate"]', '-1');
   const slot = '[data-error-for="processors[0].rate"]';
   await page.waitForFunction((s) => document.querySelector(s).textContent !== '', slot);
   assert.equal(await page.textContent(slot), 'must not be negative (got -1)');
   assert.equal(await page.getAttribute('[data-field="processors[0].rate"]', 'aria-invalid'), 'true');
-  assert.equal(await page.textContent('#makespan'), before);
+  assert.equal(await page.textContent('#m3-makespan'), before);
   assert.match(await page.textContent('#status-text'), /previous input/);
 
-  await page.fill('#load', '');
-  await page.waitForFunction(() => document.querySelector('[data-error-for="load"]').textContent !== '');
-  assert.equal(await page.textContent('[data-error-for="load"]'), 'must be a finite number');
-  await page.fill('#load', '3');
+  await page.fill('#m3-V', '');
+  const load = '#m3 [data-error-for="load"]';
+  await page.waitForFunction((s) => document.querySelector(s).textContent !== '', load);
+  assert.equal(await page.textContent(load), 'must be a finite number');
+  await page.fill('#m3-V', '3');
 
   // An out-of-core line faster than the core line is not convex.
   await page.fill('[data-field="processors[1].levels[1].slope"]', '0.5');
   const convex = '[data-error-for="processors[1].levels[1].slope"]';
   await page.waitForFunction((s) => document.querySelector(s).textContent !== '', convex);
   assert.match(await page.textContent(convex), /must be slower than the level above it/);
-  assert.equal(await page.textContent('#makespan'), before);
+  assert.equal(await page.textContent('#m3-makespan'), before);
 });
 
 test('a reload restores every input, the invalid ones included', async (page) => {
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-error-for="processors[0].rate"]').textContent !== '');
   assert.equal(await page.inputValue('[data-field="processors[0].rate"]'), '-1');
-  assert.equal(await page.inputValue('#load'), '3');
+  assert.equal(await page.inputValue('#m3-V'), '3');
   await page.fill('[data-field="processors[0].rate"]', '1');
   await page.fill('[data-field="processors[1].levels[1].slope"]', '10');
-  await page.waitForFunction(() => document.querySelector('#makespan').textContent !== '', null, { timeout: 30000 });
-  await page.waitForFunction((want) => document.querySelector('#makespan').textContent === want,
+  await result(page, 'm3');
+  await page.waitForFunction((want) => document.querySelector('#m3-makespan').textContent === want,
     fmt(cli(worked(3)).report.makespan), { timeout: 20000 });
 });
 
 test('long work shows progress and cancel keeps the previous result', async (page) => {
-  // Eight different processors; trying every order is 8! = 40320 LPs.
+  // Eight different processors with binding memory caps, so that no order
+  // has the certified closed form: trying every order is 8! = 40320 LPs.
   const r = (x) => Number(x.toFixed(2));
   const processors = Array.from({ length: 8 }, (_, i) => ({
-    startup: r(0.5 + 0.1 * i), rate: r(0.2 + 0.05 * i),
+    startup: r(0.5 + 0.1 * i), rate: r(0.2 + 0.05 * i), cap: 6,
     levels: [{ intercept: 0, slope: r(1 + 0.1 * i) }, { intercept: -20 - i, slope: 10 + i }],
   }));
   const query = processors.map((p) => `p=${[p.startup, p.rate, 0, p.levels[0].slope, p.levels[1].intercept,
-    p.levels[1].slope, ''].join(',')}`).join('&');
+    p.levels[1].slope, p.cap].join(',')}`).join('&');
   await page.goto(`${base}?V=40&${query}`);
-  await page.waitForFunction(() => document.querySelector('#makespan').textContent !== '', null, { timeout: 30000 });
-  const before = await page.textContent('#makespan');
+  await result(page, 'm3');
+  const before = await page.textContent('#m3-makespan');
   assert.equal(before, fmt(cli({ model: 'hierarchical', load: 40, processors }).report.makespan));
-  await page.check('#best-order');
+  await page.check('#m3-best');
   await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
   await page.waitForFunction(() => document.querySelector('#progress').value > 0, null, { timeout: 20000 });
   await page.screenshot({ path: path.join(shots, 'progress.png') });
   await page.click('#cancel');
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#status-text').textContent));
-  assert.equal(await page.textContent('#makespan'), before);
+  assert.equal(await page.textContent('#m3-makespan'), before);
   assert.ok(await page.isHidden('#cancel'));
   // The restarted worker still computes.
-  await page.uncheck('#best-order');
-  await page.fill('#load', '41');
+  await page.uncheck('#m3-best');
+  await page.fill('#m3-V', '41');
   await makespanChange(page, before);
 });
 
 test('exports the chart as SVG and PNG', async (page) => {
-  for (const [button, kind] of [['#export-svg', 'svg'], ['#export-png', 'png']]) {
+  const fig = '#m3-result figure[data-name="gantt"]';
+  for (const [button, kind] of [[`${fig} .export-svg`, 'svg'], [`${fig} .export-png`, 'png']]) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
     const file = path.join(shots, `gantt.${kind}`);
     await download.saveAs(file);
     const head = execFileSync('head', ['-c', '8', file]).toString('latin1');
     assert.ok(kind === 'svg' ? head.startsWith('<svg') : head.includes('PNG'), `${kind} export: ${head}`);
   }
+});
+
+test('linear DLT with energy: prefix note, energy, charts, agrees with the CLI', async (page) => {
+  await page.click('#tab-m2');
+  await result(page, 'm2');
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'linear-energy-small'])));
+  assert.equal(await page.textContent('#m2-makespan'), fmt(want.report.makespan));
+  assert.match(await page.textContent('#m2-note'), /^only 4 of 30 machines receive load/);
+  assert.match(await page.textContent('#m2-least'), /with m = 1 /);
+  assert.match(page.url(), /tab=m2/);
+  for (const name of ['energy', 'speedup']) {
+    const n = await colouredPixels(page, `#m2-result figure[data-name="${name}"] canvas`);
+    assert.ok(n > 300, `${name} chart not drawn (${n} coloured pixels)`);
+  }
+  // A fractional machine count is refused next to its field.
+  await page.fill('[data-field="machines[0].count"]', '2.5');
+  const slot = '[data-error-for="machines[0].count"]';
+  await page.waitForFunction((s) => document.querySelector(s).textContent !== '', slot);
+  assert.equal(await page.textContent(slot), 'must be a whole number (got 2.5)');
+  await page.fill('[data-field="machines[0].count"]', '30');
+  await page.fill('#m2-k', '0.5');
+  await page.waitForFunction(() => document.querySelector('[data-error-for="power.idle_factor"]').textContent !== '');
+  assert.equal(await page.textContent('[data-error-for="power.idle_factor"]'), 'must be at least 1 (got 0.5)');
+  await page.fill('#m2-k', '3');
+  await page.screenshot({ path: path.join(shots, 'linear.png'), fullPage: true });
+});
+
+test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', async (page) => {
+  await page.keyboard.press('Escape');
+  await page.focus('#tab-m2');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await result(page, 'm4');
+  assert.equal(await page.getAttribute('#tab-m4', 'aria-selected'), 'true');
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'multi-installment'])));
+  assert.equal(await page.textContent('#m4-makespan'), fmt(want.report.makespan));
+  assert.match(await page.textContent('#m4-heuristic'), /= 1\.000000e4/);
+  assert.match(await page.textContent('#m4-admissible'), /^Admissible β: β in \(/);
+  const n = await colouredPixels(page, '#m4-result figure[data-name="time-vs-load"] canvas');
+  assert.ok(n > 500, `chart not drawn (${n})`);
+  const before = await page.textContent('#m4-makespan');
+  await page.fill('#m4-beta', '0');
+  await page.waitForFunction(() => document.querySelector('#m4 [data-error-for="chunk"]').textContent !== '');
+  assert.equal(await page.textContent('#m4 [data-error-for="chunk"]'), 'must be greater than zero (got 0)');
+  assert.equal(await page.textContent('#m4-makespan'), before);
+  // Empty β: the heuristic's 1e4.
+  await page.fill('#m4-beta', '');
+  await page.waitForFunction(() => /heuristic/.test(document.querySelector('#m4-chunk')?.textContent));
+  assert.match(await page.textContent('#m4-chunk'), /^β = 10000 \(heuristic\)/);
+  await page.screenshot({ path: path.join(shots, 'multi-installment.png'), fullPage: true });
+  // Every section's inputs survive a reload.
+  await page.reload();
+  await result(page, 'm4');
+  assert.equal(await page.inputValue('#m4-beta'), '');
+  assert.equal(await page.inputValue('#m2-k'), '3');
+  await page.click('#tab-m3');
 });
 
 test('fits a phone-width screen', async (page) => {

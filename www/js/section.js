@@ -1,0 +1,307 @@
+// One calculator section: a form (scalar fields and a table of machines)
+// built from a spec, its state in the URL, field messages from the wasm core,
+// runs in the shared worker, and the result (numbers from the spec's render,
+// then the Gantt chart and line charts, each exportable).
+import { problems, drawGantt, ganttSvg, drawChart, chartSvg, example } from '../pkg/dlt_calc.js';
+import { Cancelled, Crashed } from './compute.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+/** A number for display: up to 10 significant digits, no trailing noise. */
+export function fmt(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
+  const r = Number(x.toPrecision(10));
+  return Math.abs(r) < 1e-300 ? '0' : String(r);
+}
+
+/** A number as typed: empty or unreadable text becomes NaN, which the core
+ * reports as "must be a finite number" for that field. */
+export function num(text) {
+  const t = String(text ?? '').trim();
+  return t === '' ? NaN : Number(t);
+}
+
+/** Like `num`, but empty means "not given". */
+export function optional(text) {
+  return String(text ?? '').trim() === '' ? null : num(text);
+}
+
+export function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k in e) e[k] = v;
+    else e.setAttribute(k, v);
+  }
+  e.append(...children.filter((c) => c != null));
+  return e;
+}
+
+/** A table with a caption, a header row and rows of cells (strings). */
+export function table(caption, head, rows, id) {
+  return el('div', { className: 'table-wrap' }, el('table', { className: 'data', id: id ?? '' },
+    el('caption', {}, caption),
+    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 ? 'th' : 'td', {}, c))))),
+  ));
+}
+
+export function download(name, blob) {
+  const a = el('a', { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export class Section {
+  /**
+   * @param spec   the model's spec (see sections.js)
+   * @param ui     shared page services: computer, status(text, busy), onChange()
+   */
+  constructor(spec, ui) {
+    this.spec = spec;
+    this.ui = ui;
+    this.root = $(`#${spec.id}`);
+    this.response = null;
+    this.debounce = 0;
+    this.build();
+  }
+
+  // ---- the form ---------------------------------------------------------
+
+  build() {
+    const { spec } = this;
+    const form = el('form', { noValidate: true, id: `${spec.id}-form` });
+    const presets = el('select', { id: `${spec.id}-preset`, 'aria-label': 'preset' },
+      ...spec.presets.map((p) => el('option', { value: p.name }, p.label)));
+    const load = el('button', { type: 'button', id: `${spec.id}-load-preset` }, 'Load preset');
+    load.addEventListener('click', () => {
+      this.fill(spec.fromRequest(example(presets.value)));
+      this.changed({ now: true });
+    });
+    form.append(el('div', { className: 'row' }, el('label', { htmlFor: presets.id }, 'Preset'), presets, load));
+
+    for (const group of spec.scalars) {
+      const row = el('div', { className: 'row' });
+      if (group.legend) row.append(el('span', { className: 'legend' }, group.legend));
+      for (const f of group.fields) row.append(...this.scalar(f));
+      form.append(row);
+    }
+    if (spec.table) {
+      const t = spec.table;
+      this.tbody = el('tbody');
+      form.append(el('div', { className: 'table-wrap' }, el('table', { className: 'inputs' },
+        el('caption', {}, t.caption),
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'),
+          ...t.columns.map((c) => {
+            const th = el('th', { scope: 'col', title: c.title });
+            th.innerHTML = c.head;
+            return th;
+          }),
+          el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'remove')))),
+        this.tbody)));
+      form.append(el('span', { className: 'field-error', dataset: { errorFor: t.name }, role: 'alert' }));
+      const add = el('button', { type: 'button', id: `${spec.id}-add` }, `Add ${t.item}`);
+      add.addEventListener('click', () => {
+        const s = this.read();
+        s.rows.push({ ...(s.rows.at(-1) ?? t.blank) });
+        this.fill(s);
+        this.changed();
+      });
+      form.append(el('div', { className: 'row' }, add));
+    }
+    const compute = el('button', { type: 'submit', className: 'primary', id: `${spec.id}-compute` }, 'Compute');
+    const copy = el('button', { type: 'button', id: `${spec.id}-copy-link` }, 'Copy link');
+    copy.addEventListener('click', () => this.ui.copyLink());
+    form.append(el('div', { className: 'row actions' }, compute, copy));
+    form.addEventListener('input', () => this.changed());
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true }); });
+
+    this.error = el('p', { className: 'error', role: 'alert', hidden: true, id: `${spec.id}-error` });
+    this.result = el('div', { className: 'result', hidden: true, id: `${spec.id}-result` });
+    $('.form-slot', this.root).replaceChildren(form, this.error, this.result);
+  }
+
+  scalar(f) {
+    const id = `${this.spec.id}-${f.key}`;
+    const error = el('span', { className: 'field-error', dataset: { errorFor: f.field }, role: 'alert' });
+    if (f.type === 'check') {
+      const input = el('input', { type: 'checkbox', id, dataset: { field: f.field, key: f.key } });
+      return [el('label', { className: 'check' }, input, ` ${f.label}`), error];
+    }
+    const input = el('input', {
+      id, inputMode: 'decimal', autocomplete: 'off', placeholder: f.placeholder ?? '',
+      dataset: { field: f.field, key: f.key },
+    });
+    const label = el('label', { htmlFor: id });
+    label.innerHTML = f.label;
+    return [el('span', { className: 'field' }, label, input), error];
+  }
+
+  row(i, values) {
+    const t = this.spec.table;
+    const tr = el('tr', {}, el('th', { scope: 'row' }, `${t.prefix}${i + 1}`));
+    for (const c of t.columns) {
+      const field = `${t.name}[${i}].${c.path}`;
+      const input = el('input', {
+        inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
+        dataset: { field, key: c.key }, 'aria-label': `${t.prefix}${i + 1} ${c.label ?? c.key}`,
+      });
+      tr.append(el('td', {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
+    }
+    const remove = el('button', { type: 'button', className: 'remove', title: `remove ${t.prefix}${i + 1}`,
+      'aria-label': `remove ${t.prefix}${i + 1}` }, '×');
+    remove.addEventListener('click', () => {
+      const s = this.read();
+      s.rows.splice(i, 1);
+      this.fill(s);
+      this.changed();
+    });
+    tr.append(el('td', {}, remove));
+    return tr;
+  }
+
+  /** Puts a state ({scalars: {key: text|bool}, rows: [{key: text}]}) in the form. */
+  fill(state) {
+    for (const input of this.root.querySelectorAll('form > .row input[data-key]')) {
+      const v = state.scalars[input.dataset.key];
+      if (input.type === 'checkbox') input.checked = Boolean(v);
+      else input.value = v ?? '';
+    }
+    if (this.spec.table) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
+  }
+
+  /** The form's state. */
+  read() {
+    const scalars = {};
+    for (const input of this.root.querySelectorAll('form > .row input[data-key]')) {
+      scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.value;
+    }
+    const rows = this.spec.table ? [...this.tbody.rows].map((tr) => {
+      const r = {};
+      for (const input of tr.querySelectorAll('input')) r[input.dataset.key] = input.value;
+      return r;
+    }) : [];
+    return { scalars, rows };
+  }
+
+  // ---- the URL ----------------------------------------------------------
+
+  /** Writes this section's state into `params`. */
+  toParams(params) {
+    const { scalars, rows } = this.read();
+    const p = this.spec.prefix;
+    for (const [k, v] of Object.entries(scalars)) {
+      if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, v);
+    }
+    const cols = this.spec.table?.columns ?? [];
+    for (const r of rows) params.append(`${p}p`, cols.map((c) => r[c.key] ?? '').join(','));
+  }
+
+  /** This section's state from URL parameters, or null if they hold none. */
+  fromParams(params) {
+    const p = this.spec.prefix;
+    const keys = this.spec.scalars.flatMap((g) => g.fields);
+    if (!keys.some((f) => params.has(p + f.key)) && !params.has(`${p}p`)) return null;
+    const scalars = Object.fromEntries(keys.map((f) => [f.key,
+      f.type === 'check' ? params.get(p + f.key) === '1' : params.get(p + f.key) ?? '']));
+    const cols = this.spec.table?.columns ?? [];
+    const rows = params.getAll(`${p}p`).map((line) => {
+      const parts = line.split(',');
+      return Object.fromEntries(cols.map((c, i) => [c.key, (parts[i] ?? '').trim()]));
+    });
+    return { scalars, rows };
+  }
+
+  // ---- validating and computing -------------------------------------------
+
+  /** Marks every invalid field; true when the request is valid. */
+  validate(request) {
+    for (const e of this.root.querySelectorAll('[data-error-for]')) e.textContent = '';
+    for (const e of this.root.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
+    const list = problems(request);
+    const unplaced = [];
+    for (const { field, message } of list) {
+      const slot = this.root.querySelector(`[data-error-for="${CSS.escape(field)}"]`);
+      if (slot) slot.textContent = message;
+      else unplaced.push(field ? `${field}: ${message}` : message);
+      this.root.querySelector(`[data-field="${CSS.escape(field)}"]`)?.setAttribute('aria-invalid', 'true');
+    }
+    this.showError(unplaced.join('\n'));
+    return list.length === 0;
+  }
+
+  showError(text) {
+    this.error.textContent = text;
+    this.error.hidden = !text;
+  }
+
+  changed({ now = false } = {}) {
+    this.ui.onChange();
+    const request = this.spec.toRequest(this.read());
+    clearTimeout(this.debounce);
+    if (!this.validate(request)) {
+      this.ui.status(this.response
+        ? 'Fix the marked fields; the result shown is for the previous input.' : 'Fix the marked fields.');
+      return;
+    }
+    this.debounce = setTimeout(() => this.compute(request), now ? 0 : 300);
+  }
+
+  async compute(request) {
+    const started = performance.now();
+    this.ui.status('Computing…', { busy: true });
+    try {
+      const response = await this.ui.computer.run(request, (done, what) => this.ui.progress(done, what));
+      this.response = response;
+      this.show(response);
+      this.showError('');
+      this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
+    } catch (err) {
+      if (err instanceof Cancelled) {
+        this.ui.status(this.response ? 'Cancelled; the result shown is for the previous input.' : 'Cancelled.');
+      } else if (err instanceof Crashed) {
+        this.ui.status('The computation crashed; the calculator was restarted.');
+        this.showError(`The computation crashed (${err.message}). The calculator was restarted; your inputs are kept.`);
+      } else {
+        this.ui.status(this.response ? 'Not computed; the result shown is for the previous input.' : 'Not computed.');
+        this.showError(err.message);
+      }
+    }
+  }
+
+  // ---- the result ---------------------------------------------------------
+
+  show(response) {
+    const parts = this.spec.render(response.report);
+    const figures = [];
+    if (response.gantt) {
+      const canvas = el('canvas', { width: 900, height: 110 + 44 * response.gantt.rows.length,
+        role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
+      figures.push(this.figure(canvas, 'Gantt chart', 'gantt',
+        (c) => drawGantt(c, response.gantt), (w, h) => ganttSvg(response.gantt, w, h)));
+    }
+    for (const chart of response.charts ?? []) {
+      const canvas = el('canvas', { width: 900, height: 520, role: 'img', 'aria-label': chart.title, className: 'chart' });
+      figures.push(this.figure(canvas, chart.title, chart.name,
+        (c) => drawChart(c, chart), (w, h) => chartSvg(chart, w, h)));
+    }
+    const json = el('button', { type: 'button', className: 'export-json' }, 'Download result (JSON)');
+    json.addEventListener('click', () => download(`${this.spec.id}-result.json`,
+      new Blob([JSON.stringify(response, null, 2)], { type: 'application/json' })));
+    this.result.replaceChildren(...parts, ...figures, el('p', {}, json));
+    this.result.hidden = false;
+    this.result.dataset.drawn = String(Number(this.result.dataset.drawn ?? 0) + 1);
+  }
+
+  figure(canvas, caption, name, draw, svg) {
+    draw(canvas);
+    const exportSvg = el('button', { type: 'button', className: 'export-svg' }, 'SVG');
+    exportSvg.addEventListener('click', () => download(`${name}.svg`,
+      new Blob([svg(canvas.width, canvas.height)], { type: 'image/svg+xml' })));
+    const exportPng = el('button', { type: 'button', className: 'export-png' }, 'PNG');
+    exportPng.addEventListener('click', () => canvas.toBlob((b) => b && download(`${name}.png`, b)));
+    return el('figure', { dataset: { name } }, canvas, el('figcaption', {}, `${caption}. Download: `, exportSvg, ' ', exportPng));
+  }
+}
