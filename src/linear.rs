@@ -506,12 +506,7 @@ fn schedule_of(active: &[&Machine], sizes: &[f64], machines: usize, order: &[usi
             }
         })
         .collect();
-    let makespan = chunks.iter().map(|c| c.compute.end).fold(0.0, f64::max);
-    Schedule {
-        machines,
-        chunks,
-        makespan,
-    }
+    Schedule::new(machines, chunks)
 }
 
 /// Every order of at most [`MAX_ENUMERATED`] machines; the shortest wins.

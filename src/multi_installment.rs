@@ -388,60 +388,46 @@ pub fn evaluate(ps: &[Processor], load: f64, beta: f64) -> Evaluation {
     }
 }
 
-/// The same schedule replayed chunk by chunk in `O(n)` without storing it:
-/// the makespan.
-pub fn simulate(ps: &[Processor], load: f64, beta: f64) -> f64 {
+/// The chunks of the round-robin schedule, one by one, in sending order:
+/// the channel sends back to back, each machine computes its chunks in
+/// arrival order as soon as it is free.
+fn chunks(ps: &[Processor], load: f64, beta: f64) -> impl Iterator<Item = Chunk> + '_ {
     let (n, last) = cut(load, beta);
     let mut channel = 0.0;
     let mut free = vec![0.0_f64; ps.len()];
-    let taus: Vec<f64> = ps.iter().map(|p| p.levels.eval(beta)).collect();
-    for k in 0..n {
-        let i = (k % ps.len() as u64) as usize;
-        let (size, tau) = if k + 1 == n {
-            (last, ps[i].levels.eval(last))
-        } else {
-            (beta, taus[i])
+    (0..n).map(move |k| {
+        let machine = (k % ps.len() as u64) as usize;
+        let p = &ps[machine];
+        let size = if k + 1 == n { last } else { beta };
+        let send = Interval {
+            start: channel,
+            end: channel + p.send_time(size),
         };
-        channel += ps[i].send_time(size);
-        free[i] = free[i].max(channel) + tau;
-    }
-    free.iter().copied().fold(0.0, f64::max)
+        channel = send.end;
+        let start = free[machine].max(send.end);
+        free[machine] = start + p.levels.eval(size);
+        Chunk {
+            machine,
+            size,
+            send,
+            compute: Interval {
+                start,
+                end: free[machine],
+            },
+            level: p.levels.level_at(size),
+        }
+    })
+}
+
+/// The same schedule replayed chunk by chunk in `O(n)` without storing it:
+/// the makespan.
+pub fn simulate(ps: &[Processor], load: f64, beta: f64) -> f64 {
+    chunks(ps, load, beta).fold(0.0, |t, c| t.max(c.compute.end))
 }
 
 /// The whole schedule, chunk by chunk.
 pub fn schedule(ps: &[Processor], load: f64, beta: f64) -> Schedule {
-    let (n, last) = cut(load, beta);
-    let mut channel = 0.0;
-    let mut free = vec![0.0_f64; ps.len()];
-    let chunks: Vec<Chunk> = (0..n)
-        .map(|k| {
-            let machine = (k % ps.len() as u64) as usize;
-            let p = &ps[machine];
-            let size = if k + 1 == n { last } else { beta };
-            let send = Interval {
-                start: channel,
-                end: channel + p.send_time(size),
-            };
-            channel = send.end;
-            let start = free[machine].max(send.end);
-            free[machine] = start + p.levels.eval(size);
-            Chunk {
-                machine,
-                size,
-                send,
-                compute: Interval {
-                    start,
-                    end: free[machine],
-                },
-                level: p.levels.level_at(size),
-            }
-        })
-        .collect();
-    Schedule {
-        machines: ps.len(),
-        makespan: free.iter().copied().fold(0.0, f64::max),
-        chunks,
-    }
+    Schedule::new(ps.len(), chunks(ps, load, beta).collect())
 }
 
 /// `[003]`'s admissible range of `β`.

@@ -49,7 +49,76 @@ pub struct Schedule {
     pub makespan: f64,
 }
 
+/// How one machine spends a schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MachineUse {
+    /// Chunks it receives.
+    pub chunks: usize,
+    /// Load it receives.
+    pub load: f64,
+    /// When it starts receiving its first chunk (its start-up).
+    pub start: f64,
+    /// Time it spends computing.
+    pub computing: f64,
+    /// Time from its start to the makespan in which it neither receives
+    /// nor computes.
+    pub idle: f64,
+}
+
 impl Schedule {
+    /// A schedule of `chunks` (in sending order) on `machines` machines; the
+    /// makespan is when the last computation ends.
+    pub fn new(machines: usize, chunks: Vec<Chunk>) -> Schedule {
+        let makespan = chunks.iter().map(|c| c.compute.end).fold(0.0, f64::max);
+        Schedule {
+            machines,
+            chunks,
+            makespan,
+        }
+    }
+
+    /// Each machine's chunks, load, start, computing and idle time. Idle
+    /// time counts from the machine's first reception; receiving while
+    /// computing (buffered chunks) is not idle.
+    pub fn usage(&self) -> Vec<MachineUse> {
+        let mut busy: Vec<Vec<Interval>> = vec![Vec::new(); self.machines];
+        let mut uses = vec![
+            MachineUse {
+                chunks: 0,
+                load: 0.0,
+                start: f64::INFINITY,
+                computing: 0.0,
+                idle: 0.0,
+            };
+            self.machines
+        ];
+        for c in &self.chunks {
+            let u = &mut uses[c.machine];
+            u.chunks += 1;
+            u.load += c.size;
+            u.start = u.start.min(c.send.start);
+            u.computing += c.compute.len();
+            busy[c.machine].extend([c.send, c.compute]);
+        }
+        for (u, intervals) in uses.iter_mut().zip(&mut busy) {
+            if u.chunks == 0 {
+                u.start = 0.0;
+                continue;
+            }
+            // Length of the union of the busy intervals.
+            intervals.sort_by(|a, b| a.start.total_cmp(&b.start));
+            let (mut covered, mut reach) = (0.0, f64::NEG_INFINITY);
+            for i in intervals.iter() {
+                if i.end > reach {
+                    covered += i.end - i.start.max(reach);
+                    reach = i.end;
+                }
+            }
+            u.idle = (self.makespan - u.start - covered).max(0.0);
+        }
+        uses
+    }
+
     /// The load each machine receives in total.
     pub fn loads(&self) -> Vec<f64> {
         let mut loads = vec![0.0; self.machines];

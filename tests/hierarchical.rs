@@ -26,6 +26,15 @@ fn worked_example_matches_the_paper() {
     assert_eq!(r.schedule.chunks[0].level, 1);
     assert_eq!(r.schedule.chunks[1].level, 0);
     assert!(close(r.schedule.chunks[1].compute.end, 5.75, 1e-12));
+    // P1 starts at once and never idles; P2 starts when P1's chunk is sent.
+    let [p1, p2] = &r.usage[..] else { panic!() };
+    assert_eq!(
+        (p1.chunks, p1.start, p1.computing, p1.idle),
+        (1, 0.0, 3.5, 0.0)
+    );
+    assert!(
+        close(p2.start, 2.25, 1e-12) && close(p2.computing, 1.75, 1e-12) && p2.idle.abs() < 1e-12
+    );
 }
 
 #[test]

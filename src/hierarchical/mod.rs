@@ -27,7 +27,7 @@ use crate::error::{Checker, Error, Invalid};
 use crate::platform::{check_order, check_processors, Processor};
 use crate::processing::{Level, ProcessingTime};
 use crate::progress::Progress;
-use crate::schedule::{Chunk, Interval, Schedule};
+use crate::schedule::{Chunk, Interval, MachineUse, Schedule};
 use crate::verify::{verify, Rules, Verdict};
 
 mod split;
@@ -81,6 +81,8 @@ pub struct Report {
     pub makespan: f64,
     /// The optimal schedule.
     pub schedule: Schedule,
+    /// How each machine spends it (indexed like `processors`).
+    pub usage: Vec<MachineUse>,
     /// The verifier's verdict on it.
     pub verdict: Verdict,
     /// Naive linear DLT's predictions against the real makespans.
@@ -188,6 +190,7 @@ impl Instance {
         let comparison = self.naive_predictions(&order)?;
         Ok(Report {
             makespan: schedule.makespan,
+            usage: schedule.usage(),
             order,
             sizes,
             schedule,
@@ -292,10 +295,5 @@ pub fn schedule_of(processors: &[Processor], order: &[usize], sizes: &[f64]) -> 
             }
         })
         .collect();
-    let makespan = chunks.iter().map(|c| c.compute.end).fold(0.0, f64::max);
-    Schedule {
-        machines: processors.len(),
-        chunks,
-        makespan,
-    }
+    Schedule::new(processors.len(), chunks)
 }

@@ -82,10 +82,8 @@ export const hierarchical = {
     const more = r.orders_tried > 1 ? `; best of ${r.orders_tried} orders` : '';
     const line = headline('Shortest schedule: <i>C</i><sub>max</sub>', 'm3-makespan', r.makespan,
       verdictLine('m3-verdict', r.verdict, more));
-    const idle = new Map();
-    for (const c of r.schedule.chunks) idle.set(c.machine, r.makespan - c.compute.end);
     const rows = r.schedule.chunks.map((c) => [`P${c.machine + 1}`, fmt(c.size), MEMORY[c.level] ?? `level ${c.level + 1}`,
-      `${fmt(c.send.start)} – ${fmt(c.send.end)}`, `${fmt(c.compute.start)} – ${fmt(c.compute.end)}`, fmt(idle.get(c.machine))]);
+      `${fmt(c.send.start)} – ${fmt(c.send.end)}`, `${fmt(c.compute.start)} – ${fmt(c.compute.end)}`, fmt(r.usage[c.machine].idle)]);
     const parts = [line, el('p', { className: 'note' }, `Found by the ${how}.`),
       table('Optimal split', ['processor', 'α', 'memory', 'send', 'compute', 'idle'], cut(rows.slice(0, ROWS_SHOWN), rows.length, 'processors'), 'm3-chunks')];
     if (r.comparison.length) {
