@@ -168,8 +168,23 @@ impl From<LpError> for Error {
 /// products of parameters lose the precision a schedule needs.
 pub const MAX_MAGNITUDE: f64 = 1e18;
 
+/// Every problem `check` records (for the page's field messages).
+pub(crate) fn problems_of(check: impl FnOnce(&mut Checker)) -> Vec<Error> {
+    let mut c = Checker::default();
+    check(&mut c);
+    c.errors
+}
+
+/// The first problem `check` records, as an error.
+pub(crate) fn first_problem(check: impl FnOnce(&mut Checker)) -> Result<(), Error> {
+    match problems_of(check).into_iter().next() {
+        None => Ok(()),
+        Some(e) => Err(e),
+    }
+}
+
 /// Collects every invalid field of an input, so the page can mark them all
-/// at once; [`Checker::finish`] gives the first as the error.
+/// at once.
 #[derive(Debug, Default)]
 pub(crate) struct Checker {
     errors: Vec<Error>,
@@ -252,18 +267,5 @@ impl Checker {
     /// No error so far?
     pub(crate) fn is_clean(&self) -> bool {
         self.errors.is_empty()
-    }
-
-    /// Every error found, in field order.
-    pub(crate) fn into_errors(self) -> Vec<Error> {
-        self.errors
-    }
-
-    /// `Ok` if nothing was recorded, else the first error.
-    pub(crate) fn finish(self) -> Result<(), Error> {
-        match self.errors.into_iter().next() {
-            None => Ok(()),
-            Some(e) => Err(e),
-        }
     }
 }

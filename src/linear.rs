@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chart::{Axis, Line, LineChart};
-use crate::error::{Checker, Error, Invalid};
+use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
 use crate::platform::{check_order, Processor};
 use crate::processing::ProcessingTime;
 use crate::progress::Progress;
@@ -263,9 +263,7 @@ impl Instance {
 
     /// Every invalid field, in field order.
     pub fn problems(&self) -> Vec<Error> {
-        let mut c = Checker::default();
-        self.check_into(&mut c);
-        c.into_errors()
+        problems_of(|c| self.check_into(c))
     }
 
     /// Checks the instance.
@@ -274,9 +272,7 @@ impl Instance {
     ///
     /// The first invalid field, as [`Error::Field`].
     pub fn check(&self) -> Result<(), Error> {
-        let mut c = Checker::default();
-        self.check_into(&mut c);
-        c.finish()
+        first_problem(|c| self.check_into(c))
     }
 
     fn check_into(&self, c: &mut Checker) {

@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chart::{Axis, Line, LineChart};
-use crate::error::{Checker, Error, Invalid};
+use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
 use crate::hierarchical;
 use crate::platform::{check_processors, Processor};
 use crate::progress::{Progress, Silent};
@@ -182,9 +182,7 @@ impl Instance {
 
     /// Every invalid field, in field order.
     pub fn problems(&self) -> Vec<Error> {
-        let mut c = Checker::default();
-        self.check_into(&mut c);
-        c.into_errors()
+        problems_of(|c| self.check_into(c))
     }
 
     fn check_into(&self, c: &mut Checker) {
@@ -230,9 +228,7 @@ impl Instance {
     ///
     /// The first invalid field, as [`Error::Field`].
     pub fn check(&self) -> Result<(), Error> {
-        let mut c = Checker::default();
-        self.check_into(&mut c);
-        c.finish()
+        first_problem(|c| self.check_into(c))
     }
 
     /// Evaluates the schedule, checks it, and computes the series.

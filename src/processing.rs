@@ -156,9 +156,8 @@ mod tests {
     }
 
     fn problems(f: &ProcessingTime) -> Vec<String> {
-        let mut c = Checker::default();
-        f.check("levels", &mut c);
-        c.into_errors().iter().map(|e| e.to_string()).collect()
+        let errors = crate::error::problems_of(|c| f.check("levels", c));
+        errors.iter().map(|e| e.to_string()).collect()
     }
 
     #[test]

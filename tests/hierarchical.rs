@@ -2,6 +2,8 @@
 //! and every bad field's message.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use dlt_calc::hierarchical::{schedule_of, Instance};
 use dlt_calc::platform::Processor;
 use dlt_calc::processing::{Level, ProcessingTime};
@@ -352,26 +354,9 @@ fn problems_lists_every_invalid_field() {
 }
 
 mod properties {
+    use super::common::two_level_machines;
     use super::*;
     use proptest::prelude::*;
-
-    fn processors() -> impl Strategy<Value = Vec<Processor>> {
-        prop::collection::vec(
-            (
-                0.0..3.0f64,
-                0.0..1.0f64,
-                0.0..2.0f64,
-                0.05..3.0f64,
-                0.5..30.0f64,
-                1.5..20.0f64,
-            )
-                .prop_map(|(s, c, a1, a2, swp, ratio)| {
-                    let h2 = a2 * ratio;
-                    machine(s, c, (a1, a2), (a1 + swp * (a2 - h2), h2))
-                }),
-            1..7,
-        )
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
@@ -379,7 +364,7 @@ mod properties {
         /// The verifier accepts the optimum, and no equal split nor naive
         /// linear DLT split beats it under the true model.
         #[test]
-        fn optimum_is_verified_and_never_beaten(ps in processors(), load in 0.01..300.0f64) {
+        fn optimum_is_verified_and_never_beaten(ps in two_level_machines(7), load in 0.01..300.0f64) {
             let inst = instance(load, ps);
             let r = inst.solve(&mut Silent).unwrap();
             prop_assert!(r.verdict.ok, "{:?}", r.verdict);
@@ -395,34 +380,17 @@ mod properties {
 }
 
 mod closed_form {
+    use super::common::two_level_machines;
     use super::*;
     use dlt_calc::hierarchical::{linear_program, optimal_split, Method, Split};
     use proptest::prelude::*;
-
-    fn processors() -> impl Strategy<Value = Vec<Processor>> {
-        prop::collection::vec(
-            (
-                0.0..3.0f64,
-                0.0..1.0f64,
-                0.0..2.0f64,
-                0.05..3.0f64,
-                0.5..30.0f64,
-                1.5..20.0f64,
-            )
-                .prop_map(|(s, c, a1, a2, swp, ratio)| {
-                    let h2 = a2 * ratio;
-                    machine(s, c, (a1, a2), (a1 + swp * (a2 - h2), h2))
-                }),
-            1..9,
-        )
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
         /// The certified closed form never differs from the LP.
         #[test]
-        fn equals_the_lp(ps in processors(), load in 0.01..500.0f64, sorted in any::<bool>()) {
+        fn equals_the_lp(ps in two_level_machines(9), load in 0.01..500.0f64, sorted in any::<bool>()) {
             let mut order: Vec<usize> = (0..ps.len()).collect();
             if sorted {
                 order.sort_by(|&a, &b| ps[a].rate.total_cmp(&ps[b].rate));

@@ -1,10 +1,13 @@
 //! M4 (`[003]` Fig. 10): equal chunks in round robin.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::two_level_machines;
+
 use dlt_calc::multi_installment::{
     admissible, evaluate, heuristic, schedule, simulate, Instance, Series,
 };
-use dlt_calc::platform::Processor;
 use dlt_calc::processing::{Level, ProcessingTime};
 use dlt_calc::progress::Silent;
 use dlt_calc::verify::{verify, Rules};
@@ -194,38 +197,13 @@ fn every_bad_field_has_its_message() {
     }
 }
 
-fn machines() -> impl Strategy<Value = Vec<Processor>> {
-    prop::collection::vec(
-        (
-            0.0..2.0f64,
-            0.0..0.5f64,
-            0.0..1.0f64,
-            0.05..2.0f64,
-            1.0..20.0f64,
-            1.5..10.0f64,
-        )
-            .prop_map(|(s, c, a1, a2, swp, ratio)| {
-                let h2 = a2 * ratio;
-                // The out-of-core line meets the core line at `swp`.
-                let h1 = a1 + swp * (a2 - h2);
-                Processor {
-                    startup: s,
-                    rate: c,
-                    levels: ProcessingTime::new(vec![Level::new(a1, a2), Level::new(h1, h2)]),
-                    cap: None,
-                }
-            }),
-        1..6,
-    )
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// The O(m) closed form, the event replay and the stored schedule agree,
     /// and the verifier accepts the schedule.
     #[test]
-    fn closed_form_replay_and_schedule_agree(ps in machines(), load in 0.1..500.0f64, beta in 0.05..40.0f64) {
+    fn closed_form_replay_and_schedule_agree(ps in two_level_machines(6), load in 0.1..500.0f64, beta in 0.05..40.0f64) {
         let e = evaluate(&ps, load, beta);
         let sim = simulate(&ps, load, beta);
         let s = schedule(&ps, load, beta);

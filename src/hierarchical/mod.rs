@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Checker, Error, Invalid};
+use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
 use crate::platform::{check_order, check_processors, Processor};
 use crate::processing::{Level, ProcessingTime};
 use crate::progress::Progress;
@@ -114,9 +114,7 @@ impl Instance {
     /// Every invalid field, in field order (empty when the instance is
     /// valid).
     pub fn problems(&self) -> Vec<Error> {
-        let mut c = Checker::default();
-        self.check_into(&mut c);
-        c.into_errors()
+        problems_of(|c| self.check_into(c))
     }
 
     /// Checks the instance.
@@ -125,9 +123,7 @@ impl Instance {
     ///
     /// The first invalid field, as [`Error::Field`].
     pub fn check(&self) -> Result<(), Error> {
-        let mut c = Checker::default();
-        self.check_into(&mut c);
-        c.finish()
+        first_problem(|c| self.check_into(c))
     }
 
     fn check_into(&self, c: &mut Checker) {
