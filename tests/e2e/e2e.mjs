@@ -162,6 +162,19 @@ test('long work shows progress and cancel keeps the previous result', async (pag
   await makespanChange(page, before);
 });
 
+test('rows move up to change the serving order', async (page) => {
+  await page.goto(`${base}?V=2&p=1,1,1,1,-9,10,&p=0.2,0.5,0,2,-20,12,`);
+  await result(page, 'm3');
+  const before = await page.textContent('#m3-makespan');
+  await page.click('button[aria-label="move up P2"]');
+  const after = await makespanChange(page, before);
+  assert.equal(await page.inputValue('[data-field="processors[0].startup"]'), '0.2');
+  const p = (s, c, l1, l2, h1, h2) => ({ startup: s, rate: c, levels: [{ intercept: l1, slope: l2 }, { intercept: h1, slope: h2 }] });
+  const want = cli({ model: 'hierarchical', load: 2, processors: [p(0.2, 0.5, 0, 2, -20, 12), p(1, 1, 1, 1, -9, 10)] });
+  assert.equal(after, fmt(want.report.makespan));
+  assert.match(page.url(), /p=0\.2,0\.5,0,2,-20,12,&p=1,1,1,1,-9,10,/);
+});
+
 test('exports the chart as SVG and PNG', async (page) => {
   const fig = '#m3-result figure[data-name="gantt"]';
   for (const [button, kind] of [[`${fig} .export-svg`, 'svg'], [`${fig} .export-png`, 'png']]) {

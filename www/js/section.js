@@ -99,7 +99,7 @@ export class Section {
             th.innerHTML = c.head;
             return th;
           }),
-          el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'remove')))),
+          el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'order and remove')))),
         this.tbody)));
       form.append(el('span', { className: 'field-error', dataset: { errorFor: t.name }, role: 'alert' }));
       const add = el('button', { type: 'button', id: `${spec.id}-add` }, `Add ${t.item}`);
@@ -150,15 +150,23 @@ export class Section {
       });
       tr.append(el('td', {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
     }
-    const remove = el('button', { type: 'button', className: 'remove', title: `remove ${t.prefix}${i + 1}`,
-      'aria-label': `remove ${t.prefix}${i + 1}` }, '×');
-    remove.addEventListener('click', () => {
-      const s = this.read();
-      s.rows.splice(i, 1);
-      this.fill(s);
-      this.changed();
-    });
-    tr.append(el('td', {}, remove));
+    // Serving order is the table's order: rows move up and down.
+    const edit = (label, symbol, change) => {
+      const b = el('button', { type: 'button', className: 'row-edit', title: `${label} ${t.prefix}${i + 1}`,
+        'aria-label': `${label} ${t.prefix}${i + 1}` }, symbol);
+      b.addEventListener('click', () => {
+        const s = this.read();
+        change(s.rows);
+        this.fill(s);
+        this.changed();
+      });
+      return b;
+    };
+    const swap = (rows, a, b) => { if (b >= 0 && b < rows.length) [rows[a], rows[b]] = [rows[b], rows[a]]; };
+    tr.append(el('td', { className: 'row-edits' },
+      edit('move up', '↑', (rows) => swap(rows, i, i - 1)),
+      edit('move down', '↓', (rows) => swap(rows, i, i + 1)),
+      edit('remove', '×', (rows) => rows.splice(i, 1))));
     return tr;
   }
 
