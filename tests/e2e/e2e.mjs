@@ -175,6 +175,25 @@ test('rows move up to change the serving order', async (page) => {
   assert.match(page.url(), /p=0\.2,0\.5,0,2,-20,12,&p=1,1,1,1,-9,10,/);
 });
 
+test('a crashing worker is replaced and the user told; inputs and result stay', async (page) => {
+  // A worker that starts fine and dies on its first job.
+  const crashing = "self.postMessage({ type: 'ready' });" +
+    "self.onmessage = () => setTimeout(() => { throw new Error('simulated crash'); });";
+  let served = 0;
+  await page.route('**/js/worker.js', (route) => (served++ === 0
+    ? route.fulfill({ contentType: 'text/javascript', body: crashing }) : route.continue()));
+  await page.goto(`${base}?V=2&p=1,1,1,1,-9,10,&p=1,1,1,1,-9,10,`);
+  await page.waitForFunction(() => /crashed/.test(document.querySelector('#status-text').textContent), null, { timeout: 20000 });
+  assert.match(await page.textContent('#m3-error'), /The computation crashed \(.*simulated crash.*\)\. The calculator was restarted/);
+  await page.unroute('**/js/worker.js');
+  assert.equal(served, 2, 'the crashed worker was not replaced');
+  // The replacement worker computes again.
+  await page.fill('#m3-V', '2.5');
+  await page.waitForFunction(() => document.querySelector('#m3-makespan')?.textContent, null, { timeout: 20000 });
+  assert.equal(await page.textContent('#m3-makespan'), fmt(cli(worked(2.5)).report.makespan));
+  assert.equal(await page.inputValue('#m3-V'), '2.5');
+});
+
 test('exports the chart as SVG and PNG', async (page) => {
   const fig = '#m3-result figure[data-name="gantt"]';
   for (const [button, kind] of [[`${fig} .export-svg`, 'svg'], [`${fig} .export-png`, 'png']]) {
@@ -242,11 +261,15 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
   await page.click('#tab-m3');
 });
 
-test('fits a phone-width screen', async (page) => {
+test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
-  await page.screenshot({ path: path.join(shots, 'phone.png'), fullPage: true });
+  for (const tab of ['m2', 'm3', 'm4']) {
+    await page.click(`#tab-${tab}`);
+    await result(page, tab);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${tab}: the page is ${overflow}px wider than the screen`);
+    await page.screenshot({ path: path.join(shots, `phone-${tab}.png`), fullPage: true });
+  }
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 

@@ -64,7 +64,7 @@ function show(id) {
     tab.tabIndex = on ? 0 : -1;
   }
   saveUrl();
-  if (!active.response) active.changed({ now: true });
+  if (!active.response || active.stale) active.changed({ now: true });
 }
 
 async function main() {
@@ -76,7 +76,7 @@ async function main() {
   }
   $('#version').textContent = version();
   const computer = new Computer();
-  const ui = { computer, status, progress, copyLink, onChange: saveUrl };
+  const ui = { computer, status, progress, copyLink, onChange: saveUrl, isActive: (s) => s === active };
   sections = SPECS.map((spec) => new Section(spec, ui));
   const params = new URLSearchParams(location.search);
   for (const s of sections) {

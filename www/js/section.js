@@ -254,10 +254,16 @@ export class Section {
         ? 'Fix the marked fields; the result shown is for the previous input.' : 'Fix the marked fields.');
       return;
     }
-    this.debounce = setTimeout(() => this.compute(request), now ? 0 : 300);
+    this.debounce = setTimeout(() => {
+      // A hidden section computes when it is shown again, so that it never
+      // cancels the work of the one on screen.
+      if (this.ui.isActive(this)) this.compute(request);
+      else this.stale = true;
+    }, now ? 0 : 300);
   }
 
   async compute(request) {
+    this.stale = false;
     const started = performance.now();
     this.ui.status('Computing…', { busy: true });
     try {
@@ -268,6 +274,7 @@ export class Section {
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
     } catch (err) {
       if (err instanceof Cancelled) {
+        this.stale = true;
         this.ui.status(this.response ? 'Cancelled; the result shown is for the previous input.' : 'Cancelled.');
       } else if (err instanceof Crashed) {
         this.ui.status('The computation crashed; the calculator was restarted.');
