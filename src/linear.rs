@@ -362,14 +362,7 @@ impl Instance {
         };
         let schedule = schedule_of(&served[..best.active], &best.sizes, all.len(), &order);
         let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
-        let verdict = verify(
-            &processors,
-            self.load,
-            &schedule,
-            Rules {
-                single_installment: true,
-            },
-        );
+        let verdict = verify(&processors, self.load, &schedule, Rules::SINGLE_INSTALLMENT);
         let energy = self
             .power
             .map(|p| energy(&p, &served[..best.active], &best, all.len()));

@@ -247,14 +247,7 @@ impl Instance {
         let eval = evaluate(&self.processors, self.load, chunk);
         let verdict = (eval.chunks <= MAX_VERIFIED).then(|| {
             let s = schedule(&self.processors, self.load, chunk);
-            let mut v = verify(
-                &self.processors,
-                self.load,
-                &s,
-                Rules {
-                    single_installment: false,
-                },
-            );
+            let mut v = verify(&self.processors, self.load, &s, Rules::BUFFERED);
             if v.ok && (s.makespan - eval.makespan).abs() > v.tolerance {
                 v.ok = false;
                 v.violation = Some(format!(

@@ -34,6 +34,26 @@ pub struct Verdict {
 pub struct Rules {
     /// No machine receives more than one chunk (one installment).
     pub single_installment: bool,
+    /// No chunk is sent before this time (machines start up until then).
+    pub ready: f64,
+    /// A machine receives its next chunk only after it has finished
+    /// computing the previous one (no buffering, `[000]`).
+    pub receive_after_compute: bool,
+}
+
+impl Rules {
+    /// One chunk per machine, from time 0 (M2, M3).
+    pub const SINGLE_INSTALLMENT: Rules = Rules {
+        single_installment: true,
+        ready: 0.0,
+        receive_after_compute: false,
+    };
+    /// Many chunks per machine, buffered while it computes (M4).
+    pub const BUFFERED: Rules = Rules {
+        single_installment: false,
+        ready: 0.0,
+        receive_after_compute: false,
+    };
 }
 
 /// Checks `schedule` for distributing `load` over `processors`.
@@ -99,8 +119,11 @@ fn first_violation(
                 ));
             }
         }
-        if c.send.start < -tol {
-            return Err(format!("{name} is sent before time 0"));
+        if c.send.start < rules.ready - tol {
+            return Err(format!(
+                "{name} is sent at {} before the machines are ready at {}",
+                c.send.start, rules.ready
+            ));
         }
         let send = p.send_time(c.size);
         if (c.send.len() - send).abs() > tol {
@@ -192,6 +215,16 @@ fn first_violation(
                     m + 1,
                     w[0] + 1,
                     w[1] + 1
+                ));
+            }
+            if rules.receive_after_compute && b.send.start < a.compute.end - tol {
+                return Err(format!(
+                    "P{} receives chunk {} from {} before it has finished computing chunk {} at {}",
+                    m + 1,
+                    w[1] + 1,
+                    b.send.start,
+                    w[0] + 1,
+                    a.compute.end
                 ));
             }
         }

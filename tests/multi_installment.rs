@@ -210,7 +210,7 @@ proptest! {
         prop_assert!(close(e.makespan, sim, 1e-9), "closed form {} vs replay {}", e.makespan, sim);
         prop_assert!(close(e.makespan, s.makespan, 1e-9));
         prop_assert_eq!(e.chunks as usize, s.chunks.len());
-        let v = verify(&ps, load, &s, Rules { single_installment: false });
+        let v = verify(&ps, load, &s, Rules::BUFFERED);
         prop_assert!(v.ok, "{:?}", v);
         for (i, u) in e.machines.iter().enumerate() {
             let mine: f64 = s.chunks.iter().filter(|c| c.machine == i).map(|c| c.size).sum();

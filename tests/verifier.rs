@@ -7,9 +7,7 @@ use dlt_calc::progress::Silent;
 use dlt_calc::schedule::Schedule;
 use dlt_calc::verify::{verify, Rules};
 
-const RULES: Rules = Rules {
-    single_installment: true,
-};
+const RULES: Rules = Rules::SINGLE_INSTALLMENT;
 
 #[test]
 fn rejects_each_broken_rule() {
@@ -90,9 +88,7 @@ fn rejects_a_machine_computing_two_chunks_at_once() {
     s.chunks[0].level = 1;
     s.makespan = 7.75;
     s.chunks.push(extra);
-    let loose = Rules {
-        single_installment: false,
-    };
+    let loose = Rules::BUFFERED;
     let v = verify(&inst.processors, inst.load, &s, loose);
     assert_eq!(
         v.violation.as_deref(),

@@ -179,9 +179,7 @@ impl Instance {
             &self.processors,
             self.load,
             &schedule,
-            Rules {
-                single_installment: true,
-            },
+            Rules::SINGLE_INSTALLMENT,
         );
         let comparison = self.naive_predictions(&order)?;
         Ok(Report {
