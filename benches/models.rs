@@ -13,6 +13,7 @@ use dlt_calc::multi_installment::{self, evaluate, simulate};
 use dlt_calc::platform::Processor;
 use dlt_calc::processing::{Level, ProcessingTime};
 use dlt_calc::progress::Silent;
+use dlt_calc::startup;
 
 /// Median time of `f` over repeated runs within about `budget`.
 fn median(budget: Duration, mut f: impl FnMut()) -> Duration {
@@ -131,6 +132,33 @@ fn main() {
         "",
         median(budget, || {
             black_box(inst.solve(&mut Silent).unwrap());
+        }),
+    );
+
+    // M5: the reference instance of [000].
+    for (m, v) in [(2, 134_485.0), (10, 75_048.0), (20, 102_240.0)] {
+        let inst = startup::Instance::reference(m, v);
+        let r = inst.solve(&mut Silent).unwrap();
+        let name = format!(
+            "M5 reference, m = {m}, n = 20 ({:?}, gap {:.2} %)",
+            r.status,
+            r.gap * 100.0
+        );
+        row(
+            &name,
+            "20 ms",
+            median(budget, || {
+                black_box(inst.solve(&mut Silent).unwrap());
+            }),
+        );
+    }
+    let mut small = startup::Instance::reference(3, 53_912.0);
+    small.chunks = 8.0;
+    row(
+        "M5 exact by enumeration, m = 3, n = 8 (slowest n <= 8 case)",
+        "< 1 s",
+        median(budget, || {
+            black_box(small.solve(&mut Silent).unwrap());
         }),
     );
 

@@ -31,7 +31,7 @@ use crate::chart::LineChart;
 use crate::error::Error;
 use crate::gantt::Gantt;
 use crate::progress::Progress;
-use crate::{hierarchical, linear, multi_installment};
+use crate::{hierarchical, linear, multi_installment, startup};
 
 /// A computation to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,6 +43,9 @@ pub enum Request {
     Hierarchical(hierarchical::Instance),
     /// M4: equal chunks in round robin (`[003]`).
     MultiInstallment(multi_installment::Instance),
+    /// M5: multi-installment with machine start-up and memory hierarchy
+    /// (`[000]`).
+    Startup(startup::Instance),
 }
 
 /// The answer to a [`Request`].
@@ -70,6 +73,11 @@ pub enum Response {
         #[serde(default)]
         charts: Vec<LineChart>,
     },
+    /// M5's report and the Gantt chart of its best schedule.
+    Startup {
+        report: Box<startup::Report>,
+        gantt: Gantt,
+    },
 }
 
 impl Response {
@@ -79,7 +87,7 @@ impl Response {
             Response::Linear { gantt, .. } | Response::MultiInstallment { gantt, .. } => {
                 gantt.as_ref()
             }
-            Response::Hierarchical { gantt, .. } => Some(gantt),
+            Response::Hierarchical { gantt, .. } | Response::Startup { gantt, .. } => Some(gantt),
         }
     }
 
@@ -87,7 +95,7 @@ impl Response {
     pub fn charts(&self) -> &[LineChart] {
         match self {
             Response::Linear { charts, .. } | Response::MultiInstallment { charts, .. } => charts,
-            Response::Hierarchical { .. } => &[],
+            Response::Hierarchical { .. } | Response::Startup { .. } => &[],
         }
     }
 }
@@ -135,6 +143,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "multi-installment",
         "[003] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs heuristic 1e4",
     ),
+    (
+        "startup",
+        "[000] reference instance, m = 2, n = 20, V = 134485 MB (Table 1's Vmax)",
+    ),
 ];
 
 impl Request {
@@ -163,6 +175,7 @@ impl Request {
             "multi-installment" => Some(Request::MultiInstallment(
                 multi_installment::Instance::figure_10(),
             )),
+            "startup" => Some(Request::Startup(startup::Instance::reference(2, 134_485.0))),
             _ => None,
         }
     }
@@ -173,6 +186,7 @@ impl Request {
             Request::Linear(instance) => instance.problems(),
             Request::Hierarchical(instance) => instance.problems(),
             Request::MultiInstallment(instance) => instance.problems(),
+            Request::Startup(instance) => instance.problems(),
         };
         errors.iter().map(FieldProblem::from).collect()
     }
@@ -206,6 +220,13 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
             Response::MultiInstallment {
                 gantt: report.schedule.as_ref().map(Gantt::of),
                 charts: report.charts(),
+                report: Box::new(report),
+            }
+        }
+        Request::Startup(instance) => {
+            let report = instance.solve(progress)?;
+            Response::Startup {
+                gantt: Gantt::with_startup(&report.schedule, instance.startup),
                 report: Box::new(report),
             }
         }

@@ -17,6 +17,8 @@ pub enum Invalid {
     NotFinite,
     /// Below zero where only non-negative values make sense.
     Negative(f64),
+    /// Zero or above where only negative values make sense.
+    NotNegative(f64),
     /// Zero or below where only positive values make sense.
     NotPositive(f64),
     /// Below the smallest meaningful value.
@@ -57,6 +59,7 @@ impl fmt::Display for Invalid {
         match self {
             Invalid::NotFinite => write!(f, "must be a finite number"),
             Invalid::Negative(v) => write!(f, "must not be negative (got {v})"),
+            Invalid::NotNegative(v) => write!(f, "must be below zero (got {v})"),
             Invalid::NotPositive(v) => write!(f, "must be greater than zero (got {v})"),
             Invalid::BelowMinimum { value, minimum } => {
                 write!(f, "must be at least {minimum} (got {value})")

@@ -9,6 +9,8 @@ use crate::schedule::Schedule;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Activity {
+    /// Starting up (cold start, wake-up, loading the application).
+    Startup,
     /// Receiving a chunk from the originator.
     Receive,
     /// Computing at a memory level (0 = in core, 1 = out of core, ...).
@@ -48,6 +50,11 @@ impl Gantt {
     /// the end of the schedule. Machines that receive nothing get no row
     /// (a model that leaves machines unused says so in its report).
     pub fn of(schedule: &Schedule) -> Gantt {
+        Gantt::with_startup(schedule, 0.0)
+    }
+
+    /// As [`Gantt::of`], for machines that start up from 0 to `ready`.
+    pub fn with_startup(schedule: &Schedule, ready: f64) -> Gantt {
         let horizon = schedule.makespan;
         let min_gap = MIN_IDLE * horizon.max(1.0);
         let mut rows: Vec<Row> = (0..schedule.machines)
@@ -58,6 +65,13 @@ impl Gantt {
             .collect();
         for c in &schedule.chunks {
             let bars = &mut rows[c.machine].bars;
+            if ready > 0.0 && bars.is_empty() {
+                bars.push(Bar {
+                    start: 0.0,
+                    end: ready,
+                    activity: Activity::Startup,
+                });
+            }
             bars.push(Bar {
                 start: c.send.start,
                 end: c.send.end,

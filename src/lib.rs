@@ -35,6 +35,7 @@ pub mod plot;
 pub mod processing;
 pub mod progress;
 pub mod schedule;
+pub mod startup;
 pub mod verify;
 
 #[cfg(target_arch = "wasm32")]

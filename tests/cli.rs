@@ -42,6 +42,27 @@ fn solves_the_worked_example() {
 }
 
 #[test]
+fn every_example_solves_and_is_verified() {
+    let list = text(&dlt(&["example"], "").stdout);
+    let names: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names.len(), 5, "{list}");
+    for name in names {
+        let request = text(&dlt(&["example", name], "").stdout);
+        let out = dlt(&["solve", "--compact"], &request);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let verdict = &json["report"]["verdict"];
+        assert!(
+            verdict.is_null() || verdict["ok"] == true,
+            "{name}: {verdict}"
+        );
+    }
+}
+
+#[test]
 fn writes_the_gantt_chart_as_svg() {
     let dir = std::env::temp_dir().join(format!("dlt-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

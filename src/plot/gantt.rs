@@ -12,10 +12,12 @@ const IN_CORE: RGBColor = RGBColor(46, 139, 87);
 const OUT_OF_CORE: RGBColor = RGBColor(205, 92, 92);
 const DEEPER: RGBColor = RGBColor(139, 26, 26);
 const IDLE: RGBColor = RGBColor(222, 222, 222);
+const STARTUP: RGBColor = RGBColor(153, 112, 171);
 
 /// The colour and legend name of an activity.
 fn style(activity: Activity) -> (RGBColor, &'static str) {
     match activity {
+        Activity::Startup => (STARTUP, "start-up"),
         Activity::Receive => (RECEIVE, "receive"),
         Activity::Compute { level: 0 } => (IN_CORE, "compute in core"),
         Activity::Compute { level: 1 } => (OUT_OF_CORE, "compute out of core"),
@@ -105,6 +107,7 @@ fn draw_legend<DB: DrawingBackend>(
         }
     }
     seen.sort_by_key(|a| match a {
+        Activity::Startup => 0,
         Activity::Receive => 0,
         Activity::Compute { level } => 1 + level,
         Activity::Idle => 100,

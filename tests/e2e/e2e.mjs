@@ -261,9 +261,29 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
   await page.click('#tab-m3');
 });
 
+test('start-up model: reference instance beats Table 1 at m = 2, small cases proven optimal', async (page) => {
+  await page.click('#tab-m5');
+  await result(page, 'm5');
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'startup'])));
+  assert.equal(await page.textContent('#m5-makespan'), fmt(want.report.makespan));
+  assert.ok(want.report.efficiency > 34.2, `efficiency ${want.report.efficiency}`);
+  assert.match(await page.textContent('#m5-status'), /proven lower bound .* gap 0\.227 %/);
+  const px = await chartPixels(page, '#m5-result canvas.gantt');
+  assert.ok(px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
+  const before = await page.textContent('#m5-makespan');
+  await page.fill('#m5-n', '6');
+  await makespanChange(page, before, '#m5-makespan');
+  assert.match(await page.textContent('#m5-status'), /^Proven optimal: all \d+ canonical communication sequences solved/);
+  await page.fill('#m5-b2', '3');
+  await page.waitForFunction(() => document.querySelector('#m5 [data-error-for="b2"]').textContent !== '');
+  assert.equal(await page.textContent('#m5 [data-error-for="b2"]'), 'must be below zero (got 3)');
+  await page.fill('#m5-b2', '-27109');
+  await page.screenshot({ path: path.join(shots, 'startup.png'), fullPage: true });
+});
+
 test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  for (const tab of ['m2', 'm3', 'm4']) {
+  for (const tab of ['m2', 'm3', 'm4', 'm5']) {
     await page.click(`#tab-${tab}`);
     await result(page, tab);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

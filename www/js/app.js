@@ -3,10 +3,10 @@
 import init, { example, version } from '../pkg/dlt_calc.js';
 import { Computer } from './compute.js';
 import { Section } from './section.js';
-import { linear, hierarchical, multiInstallment } from './sections.js';
+import { linear, hierarchical, multiInstallment, startup } from './sections.js';
 
 const $ = (sel) => document.querySelector(sel);
-const SPECS = [linear, hierarchical, multiInstallment];
+const SPECS = [linear, hierarchical, multiInstallment, startup];
 const DEFAULT_TAB = 'm3';
 
 let sections = [];

@@ -84,7 +84,11 @@ export class Section {
 
     for (const group of spec.scalars) {
       const row = el('div', { className: 'row' });
-      if (group.legend) row.append(el('span', { className: 'legend' }, group.legend));
+      if (group.legend) {
+        const legend = el('span', { className: 'legend' });
+        legend.innerHTML = group.legend;
+        row.append(legend);
+      }
       for (const f of group.fields) row.append(...this.scalar(f));
       form.append(row);
     }

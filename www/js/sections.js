@@ -237,3 +237,69 @@ export const multiInstallment = {
     return parts;
   },
 };
+
+// ---- M5 -------------------------------------------------------------------
+
+const pct = (x) => `${fmt(Number((x * 100).toPrecision(3)))} %`;
+
+export const startup = {
+  id: 'm5',
+  prefix: 's.',
+  presets: [{ name: 'startup', label: '[000] reference instance, m = 2, n = 20, V = 134485 MB' }],
+  scalars: [
+    {
+      legend: 'τ(α) = max{a<sub>1</sub>α, a<sub>2</sub>α + b<sub>2</sub>}:',
+      fields: [
+        { key: 'a1', field: 'a1', label: '<i>a</i><sub>1</sub>' },
+        { key: 'a2', field: 'a2', label: '<i>a</i><sub>2</sub>' },
+        { key: 'b2', field: 'b2', label: '<i>b</i><sub>2</sub>' },
+      ],
+    },
+    {
+      fields: [
+        { key: 'C', field: 'rate', label: '<i>C</i>' },
+        { key: 'O', field: 'overhead', label: '<i>O</i>' },
+        { key: 'S', field: 'startup', label: '<i>S</i>' },
+      ],
+    },
+    {
+      fields: [
+        { key: 'm', field: 'machines', label: 'machines <i>m</i>' },
+        { key: 'n', field: 'chunks', label: 'chunks <i>n</i>' },
+        { key: 'V', field: 'load', label: 'load <i>V</i>' },
+      ],
+    },
+    { fields: [{ key: 'exactly', field: 'exactly', label: 'exactly n chunks (as the paper\'s MIP; default: at most n)', type: 'check' }] },
+  ],
+  toRequest({ scalars }) {
+    return {
+      model: 'startup', a1: num(scalars.a1), a2: num(scalars.a2), b2: num(scalars.b2), rate: num(scalars.C),
+      overhead: num(scalars.O), startup: num(scalars.S), machines: num(scalars.m), chunks: num(scalars.n),
+      load: num(scalars.V), exactly: Boolean(scalars.exactly),
+    };
+  },
+  fromRequest(req) {
+    return {
+      scalars: {
+        a1: String(req.a1), a2: String(req.a2), b2: String(req.b2), C: String(req.rate), O: String(req.overhead),
+        S: String(req.startup), m: String(req.machines), n: String(req.chunks), V: String(req.load), exactly: Boolean(req.exactly),
+      },
+      rows: [],
+    };
+  },
+  render(r) {
+    const proven = r.status === 'optimal';
+    const parts = [
+      headline('Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>)', 'm5-makespan', r.makespan, verdictLine('m5-verdict', r.verdict)),
+      el('p', { id: 'm5-status' }, proven
+        ? `Proven optimal: all ${r.lps} canonical communication sequences solved.`
+        : `Best of ${r.lps} round-robin sequences; proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)} (not proven optimal).`),
+      el('p', { id: 'm5-efficiency' }, `Efficiency E = T(1,1,V)/(m·T) = ${fmt(r.efficiency)}` +
+        `${proven ? '' : ` (at most ${fmt(r.efficiency_bound)})`}; speedup ${fmt(r.speedup)}; T(1,1,V) = ${fmt(r.single)}.`),
+    ];
+    const rows = r.schedule.chunks.slice(0, ROWS_SHOWN).map((c, j) => [String(j + 1), `P${c.machine + 1}`, fmt(c.size),
+      MEMORY[c.level] ?? `level ${c.level + 1}`, `${fmt(c.send.start)} – ${fmt(c.send.end)}`, `${fmt(c.compute.start)} – ${fmt(c.compute.end)}`]);
+    parts.push(table('Chunks in sending order', ['chunk', 'machine', 'α', 'memory', 'send', 'compute'], rows, 'm5-chunks'));
+    return parts;
+  },
+};

@@ -1,0 +1,361 @@
+//! M5: identical machines with a start-up time, a memory hierarchy and up to
+//! `n` load chunks (`[000]`, Section 2): the makespan `T(m, n, V)`.
+//!
+//! All `m` machines are started at time 0 and are ready at `S`. The
+//! originator sends chunks one at a time; a chunk of size `α` takes
+//! `O + Cα` to send and `τ(α) = max{a1 α, a2 α + b2}` to compute; a machine
+//! computes a chunk only once it has received it whole and receives its
+//! next chunk only after it has finished computing. At most `n` chunks are
+//! sent (dropping an empty chunk saves its `O`), or exactly `n` on request,
+//! as in the paper's MIP.
+//!
+//! **Method (this version).** For a fixed communication sequence the
+//! problem is a linear program ([`Instance::solve_sequence`]). Machines are
+//! identical, so sequences equal up to renaming machines are one: machines
+//! are numbered in order of first use. An exchange argument (swap what two
+//! machines receive from chunk `j` on) shows that some optimal schedule sends
+//! each chunk to the machine that became free earliest; an unused machine
+//! has been free since `S`, so the first `min(m, n)` chunks go to distinct
+//! machines. When the remaining sequences are few (at most
+//! [`MAX_ENUMERATED`]), all are solved and the answer is proven optimal.
+//! Otherwise the answer is the best round-robin sequence over `k ≤ m`
+//! machines and `n' ≤ n` chunks, with the lower bound below, and the gap
+//! says how far from optimal it can be. The branch-and-bound search with
+//! stronger bounds is not in this version.
+//!
+//! **Lower bound.** With `k` chunks in all, the channel carries `kO + CV`
+//! after `S`; and every machine works without overlap from `S` to `T`
+//! (receiving, then computing each chunk), so the machines' total busy
+//! time `kO + CV + Σ τ(α_j) ≥ kO + CV + max(a1 V, a2 V + k b2)` is at most
+//! `m (T − S)` (`Σ τ ≥ a1 Σ α` and `≥ Σ (a2 α_j + b2)`). Hence
+//! `T ≥ S + max(O + CV, min_k (kO + CV + max(a1 V, a2 V + k b2))/m)`, the
+//! minimum over the numbers of chunks `k` allowed.
+
+mod sequence;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
+use crate::platform::Processor;
+use crate::processing::{Level, ProcessingTime};
+use crate::progress::Progress;
+use crate::schedule::{MachineUse, Schedule};
+use crate::verify::{verify, Rules, Verdict};
+
+pub use sequence::Solved;
+
+/// The most machines.
+pub const MAX_MACHINES: usize = 64;
+/// The most chunks.
+pub const MAX_CHUNKS: usize = 64;
+/// Up to this many canonical sequences, all are solved (proven optimal).
+pub const MAX_ENUMERATED: u64 = 20_000;
+
+/// An M5 instance (`[000]`'s notation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instance {
+    /// In-core processing rate `a1` (time per load unit).
+    pub a1: f64,
+    /// Out-of-core rate `a2`.
+    pub a2: f64,
+    /// Out-of-core intercept `b2` (negative).
+    pub b2: f64,
+    /// Communication rate `C` (time per load unit).
+    pub rate: f64,
+    /// Communication start-up `O` per message.
+    pub overhead: f64,
+    /// Machine start-up time `S`.
+    pub startup: f64,
+    /// Number of machines `m` (a whole number).
+    pub machines: f64,
+    /// Most chunks `n` (a whole number).
+    pub chunks: f64,
+    /// The load `V`.
+    pub load: f64,
+    /// Exactly `n` chunks, as in the paper's MIP (default: at most `n`).
+    #[serde(default)]
+    pub exactly: bool,
+}
+
+/// How good the answer is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Every canonical sequence was solved: proven optimal.
+    Optimal,
+    /// The best round-robin sequence; the gap bounds its distance from the
+    /// optimum.
+    Heuristic,
+}
+
+/// The answer for an M5 instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The best makespan found, `T(m, n, V)`.
+    pub makespan: f64,
+    /// A proven lower bound on the optimal makespan.
+    pub lower_bound: f64,
+    /// `(T − bound)/T`.
+    pub gap: f64,
+    pub status: Status,
+    /// The machine of every chunk of the best schedule (empty chunks left out).
+    pub sequence: Vec<usize>,
+    /// The chunk sizes of the best schedule.
+    pub sizes: Vec<f64>,
+    /// `T(1,1,V) = S + O + CV + τ(V)`.
+    pub single: f64,
+    /// `T(1,1,V)/T`.
+    pub speedup: f64,
+    /// `T(1,1,V)/(m T)`.
+    pub efficiency: f64,
+    /// The largest efficiency any schedule can have (from the bound).
+    pub efficiency_bound: f64,
+    /// Linear programs solved.
+    pub lps: u64,
+    pub schedule: Schedule,
+    pub usage: Vec<MachineUse>,
+    pub verdict: Verdict,
+}
+
+impl Instance {
+    /// The reference instance of `[000]` (`ρ ≈ 6739` MB) with `m` machines,
+    /// `n = 20` chunks and load `V`.
+    pub fn reference(machines: usize, load: f64) -> Instance {
+        Instance {
+            a1: 0.109,
+            a2: 4.132,
+            b2: -27109.0,
+            rate: 0.005,
+            overhead: 0.075,
+            startup: 25.4,
+            machines: machines as f64,
+            chunks: 20.0,
+            load,
+            exactly: false,
+        }
+    }
+
+    pub(crate) fn machines_usize(&self) -> usize {
+        self.machines as usize
+    }
+
+    /// The processing-time function `τ` as memory levels.
+    pub fn processing_time(&self) -> ProcessingTime {
+        ProcessingTime::new(vec![Level::new(0.0, self.a1), Level::new(self.b2, self.a2)])
+    }
+
+    /// The usable RAM `ρ = b2/(a1 − a2)`, where the two lines meet.
+    pub fn ram(&self) -> f64 {
+        self.b2 / (self.a1 - self.a2)
+    }
+
+    /// `T(1,1,V)`: one machine, one chunk.
+    pub fn single(&self) -> f64 {
+        let v = self.load;
+        self.startup + self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + self.b2)
+    }
+
+    /// Every invalid field, in field order.
+    pub fn problems(&self) -> Vec<Error> {
+        problems_of(|c| self.check_into(c))
+    }
+
+    /// Checks the instance.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    pub fn check(&self) -> Result<(), Error> {
+        first_problem(|c| self.check_into(c))
+    }
+
+    fn check_into(&self, c: &mut Checker) {
+        let a1 = c.positive("a1", self.a1);
+        if c.positive("a2", self.a2) && a1 && self.a2 <= self.a1 {
+            let invalid = Invalid::NotConvex {
+                slope: self.a2,
+                previous: self.a1,
+            };
+            c.fail("a2", invalid);
+        }
+        if c.finite("b2", self.b2) && self.b2 >= 0.0 {
+            c.fail("b2", Invalid::NotNegative(self.b2));
+        }
+        c.non_negative("rate", self.rate);
+        c.non_negative("overhead", self.overhead);
+        c.non_negative("startup", self.startup);
+        c.whole("machines", self.machines, 1, MAX_MACHINES);
+        c.whole("chunks", self.chunks, 1, MAX_CHUNKS);
+        c.positive("load", self.load);
+    }
+
+    /// The machine every chunk runs on, as the verifier sees it.
+    fn processors(&self) -> Vec<Processor> {
+        let p = Processor {
+            startup: self.overhead,
+            rate: self.rate,
+            levels: self.processing_time(),
+            cap: None,
+        };
+        vec![p; self.machines_usize()]
+    }
+
+    /// The numbers of chunks allowed.
+    fn chunk_counts(&self) -> std::ops::RangeInclusive<usize> {
+        let n = self.chunks as usize;
+        if self.exactly {
+            n..=n
+        } else {
+            1..=n
+        }
+    }
+
+    /// The lower bound of the module docs.
+    pub fn lower_bound(&self) -> f64 {
+        let (v, m) = (self.load, self.machines);
+        let area = self
+            .chunk_counts()
+            .map(|k| {
+                let k = k as f64;
+                (k * self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + k * self.b2))
+                    / m
+            })
+            .fold(f64::INFINITY, f64::min);
+        let first = *self.chunk_counts().start() as f64;
+        let channel = first * self.overhead + self.rate * v;
+        self.startup + channel.max(area)
+    }
+
+    /// Canonical sequences of `k` chunks: the first `min(m, k)` go to
+    /// machines `0, 1, …`; every later one to any machine.
+    fn canonical_count(&self, k: usize) -> u64 {
+        let m = self.machines_usize();
+        (m as u64).saturating_pow(k.saturating_sub(m) as u32)
+    }
+
+    /// Solves the instance (see the module docs for the method).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input, [`Error::Solver`] if an LP fails,
+    /// [`Error::Cancelled`] if `progress` asks to stop.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.check()?;
+        let total: u64 = self
+            .chunk_counts()
+            .map(|k| self.canonical_count(k))
+            .fold(0, u64::saturating_add);
+        let (best, lps, status) = if total <= MAX_ENUMERATED {
+            let (best, lps) = self.enumerate(total, progress)?;
+            (best, lps, Status::Optimal)
+        } else {
+            let (best, lps) = self.round_robin(progress)?;
+            (best, lps, Status::Heuristic)
+        };
+        let schedule = self.schedule(&best.sequence, &best.sizes);
+        let kept: Vec<(usize, f64)> = best
+            .sequence
+            .iter()
+            .zip(&best.sizes)
+            .filter(|(_, &a)| a > 0.0 || self.exactly)
+            .map(|(&i, &a)| (i, a))
+            .collect();
+        let rules = Rules {
+            single_installment: false,
+            ready: self.startup,
+            receive_after_compute: true,
+        };
+        let verdict = verify(&self.processors(), self.load, &schedule, rules);
+        let makespan = schedule.makespan;
+        let lower_bound = if status == Status::Optimal {
+            makespan
+        } else {
+            self.lower_bound().min(makespan)
+        };
+        let single = self.single();
+        Ok(Report {
+            makespan,
+            lower_bound,
+            gap: (makespan - lower_bound) / makespan,
+            status,
+            sequence: kept.iter().map(|p| p.0).collect(),
+            sizes: kept.iter().map(|p| p.1).collect(),
+            single,
+            speedup: single / makespan,
+            efficiency: single / (self.machines * makespan),
+            efficiency_bound: single / (self.machines * lower_bound),
+            lps,
+            usage: schedule.usage(),
+            schedule,
+            verdict,
+        })
+    }
+
+    /// Solves every canonical sequence.
+    fn enumerate(&self, total: u64, progress: &mut dyn Progress) -> Result<(Solved, u64), Error> {
+        let m = self.machines_usize();
+        let mut best: Option<Solved> = None;
+        let mut lps = 0;
+        for k in self.chunk_counts() {
+            let fixed = m.min(k);
+            let mut sequence: Vec<usize> = (0..fixed)
+                .chain(std::iter::repeat_n(0, k - fixed))
+                .collect();
+            loop {
+                let solved = self.solve_sequence(&sequence)?;
+                lps += 1;
+                if best.as_ref().is_none_or(|b| solved.makespan < b.makespan) {
+                    best = Some(solved);
+                }
+                if lps % 64 == 0 && !progress.report(lps as f64 / total as f64, "solving sequences")
+                {
+                    return Err(Error::Cancelled);
+                }
+                if !next_tail(&mut sequence, fixed, m) {
+                    break;
+                }
+            }
+        }
+        Ok((best.expect("at least one sequence"), lps))
+    }
+
+    /// The best round robin over `p ≤ m` machines with `k ≤ n` chunks.
+    fn round_robin(&self, progress: &mut dyn Progress) -> Result<(Solved, u64), Error> {
+        let m = self.machines_usize();
+        let counts: Vec<usize> = self.chunk_counts().collect();
+        let total = (m * counts.len()) as f64;
+        let mut best: Option<Solved> = None;
+        let mut lps = 0;
+        for p in 1..=m {
+            for &k in &counts {
+                if k < p && !self.exactly {
+                    continue;
+                }
+                let sequence: Vec<usize> = (0..k).map(|j| j % p).collect();
+                let solved = self.solve_sequence(&sequence)?;
+                lps += 1;
+                if best.as_ref().is_none_or(|b| solved.makespan < b.makespan) {
+                    best = Some(solved);
+                }
+                if !progress.report(lps as f64 / total, "round-robin sequences") {
+                    return Err(Error::Cancelled);
+                }
+            }
+        }
+        Ok((best.expect("at least one sequence"), lps))
+    }
+}
+
+/// Advances the machines of chunks `fixed..` as a base-`m` counter; false
+/// once every tail has been visited.
+fn next_tail(sequence: &mut [usize], fixed: usize, m: usize) -> bool {
+    for pos in (fixed..sequence.len()).rev() {
+        sequence[pos] += 1;
+        if sequence[pos] < m {
+            return true;
+        }
+        sequence[pos] = 0;
+    }
+    false
+}

@@ -1,0 +1,126 @@
+//! One communication sequence: its linear program and its schedule.
+//!
+//! For a fixed sequence `s` (chunk `j` goes to machine `s_j`) the MIP of
+//! `[000]` becomes a linear program in the send starts `t_j`, the sizes
+//! `α_j`, the processing times `τ_j` and the makespan `T`:
+//!
+//! ```text
+//! minimize T  subject to
+//!   t_1 ≥ S                                   (machines ready)
+//!   t_j + O + C α_j ≤ t_{j+1}                 (one message at a time)
+//!   t_j + O + C α_j + τ_j ≤ T                 (every chunk computed by T)
+//!   t_j + O + C α_j + τ_j ≤ t_l               (l: the next chunk of s_j's machine)
+//!   τ_j ≥ a1 α_j,  τ_j ≥ a2 α_j + b2           (τ convex: lower bounds suffice)
+//!   Σ α_j = V,  α_j ≥ 0
+//! ```
+//!
+//! It is solved in scaled units (load as a fraction of `V`, time as a
+//! fraction of `T(1,1,V)`). The schedule shown is rebuilt from the sizes
+//! alone, every message as early as possible, with zero-size chunks left
+//! out ("at most `n` chunks", unless exactly `n` are asked for): never
+//! longer than the LP's `T`.
+
+use crate::error::Error;
+use crate::lp::{Cmp, Problem};
+use crate::schedule::{Chunk, Interval, Schedule};
+
+use super::Instance;
+
+/// A sequence's optimal sizes and makespan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solved {
+    /// The machine of every chunk.
+    pub sequence: Vec<usize>,
+    /// The size of every chunk.
+    pub sizes: Vec<f64>,
+    /// The makespan of the rebuilt schedule.
+    pub makespan: f64,
+}
+
+impl Instance {
+    /// The optimum for one sequence (machine of every chunk, in order).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if the LP fails.
+    pub fn solve_sequence(&self, sequence: &[usize]) -> Result<Solved, Error> {
+        let unit = self.single().max(f64::MIN_POSITIVE);
+        let v = self.load;
+        let mut lp = Problem::new();
+        let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
+        let k = sequence.len();
+        let t: Vec<_> = (0..k)
+            .map(|j| {
+                let lower = if j == 0 { self.startup / unit } else { 0.0 };
+                lp.add_var(0.0, lower, f64::INFINITY)
+            })
+            .collect();
+        let x: Vec<_> = (0..k).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
+        let tau: Vec<_> = (0..k)
+            .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+            .collect();
+        let (o, c) = (self.overhead / unit, self.rate * v / unit);
+        for j in 0..k {
+            if j + 1 < k {
+                lp.add_constraint(&[(t[j], 1.0), (x[j], c), (t[j + 1], -1.0)], Cmp::Le, -o);
+            }
+            let done = [(t[j], 1.0), (x[j], c), (tau[j], 1.0)];
+            lp.add_constraint(&[done[0], done[1], done[2], (big_t, -1.0)], Cmp::Le, -o);
+            if let Some(l) = (j + 1..k).find(|&l| sequence[l] == sequence[j]) {
+                lp.add_constraint(&[done[0], done[1], done[2], (t[l], -1.0)], Cmp::Le, -o);
+            }
+            lp.add_constraint(&[(tau[j], 1.0), (x[j], -self.a1 * v / unit)], Cmp::Ge, 0.0);
+            lp.add_constraint(
+                &[(tau[j], 1.0), (x[j], -self.a2 * v / unit)],
+                Cmp::Ge,
+                self.b2 / unit,
+            );
+        }
+        let all: Vec<_> = x.iter().map(|&xi| (xi, 1.0)).collect();
+        lp.add_constraint(&all, Cmp::Eq, 1.0);
+        let solution = lp.solve()?;
+        let fractions: Vec<f64> = x.iter().map(|&xi| solution[xi].max(0.0)).collect();
+        let sum: f64 = fractions.iter().sum();
+        let sizes: Vec<f64> = fractions.iter().map(|f| v * f / sum).collect();
+        let makespan = self.schedule(sequence, &sizes).makespan;
+        Ok(Solved {
+            sequence: sequence.to_vec(),
+            sizes,
+            makespan,
+        })
+    }
+
+    /// The schedule of a sequence with given sizes: every message as early
+    /// as the channel and its machine allow; zero-size chunks are left out
+    /// unless exactly `n` chunks are asked for.
+    pub fn schedule(&self, sequence: &[usize], sizes: &[f64]) -> Schedule {
+        let time = self.processing_time();
+        let mut channel = self.startup;
+        let mut free = vec![self.startup; self.machines_usize()];
+        let mut chunks = Vec::with_capacity(sizes.len());
+        for (&machine, &size) in sequence.iter().zip(sizes) {
+            if size <= 0.0 && !self.exactly {
+                continue;
+            }
+            let start = channel.max(free[machine]);
+            let send = Interval {
+                start,
+                end: start + self.overhead + self.rate * size,
+            };
+            channel = send.end;
+            let compute = Interval {
+                start: send.end,
+                end: send.end + time.eval(size),
+            };
+            free[machine] = compute.end;
+            chunks.push(Chunk {
+                machine,
+                size,
+                send,
+                compute,
+                level: time.level_at(size),
+            });
+        }
+        Schedule::new(self.machines_usize(), chunks)
+    }
+}

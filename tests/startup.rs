@@ -1,0 +1,174 @@
+//! M5 (`[000]`): the per-sequence LP, the canonical enumeration against brute
+//! force, the lower bound, and the reference instance.
+#![cfg(not(target_arch = "wasm32"))]
+
+use dlt_calc::progress::Silent;
+use dlt_calc::startup::{Instance, Status};
+use proptest::prelude::*;
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+}
+
+/// Every sequence of every allowed length, no symmetry used.
+fn brute_force(inst: &Instance) -> f64 {
+    let (m, n) = (inst.machines as usize, inst.chunks as usize);
+    let mut best = f64::INFINITY;
+    let lengths = if inst.exactly { n..=n } else { 1..=n };
+    for k in lengths {
+        for code in 0..m.pow(k as u32) {
+            let sequence: Vec<usize> = (0..k).map(|j| code / m.pow(j as u32) % m).collect();
+            best = best.min(inst.solve_sequence(&sequence).unwrap().makespan);
+        }
+    }
+    best
+}
+
+fn instance() -> impl Strategy<Value = Instance> {
+    (
+        (0.05..1.0f64, 2.0..40.0f64, 100.0..5000.0f64),
+        prop_oneof![Just(0.0), 1e-4..0.05f64, 0.5..5.0f64],
+        prop_oneof![Just(0.0), 0.01..5.0f64],
+        prop_oneof![Just(0.0), 0.1..50.0f64],
+        (1usize..=3, 1usize..=5, 0.1..30.0f64, any::<bool>()),
+    )
+        .prop_map(
+            |((a1, ratio, rho), rate, overhead, startup, (m, n, v, exactly))| {
+                let a2 = a1 * ratio;
+                let b2 = rho * (a1 - a2);
+                Instance {
+                    a1,
+                    a2,
+                    b2,
+                    rate,
+                    overhead,
+                    startup,
+                    machines: m as f64,
+                    chunks: n as f64,
+                    // From 0.1ρ up to 30·m·n·ρ.
+                    load: rho * (0.1 + v * (m * n) as f64 * (v / 30.0)),
+                    exactly,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The canonical enumeration (machines numbered by first use, the first
+    /// min(m, n) chunks on distinct machines) loses nothing; the schedule is
+    /// verified and never below the lower bound.
+    #[test]
+    fn enumeration_equals_brute_force(inst in instance()) {
+        let r = inst.solve(&mut Silent).unwrap();
+        prop_assert_eq!(r.status, Status::Optimal);
+        prop_assert!(r.verdict.ok, "{:?}", r.verdict);
+        let brute = brute_force(&inst);
+        prop_assert!(close(r.makespan, brute, 1e-7), "enumeration {} vs brute force {}", r.makespan, brute);
+        prop_assert!(inst.lower_bound() <= r.makespan * (1.0 + 1e-9), "bound {} above T {}", inst.lower_bound(), r.makespan);
+        let mut exactly = inst.clone();
+        exactly.exactly = true;
+        prop_assert!(r.makespan <= exactly.solve(&mut Silent).unwrap().makespan * (1.0 + 1e-9));
+    }
+}
+
+#[test]
+fn one_machine_one_chunk_is_the_single_machine_time() {
+    for load in [100.0, 6739.0, 50_000.0] {
+        let mut inst = Instance::reference(1, load);
+        inst.chunks = 1.0;
+        let r = inst.solve(&mut Silent).unwrap();
+        assert!(
+            close(r.makespan, inst.single(), 1e-9),
+            "{} vs {}",
+            r.makespan,
+            inst.single()
+        );
+        assert!(close(r.efficiency, 1.0, 1e-9));
+    }
+    assert!(close(
+        Instance::reference(2, 1.0).ram(),
+        27109.0 / (4.132 - 0.109),
+        1e-12
+    ));
+}
+
+/// `[000]` Table 1, m = 2: round robin as one LP already beats the paper's
+/// MIP answer (efficiency 34.2).
+#[test]
+fn reference_instance_beats_table_1_at_m_2() {
+    let r = Instance::reference(2, 134_485.0)
+        .solve(&mut Silent)
+        .unwrap();
+    assert!(r.verdict.ok);
+    assert!(r.efficiency >= 34.2, "efficiency {}", r.efficiency);
+    assert!(r.efficiency <= r.efficiency_bound);
+    assert!(r.lower_bound <= r.makespan && r.gap >= 0.0 && r.gap < 1.0);
+}
+
+#[test]
+fn every_bad_field_has_its_message() {
+    let ok = || Instance::reference(2, 1000.0);
+    let cases: Vec<(Instance, &str)> = vec![
+        (
+            Instance { a1: 0.0, ..ok() },
+            "a1: must be greater than zero (got 0)",
+        ),
+        (
+            Instance { a2: 0.1, ..ok() },
+            "a2: must be slower than the level above it",
+        ),
+        (
+            Instance { b2: 5.0, ..ok() },
+            "b2: must be below zero (got 5)",
+        ),
+        (
+            Instance { rate: -1.0, ..ok() },
+            "rate: must not be negative",
+        ),
+        (
+            Instance {
+                overhead: f64::NAN,
+                ..ok()
+            },
+            "overhead: must be a finite number",
+        ),
+        (
+            Instance {
+                startup: -0.5,
+                ..ok()
+            },
+            "startup: must not be negative",
+        ),
+        (
+            Instance {
+                machines: 0.0,
+                ..ok()
+            },
+            "machines: must be between 1 and 64 (got 0)",
+        ),
+        (
+            Instance {
+                machines: 2.5,
+                ..ok()
+            },
+            "machines: must be a whole number (got 2.5)",
+        ),
+        (
+            Instance {
+                chunks: 65.0,
+                ..ok()
+            },
+            "chunks: must be between 1 and 64 (got 65)",
+        ),
+        (
+            Instance { load: 0.0, ..ok() },
+            "load: must be greater than zero",
+        ),
+    ];
+    for (inst, want) in cases {
+        let err = inst.solve(&mut Silent).expect_err(want).to_string();
+        assert!(err.starts_with(want), "got {err:?}, want {want:?}");
+    }
+}
