@@ -48,6 +48,8 @@ fn instance() -> impl Strategy<Value = Instance> {
                     // From 0.1ρ up to 30·m·n·ρ.
                     load: rho * (0.1 + v * (m * n) as f64 * (v / 30.0)),
                     exactly,
+                    gap: None,
+                    max_lps: None,
                 }
             },
         )
@@ -56,11 +58,12 @@ fn instance() -> impl Strategy<Value = Instance> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
-    /// The canonical enumeration (machines numbered by first use, the first
-    /// min(m, n) chunks on distinct machines) loses nothing; the schedule is
-    /// verified and never below the lower bound.
+    /// The search (machines numbered by first use, the first min(m, n)
+    /// chunks on distinct machines, pruning by bounds) finds the optimum of
+    /// the brute force over every sequence; the schedule is verified and its
+    /// lower bounds are valid.
     #[test]
-    fn enumeration_equals_brute_force(inst in instance()) {
+    fn search_equals_brute_force(inst in instance()) {
         let r = inst.solve(&mut Silent).unwrap();
         prop_assert_eq!(r.status, Status::Optimal);
         prop_assert!(r.verdict.ok, "{:?}", r.verdict);
@@ -105,6 +108,40 @@ fn reference_instance_beats_table_1_at_m_2() {
     assert!(r.efficiency >= 34.2, "efficiency {}", r.efficiency);
     assert!(r.efficiency <= r.efficiency_bound);
     assert!(r.lower_bound <= r.makespan && r.gap >= 0.0 && r.gap < 1.0);
+}
+
+/// `[000]` Table 1, m = 2 and 3: proven optimal, above the paper's values.
+#[test]
+fn reference_instance_is_proven_optimal_at_m_2_and_3() {
+    for (m, v, paper) in [(2, 134_485.0, 34.2), (3, 120_827.0, 34.0)] {
+        let r = Instance::reference(m, v).solve(&mut Silent).unwrap();
+        assert_eq!(r.status, Status::Optimal, "m = {m}");
+        assert!(r.efficiency > paper, "m = {m}: {}", r.efficiency);
+        assert!(r.verdict.ok);
+    }
+}
+
+/// Stopped early, the gap is still proven: a longer search never finds a
+/// schedule below the early lower bound.
+#[test]
+fn an_early_stop_reports_a_valid_gap() {
+    let mut short = Instance::reference(6, 119_663.0);
+    short.max_lps = Some(150.0);
+    let early = short.solve(&mut Silent).unwrap();
+    assert_eq!(early.status, Status::StoppedAtLimit);
+    assert!(early.gap > 0.0 && early.lower_bound < early.makespan);
+    let mut long = short.clone();
+    long.max_lps = Some(1500.0);
+    let later = long.solve(&mut Silent).unwrap();
+    assert!(later.makespan >= early.lower_bound * (1.0 - 1e-12));
+    assert!(later.lower_bound >= early.lower_bound * (1.0 - 1e-12));
+    assert!(later.makespan <= early.makespan);
+    let mut coarse = short.clone();
+    coarse.max_lps = None;
+    coarse.gap = Some(0.05);
+    let r = coarse.solve(&mut Silent).unwrap();
+    assert_eq!(r.status, Status::StoppedAtGap);
+    assert!(r.gap <= 0.05);
 }
 
 #[test]

@@ -9,21 +9,21 @@
 //! sent (dropping an empty chunk saves its `O`), or exactly `n` on request,
 //! as in the paper's MIP.
 //!
-//! **Method (this version).** For a fixed communication sequence the
-//! problem is a linear program ([`Instance::solve_sequence`]). Machines are
-//! identical, so sequences equal up to renaming machines are one: machines
-//! are numbered in order of first use. An exchange argument (swap what two
-//! machines receive from chunk `j` on) shows that some optimal schedule sends
-//! each chunk to the machine that became free earliest; an unused machine
-//! has been free since `S`, so the first `min(m, n)` chunks go to distinct
-//! machines. When the remaining sequences are few (at most
-//! [`MAX_ENUMERATED`]), all are solved and the answer is proven optimal.
-//! Otherwise the answer is the best round-robin sequence over `k ≤ m`
-//! machines and `n' ≤ n` chunks, with the lower bound below, and the gap
-//! says how far from optimal it can be. The branch-and-bound search with
-//! stronger bounds is not in this version.
+//! **Method.** For a fixed communication sequence the problem is a linear
+//! program ([`Instance::solve_sequence`]). Machines are identical, so
+//! sequences equal up to renaming machines are one: machines are numbered in
+//! order of first use. An exchange argument (swap what two machines receive
+//! from chunk `j` on) shows that some optimal schedule sends each chunk to
+//! the machine that became free earliest; an unused machine has been free
+//! since `S`, so the first `min(m, n)` chunks go to distinct machines. A
+//! best-first branch and bound over sequence prefixes (see `search.rs`)
+//! starts from the best round-robin sequence over `k ≤ m` machines and
+//! `n' ≤ n` chunks, bounds every prefix by an LP relaxation of all its
+//! completions, and stops when the gap is proven below the requested one or
+//! the LP budget is spent; the gap it reports is always proven.
 //!
-//! **Lower bound.** With `k` chunks in all, the channel carries `kO + CV`
+//! **A simple lower bound** (reported when it is the better one). With `k`
+//! chunks in all, the channel carries `kO + CV`
 //! after `S`; and every machine works without overlap from `S` to `T`
 //! (receiving, then computing each chunk), so the machines' total busy
 //! time `kO + CV + Σ τ(α_j) ≥ kO + CV + max(a1 V, a2 V + k b2)` is at most
@@ -31,6 +31,7 @@
 //! `T ≥ S + max(O + CV, min_k (kO + CV + max(a1 V, a2 V + k b2))/m)`, the
 //! minimum over the numbers of chunks `k` allowed.
 
+mod search;
 mod sequence;
 
 use serde::{Deserialize, Serialize};
@@ -48,8 +49,10 @@ pub use sequence::Solved;
 pub const MAX_MACHINES: usize = 64;
 /// The most chunks.
 pub const MAX_CHUNKS: usize = 64;
-/// Up to this many canonical sequences, all are solved (proven optimal).
-pub const MAX_ENUMERATED: u64 = 20_000;
+/// The default relative gap at which the search stops (proven optimal).
+pub const DEFAULT_GAP: f64 = 1e-9;
+/// The default budget of linear programs (a few seconds).
+pub const DEFAULT_MAX_LPS: f64 = 3_000.0;
 
 /// An M5 instance (`[000]`'s notation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,17 +79,24 @@ pub struct Instance {
     /// Exactly `n` chunks, as in the paper's MIP (default: at most `n`).
     #[serde(default)]
     pub exactly: bool,
+    /// Stop once the relative gap is at most this (default 1e-9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+    /// Stop after this many linear programs (a whole number, default 3000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lps: Option<f64>,
 }
 
 /// How good the answer is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
-    /// Every canonical sequence was solved: proven optimal.
+    /// Proven optimal (relative gap at most 1e-9).
     Optimal,
-    /// The best round-robin sequence; the gap bounds its distance from the
-    /// optimum.
-    Heuristic,
+    /// Stopped at the requested gap.
+    StoppedAtGap,
+    /// Stopped at the LP budget; the gap bounds the distance to the optimum.
+    StoppedAtLimit,
 }
 
 /// The answer for an M5 instance.
@@ -133,6 +143,8 @@ impl Instance {
             chunks: 20.0,
             load,
             exactly: false,
+            gap: None,
+            max_lps: None,
         }
     }
 
@@ -188,6 +200,19 @@ impl Instance {
         c.whole("machines", self.machines, 1, MAX_MACHINES);
         c.whole("chunks", self.chunks, 1, MAX_CHUNKS);
         c.positive("load", self.load);
+        if let Some(gap) = self.gap {
+            if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
+                let invalid = Invalid::OutOfBounds {
+                    value: gap,
+                    low: 0.0,
+                    high: 1.0,
+                };
+                c.fail("gap", invalid);
+            }
+        }
+        if let Some(lps) = self.max_lps {
+            c.whole("max_lps", lps, 1, 100_000_000);
+        }
     }
 
     /// The machine every chunk runs on, as the verifier sees it.
@@ -227,13 +252,6 @@ impl Instance {
         self.startup + channel.max(area)
     }
 
-    /// Canonical sequences of `k` chunks: the first `min(m, k)` go to
-    /// machines `0, 1, …`; every later one to any machine.
-    fn canonical_count(&self, k: usize) -> u64 {
-        let m = self.machines_usize();
-        (m as u64).saturating_pow(k.saturating_sub(m) as u32)
-    }
-
     /// Solves the instance (see the module docs for the method).
     ///
     /// # Errors
@@ -242,16 +260,14 @@ impl Instance {
     /// [`Error::Cancelled`] if `progress` asks to stop.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
         self.check()?;
-        let total: u64 = self
-            .chunk_counts()
-            .map(|k| self.canonical_count(k))
-            .fold(0, u64::saturating_add);
-        let (best, lps, status) = if total <= MAX_ENUMERATED {
-            let (best, lps) = self.enumerate(total, progress)?;
-            (best, lps, Status::Optimal)
-        } else {
-            let (best, lps) = self.round_robin(progress)?;
-            (best, lps, Status::Heuristic)
+        let gap = self.gap.unwrap_or(DEFAULT_GAP);
+        let max_lps = self.max_lps.unwrap_or(DEFAULT_MAX_LPS) as u64;
+        let outcome = self.branch_and_bound(gap, max_lps, progress)?;
+        let (best, lps) = (outcome.best, outcome.lps);
+        let status = match (outcome.complete, gap <= DEFAULT_GAP) {
+            (true, true) => Status::Optimal,
+            (true, false) => Status::StoppedAtGap,
+            (false, _) => Status::StoppedAtLimit,
         };
         let schedule = self.schedule(&best.sequence, &best.sizes);
         let kept: Vec<(usize, f64)> = best
@@ -268,11 +284,7 @@ impl Instance {
         };
         let verdict = verify(&self.processors(), self.load, &schedule, rules);
         let makespan = schedule.makespan;
-        let lower_bound = if status == Status::Optimal {
-            makespan
-        } else {
-            self.lower_bound().min(makespan)
-        };
+        let lower_bound = outcome.lower_bound.max(self.lower_bound()).min(makespan);
         let single = self.single();
         Ok(Report {
             makespan,
@@ -292,36 +304,8 @@ impl Instance {
         })
     }
 
-    /// Solves every canonical sequence.
-    fn enumerate(&self, total: u64, progress: &mut dyn Progress) -> Result<(Solved, u64), Error> {
-        let m = self.machines_usize();
-        let mut best: Option<Solved> = None;
-        let mut lps = 0;
-        for k in self.chunk_counts() {
-            let fixed = m.min(k);
-            let mut sequence: Vec<usize> = (0..fixed)
-                .chain(std::iter::repeat_n(0, k - fixed))
-                .collect();
-            loop {
-                let solved = self.solve_sequence(&sequence)?;
-                lps += 1;
-                if best.as_ref().is_none_or(|b| solved.makespan < b.makespan) {
-                    best = Some(solved);
-                }
-                if lps % 64 == 0 && !progress.report(lps as f64 / total as f64, "solving sequences")
-                {
-                    return Err(Error::Cancelled);
-                }
-                if !next_tail(&mut sequence, fixed, m) {
-                    break;
-                }
-            }
-        }
-        Ok((best.expect("at least one sequence"), lps))
-    }
-
     /// The best round robin over `p ≤ m` machines with `k ≤ n` chunks.
-    fn round_robin(&self, progress: &mut dyn Progress) -> Result<(Solved, u64), Error> {
+    pub(crate) fn round_robin(&self, progress: &mut dyn Progress) -> Result<(Solved, u64), Error> {
         let m = self.machines_usize();
         let counts: Vec<usize> = self.chunk_counts().collect();
         let total = (m * counts.len()) as f64;
@@ -345,17 +329,4 @@ impl Instance {
         }
         Ok((best.expect("at least one sequence"), lps))
     }
-}
-
-/// Advances the machines of chunks `fixed..` as a base-`m` counter; false
-/// once every tail has been visited.
-fn next_tail(sequence: &mut [usize], fixed: usize, m: usize) -> bool {
-    for pos in (fixed..sequence.len()).rev() {
-        sequence[pos] += 1;
-        if sequence[pos] < m {
-            return true;
-        }
-        sequence[pos] = 0;
-    }
-    false
 }

@@ -261,19 +261,28 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
   await page.click('#tab-m3');
 });
 
-test('start-up model: reference instance beats Table 1 at m = 2, small cases proven optimal', async (page) => {
+test('start-up model: reference instance proven optimal at m = 2, beats Table 1; LP budget and gap shown', async (page) => {
   await page.click('#tab-m5');
   await result(page, 'm5');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'startup'])));
   assert.equal(await page.textContent('#m5-makespan'), fmt(want.report.makespan));
   assert.ok(want.report.efficiency > 34.2, `efficiency ${want.report.efficiency}`);
-  assert.match(await page.textContent('#m5-status'), /proven lower bound .* gap 0\.227 %/);
+  assert.match(await page.textContent('#m5-status'), /^Proven optimal \(branch and bound, \d+ LPs\)/);
   const px = await chartPixels(page, '#m5-result canvas.gantt');
   assert.ok(px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
   const before = await page.textContent('#m5-makespan');
-  await page.fill('#m5-n', '6');
+  await page.fill('#m5-m', '10');
+  await page.fill('#m5-lps', '60');
   await makespanChange(page, before, '#m5-makespan');
-  assert.match(await page.textContent('#m5-status'), /^Proven optimal: all \d+ canonical communication sequences solved/);
+  await page.waitForFunction(() => /LP budget/.test(document.querySelector('#m5-status').textContent));
+  const request = { ...JSON.parse(execFileSync(dlt, ['example', 'startup'])), machines: 10, max_lps: 60 };
+  const limited = cli(request).report;
+  assert.equal(await page.textContent('#m5-makespan'), fmt(limited.makespan));
+  assert.match(await page.textContent('#m5-status'), /^Stopped at the LP budget \(\d+ LPs\): proven lower bound .*, gap [0-9.]+ %; not proven optimal/);
+  await page.fill('#m5-lps', '2.5');
+  await page.waitForFunction(() => document.querySelector('#m5 [data-error-for="max_lps"]').textContent !== '');
+  assert.equal(await page.textContent('#m5 [data-error-for="max_lps"]'), 'must be a whole number (got 2.5)');
+  await page.fill('#m5-lps', '60');
   await page.fill('#m5-b2', '3');
   await page.waitForFunction(() => document.querySelector('#m5 [data-error-for="b2"]').textContent !== '');
   assert.equal(await page.textContent('#m5 [data-error-for="b2"]'), 'must be below zero (got 3)');

@@ -269,13 +269,20 @@ export const startup = {
         { key: 'V', field: 'load', label: 'load <i>V</i>' },
       ],
     },
-    { fields: [{ key: 'exactly', field: 'exactly', label: 'exactly n chunks (as the paper\'s MIP; default: at most n)', type: 'check' }] },
+    {
+      legend: 'Search:',
+      fields: [
+        { key: 'gap', field: 'gap', label: 'stop at gap', placeholder: '1e-9' },
+        { key: 'lps', field: 'max_lps', label: 'LP budget', placeholder: '3000' },
+        { key: 'exactly', field: 'exactly', label: 'exactly n chunks (as the paper\'s MIP; default: at most n)', type: 'check' },
+      ],
+    },
   ],
   toRequest({ scalars }) {
     return {
       model: 'startup', a1: num(scalars.a1), a2: num(scalars.a2), b2: num(scalars.b2), rate: num(scalars.C),
       overhead: num(scalars.O), startup: num(scalars.S), machines: num(scalars.m), chunks: num(scalars.n),
-      load: num(scalars.V), exactly: Boolean(scalars.exactly),
+      load: num(scalars.V), exactly: Boolean(scalars.exactly), gap: optional(scalars.gap), max_lps: optional(scalars.lps),
     };
   },
   fromRequest(req) {
@@ -283,6 +290,7 @@ export const startup = {
       scalars: {
         a1: String(req.a1), a2: String(req.a2), b2: String(req.b2), C: String(req.rate), O: String(req.overhead),
         S: String(req.startup), m: String(req.machines), n: String(req.chunks), V: String(req.load), exactly: Boolean(req.exactly),
+        gap: req.gap == null ? '' : String(req.gap), lps: req.max_lps == null ? '' : String(req.max_lps),
       },
       rows: [],
     };
@@ -291,9 +299,11 @@ export const startup = {
     const proven = r.status === 'optimal';
     const parts = [
       headline('Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>)', 'm5-makespan', r.makespan, verdictLine('m5-verdict', r.verdict)),
-      el('p', { id: 'm5-status' }, proven
-        ? `Proven optimal: all ${r.lps} canonical communication sequences solved.`
-        : `Best of ${r.lps} round-robin sequences; proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)} (not proven optimal).`),
+      el('p', { id: 'm5-status' }, {
+        optimal: `Proven optimal (branch and bound, ${r.lps} LPs).`,
+        'stopped-at-gap': `Stopped at the requested gap after ${r.lps} LPs: proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}.`,
+        'stopped-at-limit': `Stopped at the LP budget (${r.lps} LPs): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
+      }[r.status]),
       el('p', { id: 'm5-efficiency' }, `Efficiency E = T(1,1,V)/(m·T) = ${fmt(r.efficiency)}` +
         `${proven ? '' : ` (at most ${fmt(r.efficiency_bound)})`}; speedup ${fmt(r.speedup)}; T(1,1,V) = ${fmt(r.single)}.`),
     ];
