@@ -24,13 +24,55 @@ fn brute_force(inst: &Instance) -> f64 {
     best
 }
 
+/// Every sequence up to renaming machines (restricted growth strings: each
+/// chunk goes to a used machine or to the next new one), every allowed
+/// length. Uses neither the distinct-first rule nor any bound.
+fn brute_force_up_to_renaming(inst: &Instance) -> f64 {
+    let (m, n) = (inst.machines as usize, inst.chunks as usize);
+    let lengths = if inst.exactly { n..=n } else { 1..=n };
+    let mut best = f64::INFINITY;
+    for k in lengths {
+        let mut sequence = vec![0usize; k];
+        loop {
+            best = best.min(inst.solve_sequence(&sequence).unwrap().makespan);
+            // Next restricted growth string of length k with at most m values.
+            let mut pos = k;
+            loop {
+                if pos == 1 {
+                    pos = 0;
+                    break;
+                }
+                pos -= 1;
+                let limit = sequence[..pos]
+                    .iter()
+                    .max()
+                    .map_or(0, |&u| u + 1)
+                    .min(m - 1);
+                if sequence[pos] < limit {
+                    sequence[pos] += 1;
+                    sequence[pos + 1..].fill(0);
+                    break;
+                }
+            }
+            if pos == 0 {
+                break;
+            }
+        }
+    }
+    best
+}
+
 fn instance() -> impl Strategy<Value = Instance> {
+    instance_up_to(3, 5)
+}
+
+fn instance_up_to(max_m: usize, max_n: usize) -> impl Strategy<Value = Instance> {
     (
         (0.05..1.0f64, 2.0..40.0f64, 100.0..5000.0f64),
         prop_oneof![Just(0.0), 1e-4..0.05f64, 0.5..5.0f64],
         prop_oneof![Just(0.0), 0.01..5.0f64],
         prop_oneof![Just(0.0), 0.1..50.0f64],
-        (1usize..=3, 1usize..=5, 0.1..30.0f64, any::<bool>()),
+        (1usize..=max_m, 1usize..=max_n, 0.1..30.0f64, any::<bool>()),
     )
         .prop_map(
             |((a1, ratio, rho), rate, overhead, startup, (m, n, v, exactly))| {
@@ -74,6 +116,35 @@ proptest! {
         exactly.exactly = true;
         prop_assert!(r.makespan <= exactly.solve(&mut Silent).unwrap().makespan * (1.0 + 1e-9));
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The larger check (m ≤ 4, n ≤ 7, 500 instances), run in release mode
+    /// by the test command: the search equals every sequence up to renaming.
+    #[test]
+    #[ignore = "slow in debug builds; the test command runs it with --release"]
+    fn search_equals_brute_force_on_500_instances(inst in instance_up_to(4, 7)) {
+        let r = inst.solve(&mut Silent).unwrap();
+        prop_assert_eq!(r.status, Status::Optimal);
+        prop_assert!(r.verdict.ok, "{:?}", r.verdict);
+        let brute = brute_force_up_to_renaming(&inst);
+        prop_assert!(close(r.makespan, brute, 1e-7), "search {} vs brute force {}", r.makespan, brute);
+        prop_assert!(r.lower_bound <= brute * (1.0 + 1e-9));
+    }
+}
+
+/// The renaming brute force agrees with the plain one where both are cheap.
+#[test]
+fn brute_forces_agree() {
+    let mut inst = Instance::reference(3, 20_000.0);
+    inst.chunks = 5.0;
+    assert!(close(
+        brute_force(&inst),
+        brute_force_up_to_renaming(&inst),
+        1e-12
+    ));
 }
 
 #[test]
