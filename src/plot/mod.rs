@@ -8,6 +8,7 @@ mod lines;
 pub use gantt::draw_gantt;
 pub use lines::draw_lines;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::chart::LineChart;
@@ -21,19 +22,28 @@ pub(crate) fn drawing<E: std::error::Error + Send + Sync>(
     Error::Drawing(e.to_string())
 }
 
+/// An SVG document of `width × height` pixels drawn by `draw`.
+fn svg(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<(), Error>,
+) -> Result<String, Error> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw(&root)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
 /// The Gantt chart as an SVG document of `width × height` pixels.
 ///
 /// # Errors
 ///
 /// [`Error::Drawing`] if plotters cannot lay the chart out.
 pub fn gantt_svg(gantt: &Gantt, width: u32, height: u32) -> Result<String, Error> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        draw_gantt(&root, gantt)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+    svg(width, height, |area| draw_gantt(area, gantt))
 }
 
 /// A line chart as an SVG document of `width × height` pixels.
@@ -42,11 +52,5 @@ pub fn gantt_svg(gantt: &Gantt, width: u32, height: u32) -> Result<String, Error
 ///
 /// [`Error::Drawing`] if plotters cannot lay the chart out.
 pub fn lines_svg(chart: &LineChart, width: u32, height: u32) -> Result<String, Error> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        draw_lines(&root, chart)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(svg)
+    svg(width, height, |area| draw_lines(area, chart))
 }
