@@ -115,19 +115,23 @@ def main():
     if not args.no_highs:
         ensure_highspy()
     print("| m | paper Emax | our E | our E bound | gap | status | LPs | our time [s] |"
-          " HiGHS T | HiGHS time [s] | HiGHS T / our T | time ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          " our time to final T [s] | HiGHS T | HiGHS time [s] | HiGHS T / our T |"
+          " HiGHS time / our time to final T |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in (int(k) for k in args.m.split(",")):
         emax, vmax = TABLE_1[m]
         r, t_ours = ours(m, vmax, args.max_lps)
+        # Time to the final incumbent, estimated by the share of LPs solved
+        # until it was found (LPs take similar times within one run).
+        t_final = t_ours * r["incumbent_at_lp"] / r["lps"]
         row = [m, emax, f"{r['efficiency']:.3f}", f"{r['efficiency_bound']:.3f}",
-               f"{100 * r['gap']:.2f} %", r["status"], r["lps"], f"{t_ours:.2f}"]
+               f"{100 * r['gap']:.2f} %", r["status"], r["lps"], f"{t_ours:.2f}", f"≈ {t_final:.2f}"]
         if args.no_highs:
             row += ["", "", "", ""]
         else:
             value, bound, t_highs = highs(m, vmax, args.highs_seconds)
             row += [f"{value:.1f}", f"{t_highs:.1f}", f"{value / r['makespan']:.4f}",
-                    f"{t_highs / t_ours:.0f}×"]
+                    f"{t_highs / t_final:.0f}×"]
         print("| " + " | ".join(str(c) for c in row) + " |", flush=True)
 
 

@@ -123,6 +123,11 @@ pub struct Report {
     pub efficiency_bound: f64,
     /// Linear programs solved.
     pub lps: u64,
+    /// Sequence prefixes expanded by the search.
+    pub nodes: u64,
+    /// Linear programs solved when the final best schedule was found (the
+    /// rest went into proving the bound).
+    pub incumbent_at_lp: u64,
     pub schedule: Schedule,
     pub usage: Vec<MachineUse>,
     pub verdict: Verdict,
@@ -298,6 +303,8 @@ impl Instance {
             efficiency: single / (self.machines * makespan),
             efficiency_bound: single / (self.machines * lower_bound),
             lps,
+            nodes: outcome.nodes,
+            incumbent_at_lp: outcome.incumbent_at,
             usage: schedule.usage(),
             schedule,
             verdict,

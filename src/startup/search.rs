@@ -53,6 +53,10 @@ pub(super) struct Outcome {
     pub best: Solved,
     pub lower_bound: f64,
     pub lps: u64,
+    /// Nodes (prefixes) expanded.
+    pub nodes: u64,
+    /// LPs solved when the final incumbent was found.
+    pub incumbent_at: u64,
     pub complete: bool,
 }
 
@@ -155,9 +159,11 @@ impl Instance {
         let m = self.machines_usize();
         let n = self.chunks as usize;
         let mut lps = 0u64;
+        let mut nodes = 0u64;
         // Incumbent: the best round robin (cheap and usually good).
         let (mut best, rr_lps) = self.round_robin(&mut crate::progress::Silent)?;
         lps += rr_lps;
+        let mut incumbent_at = lps;
         let mut open = BinaryHeap::new();
         open.push(Node {
             bound: 0.0,
@@ -181,12 +187,14 @@ impl Instance {
                 }
             }
             let prefix = node.prefix;
+            nodes += 1;
             // The prefix as a whole sequence (if this many chunks is allowed).
             if !self.exactly || prefix.len() == n {
                 let solved = self.solve_sequence(&prefix)?;
                 lps += 1;
                 if solved.makespan < best.makespan {
                     best = solved;
+                    incumbent_at = lps;
                 }
             }
             if prefix.len() == n {
@@ -221,6 +229,8 @@ impl Instance {
             best,
             lower_bound,
             lps,
+            nodes,
+            incumbent_at,
         })
     }
 }

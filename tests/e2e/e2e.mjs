@@ -267,7 +267,7 @@ test('start-up model: reference instance proven optimal at m = 2, beats Table 1;
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'startup'])));
   assert.equal(await page.textContent('#m5-makespan'), fmt(want.report.makespan));
   assert.ok(want.report.efficiency > 34.2, `efficiency ${want.report.efficiency}`);
-  assert.match(await page.textContent('#m5-status'), /^Proven optimal \(branch and bound, \d+ LPs\)/);
+  assert.match(await page.textContent('#m5-status'), /^Proven optimal \(branch and bound, \d+ LPs, \d+ nodes; best found at LP \d+\)/);
   const px = await chartPixels(page, '#m5-result canvas.gantt');
   assert.ok(px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
   const before = await page.textContent('#m5-makespan');

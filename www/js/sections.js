@@ -300,7 +300,7 @@ export const startup = {
     const parts = [
       headline('Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>)', 'm5-makespan', r.makespan, verdictLine('m5-verdict', r.verdict)),
       el('p', { id: 'm5-status' }, {
-        optimal: `Proven optimal (branch and bound, ${r.lps} LPs).`,
+        optimal: `Proven optimal (branch and bound, ${r.lps} LPs, ${r.nodes} nodes; best found at LP ${r.incumbent_at_lp}).`,
         'stopped-at-gap': `Stopped at the requested gap after ${r.lps} LPs: proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}.`,
         'stopped-at-limit': `Stopped at the LP budget (${r.lps} LPs): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
       }[r.status]),
