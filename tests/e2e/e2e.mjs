@@ -5,6 +5,7 @@
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -302,7 +303,18 @@ test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+/** Resolves when nothing listens on `port`, rejects otherwise. */
+function ensurePortFree() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', () => reject(new Error(`port ${port} is in use (set E2E_PORT to another port)`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(resolve));
+  });
+}
+
 async function serve() {
+  // Another server on the port might serve other files: refuse to start.
+  await ensurePortFree();
   const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root],
     { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
