@@ -366,12 +366,12 @@ impl Instance {
         let energy = self
             .power
             .map(|p| energy(&p, &served[..best.active], &best, all.len()));
+        let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
         let series = if self.series {
-            self.series(&served, progress)?
+            self.series(&served, single, progress)?
         } else {
             Vec::new()
         };
-        let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
         let listed = order.iter().enumerate().all(|(k, &i)| k == i);
         let mut sizes = best.sizes;
         sizes.truncate(MAX_SCHEDULE);
@@ -391,14 +391,15 @@ impl Instance {
         })
     }
 
-    /// `T(m)` and `E(m)` for the first `m` served machines.
+    /// `T(m)` and `E(m)` for the first `m` served machines; `single` is
+    /// `T(1)`.
     fn series(
         &self,
         served: &[&Machine],
+        single: f64,
         progress: &mut dyn Progress,
     ) -> Result<Vec<SeriesPoint>, Error> {
         let counts = series_counts(served.len(), MAX_SERIES_POINTS);
-        let single = split(&served[..1], self.load).makespan;
         let mut points = Vec::with_capacity(counts.len());
         for (k, &m) in counts.iter().enumerate() {
             if k % 8 == 0 && !progress.report(k as f64 / counts.len() as f64, "series over m") {

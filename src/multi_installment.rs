@@ -215,7 +215,7 @@ impl Instance {
             c.whole("series.points", s.points, 2, MAX_SERIES_POINTS);
         }
         if c.is_clean() && self.chunk.is_none() {
-            let h = heuristic(&self.processors);
+            let h = heuristic(&self.processors, &admissible(&self.processors));
             if h.chunk.is_none() {
                 c.fail("chunk", Invalid::Needed(h.explanation));
             }
@@ -239,7 +239,8 @@ impl Instance {
     /// series fails, [`Error::Cancelled`] if `progress` asks to stop.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
         self.check()?;
-        let heuristic = heuristic(&self.processors);
+        let admissible = admissible(&self.processors);
+        let heuristic = heuristic(&self.processors, &admissible);
         let (chunk, chunk_from_heuristic) = match self.chunk {
             Some(beta) => (beta, false),
             None => (heuristic.chunk.expect("checked"), true),
@@ -269,7 +270,7 @@ impl Instance {
             chunks: eval.chunks,
             makespan: eval.makespan,
             machines: eval.machines,
-            admissible: admissible(&self.processors),
+            admissible,
             heuristic,
             schedule,
             verdict,
@@ -355,7 +356,8 @@ pub fn evaluate(ps: &[Processor], load: f64, beta: f64) -> Evaluation {
         let mut share = full as f64 * beta;
         if i == last_machine {
             // Its last chunk is the load's last: sent after every full one.
-            let before: f64 = ps[..i].iter().map(|q| q.send_time(beta)).sum();
+            // `offset` already counts this machine's own full send.
+            let before = offset - p.send_time(beta);
             let arrival = last_round as f64 * round + before + p.send_time(last);
             let t = p.levels.eval(last);
             finish = finish.max(arrival) + t;
@@ -480,7 +482,8 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
 }
 
 /// `[003]`'s heuristic `β`, eq. (5) generalised.
-pub fn heuristic(ps: &[Processor]) -> Heuristic {
+/// `range` is [`admissible`]`(ps)`, to say when the heuristic falls outside it.
+pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
     let startups: f64 = ps.iter().map(|p| p.startup).sum();
     let rates: f64 = ps.iter().map(|p| p.rate).sum();
     let mut best = f64::NEG_INFINITY;
@@ -520,7 +523,6 @@ pub fn heuristic(ps: &[Processor]) -> Heuristic {
         "β = max_i (ΣS − A^l_i1)/(A^l_i2 − ΣC) = {best:.6e}: every machine computes for \
          the whole time the originator needs to send one round"
     );
-    let range = admissible(ps);
     let below = range.lower.is_some_and(|lo| best <= lo);
     let above = range.upper.is_some_and(|hi| best >= hi);
     if below || above {

@@ -20,7 +20,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 #[test]
 fn figure_10_heuristic_and_range() {
     let inst = Instance::figure_10();
-    let h = heuristic(&inst.processors);
+    let h = heuristic(&inst.processors, &admissible(&inst.processors));
     assert!(close(h.chunk.unwrap(), 1e4, 1e-9), "{h:?}");
     let r = admissible(&inst.processors);
     assert!(close(
@@ -70,7 +70,7 @@ fn figure_10_series_reproduces_the_paper() {
 fn heuristic_explains_when_it_does_not_apply() {
     let mut ps = Instance::figure_10().processors;
     ps[3].levels = ProcessingTime::new(vec![Level::new(1.0, 1e-3), Level::new(-9.9e6, 0.1)]);
-    let h = heuristic(&ps);
+    let h = heuristic(&ps, &admissible(&ps));
     assert!(h.chunk.is_none());
     assert!(
         h.explanation
@@ -83,7 +83,7 @@ fn heuristic_explains_when_it_does_not_apply() {
     for p in &mut ps {
         p.rate = 2e-4;
     }
-    let h = heuristic(&ps);
+    let h = heuristic(&ps, &admissible(&ps));
     assert!(
         h.explanation
             .starts_with("does not apply: P1 needs A^l_2 − ΣC > 0"),
