@@ -103,7 +103,7 @@ test('an invalid input shows its message next to the field and keeps the result'
   const before = await page.textContent('#m3-makespan');
   await page.fill('[data-field="processors[0].rate"]', '-1');
   const slot = '[data-error-for="processors[0].rate"]';
-  await page.waitForFunction((s) => document.querySelector(s).textContent !== '', slot);
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.equal(await page.textContent(slot), 'must not be negative (got -1)');
   assert.equal(await page.getAttribute('[data-field="processors[0].rate"]', 'aria-invalid'), 'true');
   assert.equal(await page.textContent('#m3-makespan'), before);
@@ -111,27 +111,27 @@ test('an invalid input shows its message next to the field and keeps the result'
 
   await page.fill('#m3-V', '');
   const load = '#m3 [data-error-for="load"]';
-  await page.waitForFunction((s) => document.querySelector(s).textContent !== '', load);
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', load);
   assert.equal(await page.textContent(load), 'must be a finite number');
   await page.fill('#m3-V', '3');
 
   // An out-of-core line faster than the core line is not convex.
   await page.fill('[data-field="processors[1].levels[1].slope"]', '0.5');
   const convex = '[data-error-for="processors[1].levels[1].slope"]';
-  await page.waitForFunction((s) => document.querySelector(s).textContent !== '', convex);
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', convex);
   assert.match(await page.textContent(convex), /must be slower than the level above it/);
   assert.equal(await page.textContent('#m3-makespan'), before);
 });
 
 test('a reload restores every input, the invalid ones included', async (page) => {
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-error-for="processors[0].rate"]').textContent !== '');
+  await page.waitForFunction(() => (document.querySelector('[data-error-for="processors[0].rate"]')?.textContent ?? '') !== '');
   assert.equal(await page.inputValue('[data-field="processors[0].rate"]'), '-1');
   assert.equal(await page.inputValue('#m3-V'), '3');
   await page.fill('[data-field="processors[0].rate"]', '1');
   await page.fill('[data-field="processors[1].levels[1].slope"]', '10');
   await result(page, 'm3');
-  await page.waitForFunction((want) => document.querySelector('#m3-makespan').textContent === want,
+  await page.waitForFunction((want) => (document.querySelector('#m3-makespan')?.textContent ?? '') === want,
     fmt(cli(worked(3)).report.makespan), { timeout: 20000 });
 });
 
@@ -154,7 +154,7 @@ test('long work shows progress and cancel keeps the previous result', async (pag
   await page.waitForFunction(() => document.querySelector('#progress').value > 0, null, { timeout: 20000 });
   await page.screenshot({ path: path.join(shots, 'progress.png') });
   await page.click('#cancel');
-  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#status-text').textContent));
+  await page.waitForFunction(() => /Cancelled/.test((document.querySelector('#status-text')?.textContent ?? '')));
   assert.equal(await page.textContent('#m3-makespan'), before);
   assert.ok(await page.isHidden('#cancel'));
   // The restarted worker still computes.
@@ -184,7 +184,7 @@ test('a crashing worker is replaced and the user told; inputs and result stay', 
   await page.route('**/js/worker.js', (route) => (served++ === 0
     ? route.fulfill({ contentType: 'text/javascript', body: crashing }) : route.continue()));
   await page.goto(`${base}?V=2&p=1,1,1,1,-9,10,&p=1,1,1,1,-9,10,`);
-  await page.waitForFunction(() => /crashed/.test(document.querySelector('#status-text').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /crashed/.test((document.querySelector('#status-text')?.textContent ?? '')), null, { timeout: 20000 });
   assert.match(await page.textContent('#m3-error'), /The computation crashed \(.*simulated crash.*\)\. The calculator was restarted/);
   await page.unroute('**/js/worker.js');
   assert.equal(served, 2, 'the crashed worker was not replaced');
@@ -221,11 +221,11 @@ test('linear DLT with energy: prefix note, energy, charts, agrees with the CLI',
   // A fractional machine count is refused next to its field.
   await page.fill('[data-field="machines[0].count"]', '2.5');
   const slot = '[data-error-for="machines[0].count"]';
-  await page.waitForFunction((s) => document.querySelector(s).textContent !== '', slot);
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.equal(await page.textContent(slot), 'must be a whole number (got 2.5)');
   await page.fill('[data-field="machines[0].count"]', '30');
   await page.fill('#m2-k', '0.5');
-  await page.waitForFunction(() => document.querySelector('[data-error-for="power.idle_factor"]').textContent !== '');
+  await page.waitForFunction(() => (document.querySelector('[data-error-for="power.idle_factor"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('[data-error-for="power.idle_factor"]'), 'must be at least 1 (got 0.5)');
   await page.fill('#m2-k', '3');
   await page.screenshot({ path: path.join(shots, 'linear.png'), fullPage: true });
@@ -246,7 +246,7 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
   assert.ok(n > 500, `chart not drawn (${n})`);
   const before = await page.textContent('#m4-makespan');
   await page.fill('#m4-beta', '0');
-  await page.waitForFunction(() => document.querySelector('#m4 [data-error-for="chunk"]').textContent !== '');
+  await page.waitForFunction(() => (document.querySelector('#m4 [data-error-for="chunk"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('#m4 [data-error-for="chunk"]'), 'must be greater than zero (got 0)');
   assert.equal(await page.textContent('#m4-makespan'), before);
   // Empty β: the heuristic's 1e4.
@@ -275,17 +275,17 @@ test('start-up model: reference instance proven optimal at m = 2, beats Table 1;
   await page.fill('#m5-m', '10');
   await page.fill('#m5-lps', '60');
   await makespanChange(page, before, '#m5-makespan');
-  await page.waitForFunction(() => /LP budget/.test(document.querySelector('#m5-status').textContent));
+  await page.waitForFunction(() => /LP budget/.test((document.querySelector('#m5-status')?.textContent ?? '')));
   const request = { ...JSON.parse(execFileSync(dlt, ['example', 'startup'])), machines: 10, max_lps: 60 };
   const limited = cli(request).report;
   assert.equal(await page.textContent('#m5-makespan'), fmt(limited.makespan));
   assert.match(await page.textContent('#m5-status'), /^Stopped at the LP budget \(\d+ LPs\): proven lower bound .*, gap [0-9.]+ %; not proven optimal/);
   await page.fill('#m5-lps', '2.5');
-  await page.waitForFunction(() => document.querySelector('#m5 [data-error-for="max_lps"]').textContent !== '');
+  await page.waitForFunction(() => (document.querySelector('#m5 [data-error-for="max_lps"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('#m5 [data-error-for="max_lps"]'), 'must be a whole number (got 2.5)');
   await page.fill('#m5-lps', '60');
   await page.fill('#m5-b2', '3');
-  await page.waitForFunction(() => document.querySelector('#m5 [data-error-for="b2"]').textContent !== '');
+  await page.waitForFunction(() => (document.querySelector('#m5 [data-error-for="b2"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('#m5 [data-error-for="b2"]'), 'must be below zero (got 3)');
   await page.fill('#m5-b2', '-27109');
   await page.screenshot({ path: path.join(shots, 'startup.png'), fullPage: true });
@@ -345,6 +345,7 @@ async function main() {
 
   let passed = 0;
   let failed = 0;
+  const failures = [];
   try {
     for (const { name, fn } of tests) {
       const t0 = Date.now();
@@ -354,6 +355,7 @@ async function main() {
         console.log(`test ${name} ... ok (${Date.now() - t0} ms)`);
       } catch (err) {
         failed++;
+        failures.push(`${name}: ${String(err.message ?? err).split('\n')[0]}`);
         console.log(`test ${name} ... FAILED\n${err.stack ?? err}`);
         await page.screenshot({ path: path.join(shots, `failed-${passed + failed}.png`), fullPage: true }).catch(() => {});
       }
@@ -364,6 +366,8 @@ async function main() {
   }
   console.log(`screenshots in ${path.relative(root, shots)}/`);
   if (failed) {
+    // Repeated last, so that the end of a long log names every failure.
+    for (const f of failures) console.log(`failed: ${f}`);
     console.log(`e2e: ${failed} failed, ${passed} passed`);
     process.exit(1);
   }
