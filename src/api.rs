@@ -28,8 +28,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chart::LineChart;
+use crate::contour::{self, Contour};
 use crate::error::Error;
 use crate::gantt::Gantt;
+use crate::isoefficiency::{self, table::Table, Map};
 use crate::progress::Progress;
 use crate::{hierarchical, linear, multi_installment, startup};
 
@@ -46,6 +48,12 @@ pub enum Request {
     /// M5: multi-installment with machine start-up and memory hierarchy
     /// (`[000]`).
     Startup(startup::Instance),
+    /// M6: the isoefficiency map of M5 (`[000]`), `m` across, `V` up.
+    Isoefficiency(isoefficiency::Request),
+    /// `[000]` Table 1: `Emax` and `Vmax` per machine count.
+    Table1(isoefficiency::Request),
+    /// A generalised map (`[004]`): lines of equal value over two parameters.
+    Contour(contour::Request),
 }
 
 /// The answer to a [`Request`].
@@ -78,6 +86,18 @@ pub enum Response {
         report: Box<startup::Report>,
         gantt: Gantt,
     },
+    /// The map and its chart (without overlays; see [`Map::chart`]).
+    Isoefficiency {
+        map: Box<Map>,
+        charts: Vec<LineChart>,
+    },
+    /// Table 1.
+    Table1 { table: Table },
+    /// A generalised map and its chart.
+    Contour {
+        contour: Box<Contour>,
+        charts: Vec<LineChart>,
+    },
 }
 
 impl Response {
@@ -88,14 +108,32 @@ impl Response {
                 gantt.as_ref()
             }
             Response::Hierarchical { gantt, .. } | Response::Startup { gantt, .. } => Some(gantt),
+            Response::Isoefficiency { .. } | Response::Table1 { .. } | Response::Contour { .. } => {
+                None
+            }
         }
     }
 
     /// The line charts of the response (none when no series was asked for).
     pub fn charts(&self) -> &[LineChart] {
         match self {
-            Response::Linear { charts, .. } | Response::MultiInstallment { charts, .. } => charts,
-            Response::Hierarchical { .. } | Response::Startup { .. } => &[],
+            Response::Linear { charts, .. }
+            | Response::MultiInstallment { charts, .. }
+            | Response::Isoefficiency { charts, .. }
+            | Response::Contour { charts, .. } => charts,
+            Response::Hierarchical { .. } | Response::Startup { .. } | Response::Table1 { .. } => {
+                &[]
+            }
+        }
+    }
+
+    /// The result as CSV, for the responses that are tables.
+    pub fn csv(&self) -> Option<String> {
+        match self {
+            Response::Isoefficiency { map, .. } => Some(map.csv()),
+            Response::Table1 { table } => Some(table.csv()),
+            Response::Contour { contour, .. } => Some(contour.csv()),
+            _ => None,
         }
     }
 }
@@ -147,6 +185,30 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "startup",
         "[000] reference instance, m = 2, n = 20, V = 134485 MB (Table 1's Vmax)",
     ),
+    (
+        "isoefficiency",
+        "[000] Figs. 1-2: isoefficiency map of the reference instance, m = 2..20",
+    ),
+    (
+        "isoefficiency-small",
+        "[000] reference instance, m = 2..5, levels 1, 10, 30",
+    ),
+    (
+        "table1",
+        "[000] Table 1: Emax and Vmax of the reference instance, m = 2..20",
+    ),
+    (
+        "map-compute-communication",
+        "[004] linear DLT: efficiency over A and C, m = 10",
+    ),
+    (
+        "map-energy",
+        "[004] linear DLT: iso-energy lines over m and the idle factor k",
+    ),
+    (
+        "map-startup",
+        "[000] reference instance, m = 8: efficiency over C and V",
+    ),
 ];
 
 impl Request {
@@ -176,6 +238,18 @@ impl Request {
                 multi_installment::Instance::figure_10(),
             )),
             "startup" => Some(Request::Startup(startup::Instance::reference(2, 134_485.0))),
+            "isoefficiency" => Some(Request::Isoefficiency(isoefficiency::Request::reference())),
+            "isoefficiency-small" => Some(Request::Isoefficiency(isoefficiency::Request {
+                machines_to: 5.0,
+                levels: vec![1.0, 10.0, 30.0],
+                ..isoefficiency::Request::reference()
+            })),
+            "table1" => Some(Request::Table1(isoefficiency::Request::reference())),
+            "map-compute-communication" => Some(Request::Contour(
+                contour::Request::compute_vs_communication(),
+            )),
+            "map-energy" => Some(Request::Contour(contour::Request::energy_vs_idle_factor())),
+            "map-startup" => Some(Request::Contour(contour::Request::startup_reference())),
             _ => None,
         }
     }
@@ -187,6 +261,8 @@ impl Request {
             Request::Hierarchical(instance) => instance.problems(),
             Request::MultiInstallment(instance) => instance.problems(),
             Request::Startup(instance) => instance.problems(),
+            Request::Isoefficiency(request) | Request::Table1(request) => request.problems(),
+            Request::Contour(request) => request.problems(),
         };
         errors.iter().map(FieldProblem::from).collect()
     }
@@ -228,6 +304,23 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
             Response::Startup {
                 gantt: Gantt::with_startup(&report.schedule, instance.startup),
                 report: Box::new(report),
+            }
+        }
+        Request::Isoefficiency(request) => {
+            let map = request.map(progress)?;
+            Response::Isoefficiency {
+                charts: vec![map.chart(false)],
+                map: Box::new(map),
+            }
+        }
+        Request::Table1(request) => Response::Table1 {
+            table: request.table(progress)?,
+        },
+        Request::Contour(request) => {
+            let contour = request.contour(progress)?;
+            Response::Contour {
+                charts: vec![contour.chart(request)],
+                contour: Box::new(contour),
             }
         }
     })

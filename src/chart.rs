@@ -10,6 +10,18 @@ pub struct Axis {
     pub log: bool,
 }
 
+/// How a line is stroked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Style {
+    #[default]
+    Solid,
+    /// Thicker and black: the line the others are read against.
+    Bold,
+    /// Thin and dashed: an estimate or a bound, not a computed result.
+    Dashed,
+}
+
 /// One named series of points.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
@@ -17,6 +29,12 @@ pub struct Line {
     pub points: Vec<[f64; 2]>,
     /// Draw a marker at every point (for a few discrete points).
     pub markers: bool,
+    #[serde(default)]
+    pub style: Style,
+    /// A label written at the line's last point (for charts with too many
+    /// lines for a legend).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// A chart with a title, two axes and its lines.
@@ -28,6 +46,13 @@ pub struct LineChart {
     pub x: Axis,
     pub y: Axis,
     pub lines: Vec<Line>,
+    /// Draw a legend of the line names.
+    #[serde(default = "yes")]
+    pub legend: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Axis {
@@ -70,7 +95,14 @@ impl Line {
             name: name.into(),
             points,
             markers,
+            style: Style::Solid,
+            label: None,
         }
+    }
+
+    /// The same line drawn in `style`.
+    pub fn styled(self, style: Style) -> Line {
+        Line { style, ..self }
     }
 }
 

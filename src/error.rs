@@ -52,6 +52,8 @@ pub enum Invalid {
     OutOfRange { index: usize, len: usize },
     /// A list that must be a permutation is not one.
     NotPermutation,
+    /// A parameter name that the model does not have (the known ones listed).
+    UnknownParameter { name: String, known: String },
 }
 
 impl fmt::Display for Invalid {
@@ -107,6 +109,12 @@ impl fmt::Display for Invalid {
                 f,
                 "must list every processor exactly once (a permutation of 0..m)"
             ),
+            Invalid::UnknownParameter { name, known } => {
+                write!(
+                    f,
+                    "must name a parameter of the model: {name:?} is not one ({known})"
+                )
+            }
         }
     }
 }

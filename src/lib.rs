@@ -23,9 +23,11 @@
 
 pub mod api;
 pub mod chart;
+pub mod contour;
 pub mod error;
 pub mod gantt;
 pub mod hierarchical;
+pub mod isoefficiency;
 pub mod linear;
 pub mod lp;
 pub mod multi_installment;

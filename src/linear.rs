@@ -552,6 +552,7 @@ impl Report {
                     Line::new("E(T(m))", energy, markers),
                     Line::new("least energy", vec![min], true),
                 ],
+                legend: true,
             });
         }
         let many = self.series.last().is_some_and(|p| p.machines > 100);
@@ -572,6 +573,7 @@ impl Report {
                     .collect(),
                 markers,
             )],
+            legend: true,
         });
         charts
     }

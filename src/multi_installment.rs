@@ -566,6 +566,7 @@ impl Report {
             x: Axis::log("load V"),
             y: Axis::log("processing time Cmax"),
             lines,
+            legend: true,
         }]
     }
 }

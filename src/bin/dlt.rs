@@ -15,7 +15,15 @@ Usage:
   dlt solve [FILE] [--svg OUT] [--charts DIR] [--compact]
       Solve the request in FILE (or standard input when FILE is absent or -)
       and print the response as JSON. --svg writes the Gantt chart to OUT;
-      --charts writes every line chart to DIR/<name>.svg.
+      --charts writes every line chart to DIR/<name>.svg; --csv prints
+      the result as CSV (maps and tables only).
+  dlt map [FILE] [--csv] [--charts DIR] [--compact]
+      The isoefficiency map of the M5 request in FILE (model
+      \"isoefficiency\"); without FILE, the reference map of [000]
+      (m = 2..20). --csv prints one row per point instead of JSON.
+  dlt table [FILE] [--csv] [--compact]
+      [000] Table 1 (model \"table1\"); without FILE, for the reference
+      instance, beside the paper's values.
   dlt check [FILE]
       List every invalid field of the request, one per line; exit 1 if any.
   dlt example [NAME]
@@ -63,6 +71,7 @@ struct Args {
     svg: Option<String>,
     charts: Option<String>,
     compact: bool,
+    csv: bool,
 }
 
 fn parse_args() -> Result<Option<Args>, Failure> {
@@ -74,6 +83,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         svg: None,
         charts: None,
         compact: false,
+        csv: false,
     };
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
@@ -88,13 +98,16 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("svg") => args.svg = Some(parser.value()?.string().map_err(usage)?),
             Long("charts") => args.charts = Some(parser.value()?.string().map_err(usage)?),
             Long("compact") => args.compact = true,
+            Long("csv") => args.csv = true,
             Value(v) if args.command.is_empty() => args.command = v.string().map_err(usage)?,
             Value(v) if args.file.is_none() => args.file = Some(v.string().map_err(usage)?),
             other => return Err(usage(other.unexpected())),
         }
     }
     if args.command.is_empty() {
-        return Err(usage("missing command: solve, check or example"));
+        return Err(usage(
+            "missing command: solve, map, table, check or example",
+        ));
     }
     Ok(Some(args))
 }
@@ -137,8 +150,24 @@ fn run() -> Result<(), Failure> {
         return Ok(());
     };
     match args.command.as_str() {
-        "solve" => {
-            let request = read_request(args.file.as_deref())?;
+        "solve" | "map" | "table" => {
+            let request = match (args.command.as_str(), args.file.as_deref()) {
+                ("map", None) => Request::example("isoefficiency").expect("a built-in example"),
+                ("table", None) => Request::example("table1").expect("a built-in example"),
+                (_, file) => read_request(file)?,
+            };
+            let wanted = match args.command.as_str() {
+                "map" => Some("isoefficiency"),
+                "table" => Some("table1"),
+                _ => None,
+            };
+            let model = serde_json::to_value(&request).map_err(input)?["model"].clone();
+            if let Some(want) = wanted.filter(|&w| model != w) {
+                return Err(input(format!(
+                    "{} needs a request of model {want:?}, not {model}",
+                    args.command
+                )));
+            }
             let response = api::run(&request, &mut Silent).map_err(input)?;
             if let Some(path) = &args.svg {
                 let gantt = response
@@ -158,6 +187,13 @@ fn run() -> Result<(), Failure> {
                     std::fs::write(&path, svg)
                         .map_err(|e| input(format!("cannot write {}: {e}", path.display())))?;
                 }
+            }
+            if args.csv {
+                let csv = response
+                    .csv()
+                    .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
+                print!("{csv}");
+                return Ok(());
             }
             print_json(&response, args.compact)
         }

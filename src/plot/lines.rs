@@ -4,7 +4,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawing;
-use crate::chart::LineChart;
+use crate::chart::{LineChart, Style};
 use crate::error::Error;
 
 /// Colours of successive lines.
@@ -85,24 +85,58 @@ where
     let drawable = |&[x, y]: &[f64; 2]| {
         x.is_finite() && y.is_finite() && (!chart.x.log || x > 0.0) && (!chart.y.log || y > 0.0)
     };
-    for (i, line) in chart.lines.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
+    // Lines of one name share a colour (a line broken into pieces).
+    let mut names: Vec<&str> = Vec::new();
+    for line in &chart.lines {
+        let i = match names.iter().position(|n| *n == line.name) {
+            Some(i) => i,
+            None => {
+                names.push(&line.name);
+                names.len() - 1
+            }
+        };
+        let colour = match line.style {
+            Style::Bold => BLACK,
+            _ => PALETTE[i % PALETTE.len()],
+        };
         let points: Vec<(f64, f64)> = line
             .points
             .iter()
             .filter(|p| drawable(p))
             .map(|&[x, y]| (x, y))
             .collect();
-        c.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
-            .map_err(drawing)?
+        let width = match line.style {
+            Style::Solid => 2,
+            Style::Bold => 3,
+            Style::Dashed => 1,
+        };
+        let style = colour.stroke_width(width);
+        let series = match line.style {
+            Style::Dashed => c
+                .draw_series(DashedLineSeries::new(points.clone(), 4, 3, style))
+                .map_err(drawing)?,
+            _ => c
+                .draw_series(LineSeries::new(points.clone(), style))
+                .map_err(drawing)?,
+        };
+        series
             .label(line.name.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
-            });
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
         if line.markers {
             c.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                 .map_err(drawing)?;
         }
+        if let (Some(label), Some(&end)) = (&line.label, points.last()) {
+            let text = Text::new(
+                label.clone(),
+                end,
+                ("sans-serif", 11).into_font().color(&colour),
+            );
+            c.draw_series(std::iter::once(text)).map_err(drawing)?;
+        }
+    }
+    if !chart.legend {
+        return Ok(());
     }
     c.configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

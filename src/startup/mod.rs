@@ -264,10 +264,36 @@ impl Instance {
     /// [`Error::Field`] for invalid input, [`Error::Solver`] if an LP fails,
     /// [`Error::Cancelled`] if `progress` asks to stop.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.solve_from(None, progress)
+    }
+
+    /// Solves the instance starting from a known good sequence (machine of
+    /// every chunk, at most `n` chunks, each machine below `m`) instead of
+    /// the round-robin scan: how a map search certifies a probe.
+    ///
+    /// # Errors
+    ///
+    /// As [`Instance::solve`]; [`Error::Malformed`] for a starting sequence
+    /// that does not fit the instance.
+    pub fn solve_from(
+        &self,
+        start: Option<&[usize]>,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, Error> {
         self.check()?;
+        if let Some(s) = start {
+            let (m, n) = (self.machines_usize(), self.chunks as usize);
+            let fits = !s.is_empty() && s.len() <= n && s.iter().all(|&i| i < m);
+            if !fits || (self.exactly && s.len() != n) {
+                return Err(Error::Malformed(format!(
+                    "a starting sequence needs 1 to {n} chunks on machines 0 to {}",
+                    m - 1
+                )));
+            }
+        }
         let gap = self.gap.unwrap_or(DEFAULT_GAP);
         let max_lps = self.max_lps.unwrap_or(DEFAULT_MAX_LPS) as u64;
-        let outcome = self.branch_and_bound(gap, max_lps, progress)?;
+        let outcome = self.branch_and_bound(gap, max_lps, start, progress)?;
         let (best, lps) = (outcome.best, outcome.lps);
         let status = match (outcome.complete, gap <= DEFAULT_GAP) {
             (true, true) => Status::Optimal,

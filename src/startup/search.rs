@@ -70,7 +70,7 @@ impl Instance {
     /// messages), `T ≥ end + O Σk + C ΣR` (the channel), `R_i ≤ V k_i`,
     /// `Σ k_i ≤ n − |prefix|`, `Σ α + Σ R = V`. Every completion is a point of
     /// this LP, so its optimum bounds them all.
-    pub(super) fn prefix_bound(&self, prefix: &[usize]) -> Result<f64, Error> {
+    pub(crate) fn prefix_bound(&self, prefix: &[usize]) -> Result<f64, Error> {
         let unit = self.single().max(f64::MIN_POSITIVE);
         let v = self.load;
         let m = self.machines_usize();
@@ -154,15 +154,20 @@ impl Instance {
         &self,
         gap: f64,
         max_lps: u64,
+        start: Option<&[usize]>,
         progress: &mut dyn Progress,
     ) -> Result<Outcome, Error> {
         let m = self.machines_usize();
         let n = self.chunks as usize;
         let mut lps = 0u64;
         let mut nodes = 0u64;
-        // Incumbent: the best round robin (cheap and usually good).
-        let (mut best, rr_lps) = self.round_robin(&mut crate::progress::Silent)?;
-        lps += rr_lps;
+        // Incumbent: the given sequence, else the best round robin (cheap
+        // and usually good).
+        let (mut best, first_lps) = match start {
+            Some(sequence) => (self.solve_sequence(sequence)?, 1),
+            None => self.round_robin(&mut crate::progress::Silent)?,
+        };
+        lps += first_lps;
         let mut incumbent_at = lps;
         let mut open = BinaryHeap::new();
         open.push(Node {

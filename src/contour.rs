@@ -1,0 +1,598 @@
+//! Generalised maps (`[004]`): lines of equal efficiency, speedup, makespan
+//! or energy over any two parameters of a model, the others fixed.
+//!
+//! The quantity is computed on a grid (linear or geometric per axis) and
+//! the lines are traced by marching squares, interpolating linearly inside
+//! each cell (in `log` of the coordinate on a logarithmic axis). A cell with
+//! an invalid parameter combination (e.g. `a2 ≤ a1`) has no value, and no
+//! line crosses it. The start-up model (M5) is evaluated with the map
+//! probe of [`crate::isoefficiency::probe`] (the hint carries from cell to
+//! cell), so every value carries its proven gap; the linear model (M2) is
+//! exact.
+
+use serde::{Deserialize, Serialize};
+
+use crate::chart::{Axis, Line, LineChart};
+use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
+use crate::isoefficiency::probe::Probe;
+use crate::progress::Progress;
+use crate::{linear, startup};
+
+/// The most grid steps per axis.
+pub const MAX_STEPS: usize = 200;
+
+/// The model a map is drawn for, with its fixed parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "kebab-case")]
+pub enum Base {
+    Linear(linear::Instance),
+    Startup(startup::Instance),
+}
+
+/// What the lines join points of equal value of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Quantity {
+    Efficiency,
+    Speedup,
+    Makespan,
+    /// M2 with a power model only.
+    Energy,
+}
+
+/// One axis: a parameter and its range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisRange {
+    /// The parameter's name (see [`Base::parameters`]).
+    pub parameter: String,
+    pub from: f64,
+    pub to: f64,
+    /// Grid points along the axis (a whole number, 2 to 200).
+    pub steps: f64,
+    /// Geometric spacing and a logarithmic axis.
+    #[serde(default)]
+    pub log: bool,
+}
+
+/// A generalised map request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    pub base: Base,
+    pub x: AxisRange,
+    pub y: AxisRange,
+    pub quantity: Quantity,
+    pub levels: Vec<f64>,
+}
+
+/// The computed grid and its lines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contour {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    /// `values[j][i]` at `(x[i], y[j])`; `None` where the parameters are
+    /// invalid.
+    pub values: Vec<Vec<Option<f64>>>,
+    /// Per level, the line pieces (each a polyline).
+    pub lines: Vec<(f64, Vec<Vec<[f64; 2]>>)>,
+    /// The largest proven relative gap of a value (0 for exact models).
+    pub largest_gap: f64,
+    /// Cells without a value.
+    pub invalid_cells: usize,
+}
+
+impl Base {
+    /// The parameters an axis can vary, and whether each is a whole number.
+    pub fn parameters(&self) -> &'static [(&'static str, bool)] {
+        match self {
+            Base::Startup(_) => &[
+                ("machines", true),
+                ("chunks", true),
+                ("load", false),
+                ("a1", false),
+                ("a2", false),
+                ("b2", false),
+                ("rate", false),
+                ("overhead", false),
+                ("startup", false),
+            ],
+            Base::Linear(_) => &[
+                ("machines", true),
+                ("load", false),
+                ("compute", false),
+                ("rate", false),
+                ("startup", false),
+                ("processor_power", false),
+                ("network_power", false),
+                ("idle_factor", false),
+            ],
+        }
+    }
+
+    /// Sets parameter `name` (a machine parameter of M2 on every group).
+    fn set(&mut self, name: &str, value: f64) {
+        match self {
+            Base::Startup(s) => match name {
+                "machines" => s.machines = value,
+                "chunks" => s.chunks = value,
+                "load" => s.load = value,
+                "a1" => s.a1 = value,
+                "a2" => s.a2 = value,
+                "b2" => s.b2 = value,
+                "rate" => s.rate = value,
+                "overhead" => s.overhead = value,
+                _ => s.startup = value,
+            },
+            Base::Linear(l) => {
+                for g in &mut l.machines {
+                    match name {
+                        "machines" => g.count = value,
+                        "compute" => g.compute = value,
+                        "rate" => g.rate = value,
+                        "startup" => g.startup = value,
+                        _ => {}
+                    }
+                }
+                match (name, l.power.as_mut()) {
+                    ("load", _) => l.load = value,
+                    ("processor_power", Some(p)) => p.processor = value,
+                    ("network_power", Some(p)) => p.network = value,
+                    ("idle_factor", Some(p)) => p.idle_factor = value,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn problems(&self) -> Vec<Error> {
+        match self {
+            Base::Startup(s) => s.problems(),
+            Base::Linear(l) => l.problems(),
+        }
+    }
+}
+
+impl AxisRange {
+    /// The grid coordinates.
+    pub fn values(&self, whole: bool) -> Vec<f64> {
+        let n = self.steps as usize;
+        let mut out: Vec<f64> = (0..n)
+            .map(|i| {
+                let t = i as f64 / (n - 1) as f64;
+                let v = if self.log {
+                    self.from * (self.to / self.from).powf(t)
+                } else {
+                    self.from + (self.to - self.from) * t
+                };
+                if whole {
+                    v.round()
+                } else {
+                    v
+                }
+            })
+            .collect();
+        out.dedup();
+        out
+    }
+
+    fn check_into(&self, c: &mut Checker, prefix: &str, base: &Base) {
+        let known = base.parameters();
+        if !known.iter().any(|(n, _)| *n == self.parameter) {
+            let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+            let invalid = Invalid::UnknownParameter {
+                name: self.parameter.clone(),
+                known: names.join(", "),
+            };
+            c.fail(format!("{prefix}.parameter"), invalid);
+        }
+        let from = c.finite(&format!("{prefix}.from"), self.from);
+        let to = c.finite(&format!("{prefix}.to"), self.to);
+        if self.log {
+            if from {
+                c.positive(&format!("{prefix}.from"), self.from);
+            }
+            if to {
+                c.positive(&format!("{prefix}.to"), self.to);
+            }
+        }
+        if from && to && self.to <= self.from {
+            let invalid = Invalid::BelowMinimum {
+                value: self.to,
+                minimum: self.from,
+            };
+            c.fail(format!("{prefix}.to"), invalid);
+        }
+        c.whole(&format!("{prefix}.steps"), self.steps, 2, MAX_STEPS);
+    }
+}
+
+impl Request {
+    /// `[004]`'s `A` vs `C` map of linear DLT: efficiency of 10 machines.
+    pub fn compute_vs_communication() -> Request {
+        let mut base = linear::Instance::energy_preset(1e6, 10);
+        base.series = false;
+        base.power = None;
+        base.machines[0].startup = 1.0;
+        Request {
+            base: Base::Linear(base),
+            x: AxisRange {
+                parameter: "compute".into(),
+                from: 1e-6,
+                to: 1e-2,
+                steps: 25.0,
+                log: true,
+            },
+            y: AxisRange {
+                parameter: "rate".into(),
+                from: 1e-7,
+                to: 1e-3,
+                steps: 25.0,
+                log: true,
+            },
+            quantity: Quantity::Efficiency,
+            levels: vec![0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95],
+        }
+    }
+
+    /// `[004]`'s iso-energy map: energy over the idle power factor `k` and
+    /// the machine count `m`.
+    pub fn energy_vs_idle_factor() -> Request {
+        let mut base = linear::Instance::energy_preset(1e13, 1000);
+        base.series = false;
+        Request {
+            base: Base::Linear(base),
+            x: AxisRange {
+                parameter: "machines".into(),
+                from: 10.0,
+                to: 1e6,
+                steps: 30.0,
+                log: true,
+            },
+            y: AxisRange {
+                parameter: "idle_factor".into(),
+                from: 1.0,
+                to: 10.0,
+                steps: 19.0,
+                log: false,
+            },
+            quantity: Quantity::Energy,
+            levels: vec![2.2e15, 2.5e15, 3e15, 4e15, 5e15, 6e15, 8e15],
+        }
+    }
+
+    /// The M5 reference instance: efficiency over `a1` and `C` at `m = 8`.
+    pub fn startup_reference() -> Request {
+        Request {
+            base: Base::Startup(startup::Instance::reference(8, 60_000.0)),
+            x: AxisRange {
+                parameter: "rate".into(),
+                from: 1e-3,
+                to: 1.0,
+                steps: 16.0,
+                log: true,
+            },
+            y: AxisRange {
+                parameter: "load".into(),
+                from: 1e3,
+                to: 1e6,
+                steps: 16.0,
+                log: true,
+            },
+            quantity: Quantity::Efficiency,
+            levels: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0],
+        }
+    }
+
+    /// Every invalid field, in field order.
+    pub fn problems(&self) -> Vec<Error> {
+        problems_of(|c| self.check_into(c))
+    }
+
+    /// Checks the request.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    pub fn check(&self) -> Result<(), Error> {
+        first_problem(|c| self.check_into(c))
+    }
+
+    fn check_into(&self, c: &mut Checker) {
+        for e in self.base.problems() {
+            if let Error::Field { field, invalid } = e {
+                // The axes' parameters are replaced: their base value is moot.
+                c.fail(format!("base.{field}"), invalid);
+            }
+        }
+        self.x.check_into(c, "x", &self.base);
+        self.y.check_into(c, "y", &self.base);
+        let energy = matches!(&self.base, Base::Linear(l) if l.power.is_some());
+        if self.quantity == Quantity::Energy && !energy {
+            c.fail(
+                "quantity",
+                Invalid::Unused("energy needs the linear model with a power model"),
+            );
+        }
+        if c.count("levels", self.levels.len(), 64) {
+            for (i, &e) in self.levels.iter().enumerate() {
+                c.finite(&format!("levels[{i}]"), e);
+            }
+        }
+    }
+
+    /// Computes the grid and traces the lines.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for an invalid request, [`Error::Solver`] if an LP
+    /// fails, [`Error::Cancelled`] if `progress` asks to stop.
+    pub fn contour(&self, progress: &mut dyn Progress) -> Result<Contour, Error> {
+        self.check()?;
+        let whole = |p: &str| self.base.parameters().iter().any(|&(n, w)| n == p && w);
+        let xs = self.x.values(whole(&self.x.parameter));
+        let ys = self.y.values(whole(&self.y.parameter));
+        let mut probe: Option<Probe> = None;
+        let mut values = Vec::with_capacity(ys.len());
+        let mut largest_gap: f64 = 0.0;
+        let mut invalid_cells = 0;
+        for (j, &y) in ys.iter().enumerate() {
+            let mut row = Vec::with_capacity(xs.len());
+            // Serpentine order: the probe's hint moves to a neighbour cell.
+            let order: Vec<usize> = if j % 2 == 0 {
+                (0..xs.len()).collect()
+            } else {
+                (0..xs.len()).rev().collect()
+            };
+            let mut cells = vec![None; xs.len()];
+            for i in order {
+                let mut base = self.base.clone();
+                base.set(&self.x.parameter, xs[i]);
+                base.set(&self.y.parameter, y);
+                if !base.problems().is_empty() {
+                    invalid_cells += 1;
+                    continue;
+                }
+                let (value, gap) = self.value(&base, &mut probe)?;
+                largest_gap = largest_gap.max(gap);
+                cells[i] = value.is_finite().then_some(value);
+            }
+            row.extend(cells);
+            values.push(row);
+            if !progress.report((j + 1) as f64 / ys.len() as f64, "grid of the map") {
+                return Err(Error::Cancelled);
+            }
+        }
+        let lines = self
+            .levels
+            .iter()
+            .map(|&level| {
+                (
+                    level,
+                    march(&xs, &ys, &values, level, self.x.log, self.y.log),
+                )
+            })
+            .collect();
+        Ok(Contour {
+            x: xs,
+            y: ys,
+            values,
+            lines,
+            largest_gap,
+            invalid_cells,
+        })
+    }
+
+    /// The quantity at one valid cell, and its proven gap.
+    fn value(&self, base: &Base, probe: &mut Option<Probe>) -> Result<(f64, f64), Error> {
+        match base {
+            Base::Startup(s) => {
+                let p = match probe {
+                    Some(p) => {
+                        p.retarget(s)?;
+                        p
+                    }
+                    None => probe.insert(Probe::new(s)?),
+                };
+                let point = p.at(s.load)?;
+                let value = match self.quantity {
+                    Quantity::Efficiency => point.efficiency,
+                    Quantity::Speedup => point.efficiency * s.machines,
+                    _ => point.makespan,
+                };
+                Ok((value, point.gap))
+            }
+            Base::Linear(l) => {
+                let report = l.solve(&mut crate::progress::Silent)?;
+                let value = match self.quantity {
+                    Quantity::Efficiency => {
+                        report.single / (report.makespan * report.machines as f64)
+                    }
+                    Quantity::Speedup => report.single / report.makespan,
+                    Quantity::Makespan => report.makespan,
+                    Quantity::Energy => report.energy.map_or(f64::NAN, |e| e.total),
+                };
+                Ok((value, 0.0))
+            }
+        }
+    }
+}
+
+impl Contour {
+    /// The lines as a chart.
+    pub fn chart(&self, request: &Request) -> LineChart {
+        let name = |e: f64| format!("{e}");
+        let lines = self
+            .lines
+            .iter()
+            .flat_map(|(level, pieces)| {
+                let count = pieces.len();
+                pieces.iter().enumerate().map(move |(i, piece)| {
+                    let mut line = Line::new(&name(*level), piece.clone(), false);
+                    if i + 1 == count {
+                        line.label = Some(name(*level));
+                    }
+                    line
+                })
+            })
+            .collect();
+        let axis = |a: &AxisRange| {
+            if a.log {
+                Axis::log(&a.parameter)
+            } else {
+                Axis::linear(&a.parameter)
+            }
+        };
+        let quantity = serde_json::to_value(request.quantity).ok();
+        let quantity = quantity
+            .as_ref()
+            .and_then(|q| q.as_str())
+            .unwrap_or("value");
+        LineChart {
+            name: format!("map-{}-{}", request.x.parameter, request.y.parameter),
+            title: format!(
+                "Lines of equal {quantity} over {} and {}",
+                request.x.parameter, request.y.parameter
+            ),
+            x: axis(&request.x),
+            y: axis(&request.y),
+            lines,
+            legend: false,
+        }
+    }
+
+    /// The grid as CSV: `x,y,value` per cell (empty value where invalid).
+    pub fn csv(&self) -> String {
+        let mut out = String::from("x,y,value\n");
+        for (j, row) in self.values.iter().enumerate() {
+            for (i, v) in row.iter().enumerate() {
+                let v = v.map_or(String::new(), |v| v.to_string());
+                out += &format!("{},{},{v}\n", self.x[i], self.y[j]);
+            }
+        }
+        out
+    }
+}
+
+/// Marching squares: the pieces of the line `value = level`, joined into
+/// polylines where consecutive segments meet.
+fn march(
+    xs: &[f64],
+    ys: &[f64],
+    values: &[Vec<Option<f64>>],
+    level: f64,
+    xlog: bool,
+    ylog: bool,
+) -> Vec<Vec<[f64; 2]>> {
+    let tx = |x: f64| if xlog { x.ln() } else { x };
+    let ty = |y: f64| if ylog { y.ln() } else { y };
+    let back_x = |u: f64| if xlog { u.exp() } else { u };
+    let back_y = |u: f64| if ylog { u.exp() } else { u };
+    let mut segments: Vec<[[f64; 2]; 2]> = Vec::new();
+    for j in 0..ys.len().saturating_sub(1) {
+        for i in 0..xs.len().saturating_sub(1) {
+            let corners = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)];
+            let Some(v): Option<Vec<f64>> = corners.iter().map(|&(a, b)| values[b][a]).collect()
+            else {
+                continue;
+            };
+            // Where the level crosses each edge (corner k to k + 1).
+            let mut hits = Vec::with_capacity(4);
+            for k in 0..4 {
+                let (a, b) = (k, (k + 1) % 4);
+                if (v[a] < level) != (v[b] < level) {
+                    let t = (level - v[a]) / (v[b] - v[a]);
+                    let (pa, pb) = (corners[a], corners[b]);
+                    let x = tx(xs[pa.0]) + t * (tx(xs[pb.0]) - tx(xs[pa.0]));
+                    let y = ty(ys[pa.1]) + t * (ty(ys[pb.1]) - ty(ys[pa.1]));
+                    hits.push([back_x(x), back_y(y)]);
+                }
+            }
+            // Two crossings: one segment; four (a saddle): two, paired by
+            // the cell's mean.
+            match hits.len() {
+                2 => segments.push([hits[0], hits[1]]),
+                4 => {
+                    let mean = v.iter().sum::<f64>() / 4.0;
+                    if (mean < level) == (v[0] < level) {
+                        segments.push([hits[0], hits[3]]);
+                        segments.push([hits[1], hits[2]]);
+                    } else {
+                        segments.push([hits[0], hits[1]]);
+                        segments.push([hits[2], hits[3]]);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    join(segments)
+}
+
+/// Joins segments that share end points into polylines.
+fn join(segments: Vec<[[f64; 2]; 2]>) -> Vec<Vec<[f64; 2]>> {
+    let same = |a: [f64; 2], b: [f64; 2]| {
+        (a[0] - b[0]).abs() <= 1e-9 * a[0].abs().max(1e-300)
+            && (a[1] - b[1]).abs() <= 1e-9 * a[1].abs().max(1e-300)
+    };
+    let mut left = segments;
+    let mut lines = Vec::new();
+    while let Some([a, b]) = left.pop() {
+        let mut line = std::collections::VecDeque::from([a, b]);
+        loop {
+            let (front, back) = (line[0], line[line.len() - 1]);
+            let Some(k) = left.iter().position(|s| {
+                same(s[0], back) || same(s[1], back) || same(s[0], front) || same(s[1], front)
+            }) else {
+                break;
+            };
+            let [p, q] = left.swap_remove(k);
+            if same(p, back) {
+                line.push_back(q);
+            } else if same(q, back) {
+                line.push_back(p);
+            } else if same(p, front) {
+                line.push_front(q);
+            } else {
+                line.push_front(p);
+            }
+        }
+        lines.push(line.into_iter().collect());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plane `f = x + y` has straight level lines `x + y = level`.
+    #[test]
+    fn marching_squares_traces_a_plane() {
+        let xs: Vec<f64> = (0..11).map(|i| i as f64).collect();
+        let ys = xs.clone();
+        let values: Vec<Vec<Option<f64>>> = ys
+            .iter()
+            .map(|y| xs.iter().map(|x| Some(x + y)).collect())
+            .collect();
+        let lines = march(&xs, &ys, &values, 7.5, false, false);
+        assert_eq!(lines.len(), 1, "one connected line");
+        assert!(lines[0].len() >= 8);
+        for p in &lines[0] {
+            assert!((p[0] + p[1] - 7.5).abs() < 1e-12, "{p:?} is off the line");
+        }
+    }
+
+    /// Cells without a value break the line.
+    #[test]
+    fn invalid_cells_break_lines() {
+        let xs: Vec<f64> = (0..5).map(|i| i as f64).collect();
+        let ys = xs.clone();
+        let values: Vec<Vec<Option<f64>>> = ys
+            .iter()
+            .map(|_| xs.iter().map(|&x| (x != 2.0).then_some(x)).collect())
+            .collect();
+        assert!(march(&xs, &ys, &values, 1.5, false, false).is_empty());
+        assert_eq!(march(&xs, &ys, &values, 0.5, false, false).len(), 1);
+    }
+}

@@ -1,0 +1,491 @@
+//! M6: isoefficiency maps of the M5 model (`[000]`, Section 3).
+//!
+//! An isoefficiency line joins the points `(m, V)` of equal efficiency
+//! `E(m, n, V) = T(1,1,V)/(m T(m,n,V))`. For fixed `m` and `n`, `E(V)` has
+//! one maximum `Emax` at `Vmax` and is monotone on both sides (`[000]`), so
+//! each level `e` has at most one load below `Vmax` and one above it.
+//!
+//! **Method**, per machine count (each is independent, so a page can hand
+//! machine counts to several workers): a sweep of probes on a geometric
+//! grid of loads brackets `Vmax` and every crossing; `Vmax` is narrowed by
+//! two probes per step, keeping the side of the larger efficiency, and each
+//! crossing by regula falsi (see `search.rs`), both until the bracket is
+//! narrower than the load tolerance (1 MB by default). Probes come from
+//! [`probe::Probe`], which reuses the previous probe's best round robin.
+//!
+//! **Accuracy.** Every point is the efficiency of a real schedule, so it
+//! never overstates `E`; it carries the proven gap of its makespan, and the
+//! map states the largest. A level's load is exact to the tolerance for the
+//! probe's `E`. Near the top `E(V)` is very flat: a change of `Vmax` by the
+//! tolerance changes `Emax` by far less than the probes' gap, so `Emax` is
+//! as accurate as its gap says, while `Vmax` itself is only as accurate as
+//! the flatness allows (any load whose `E` is within the gap of `Emax` is
+//! an equally good answer).
+//!
+//! As in `[000]`: no lines for `m = 1` (`E ≡ 1`), and none for `e < 1` above
+//! `Vmax` (they would need idle time inserted on purpose). A level outside
+//! the range of `E` over the load range has no point on that side.
+
+pub mod overlay;
+pub mod probe;
+mod search;
+pub mod table;
+
+use serde::{Deserialize, Serialize};
+
+use crate::chart::{Axis, Line, LineChart, Style};
+use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
+use crate::progress::Progress;
+use crate::startup::{self, Instance};
+
+pub use table::Table;
+
+use overlay::Overlay;
+use probe::{Point, Probe};
+
+/// The default efficiency levels: ten below `Vmax` and ten at or above 1
+/// above it, up to near the reference instance's `a2/a1 ≈ 37.9`.
+pub const DEFAULT_LEVELS: [f64; 12] = [
+    0.5, 0.8, 1.0, 2.0, 4.0, 6.0, 10.0, 15.0, 20.0, 25.0, 30.0, 33.0,
+];
+/// The most machine counts in one map.
+pub const MAX_COLUMNS: usize = 64;
+/// The most levels.
+pub const MAX_LEVELS: usize = 64;
+
+/// A map request: the M5 model without `m` and `V`, a range of machine
+/// counts, the levels and the search's accuracy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    pub a1: f64,
+    pub a2: f64,
+    pub b2: f64,
+    pub rate: f64,
+    pub overhead: f64,
+    pub startup: f64,
+    /// Most chunks `n`.
+    pub chunks: f64,
+    /// Exactly `n` chunks, as in the paper's MIP (default: at most `n`).
+    #[serde(default)]
+    pub exactly: bool,
+    /// The first machine count (at least 2).
+    pub machines_from: f64,
+    /// The last machine count.
+    pub machines_to: f64,
+    /// Efficiency levels (positive, any order; drawn sorted).
+    #[serde(default = "default_levels")]
+    pub levels: Vec<f64>,
+    /// Stop narrowing a load when its bracket is narrower than this.
+    #[serde(default = "default_tolerance")]
+    pub tolerance: f64,
+    /// The smallest load searched.
+    #[serde(default = "default_load_min")]
+    pub load_min: f64,
+    /// The largest load searched.
+    #[serde(default = "default_load_max")]
+    pub load_max: f64,
+    /// Table 1 only: the LP budget of the exact search that certifies each
+    /// row (a whole number, default 300).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certify_lps: Option<f64>,
+}
+
+fn default_levels() -> Vec<f64> {
+    DEFAULT_LEVELS.to_vec()
+}
+fn default_tolerance() -> f64 {
+    1.0
+}
+fn default_load_min() -> f64 {
+    1.0
+}
+fn default_load_max() -> f64 {
+    1e7
+}
+
+/// A level's load on one side of `Vmax`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Crossing {
+    pub level: f64,
+    /// The probe at the load found (its `efficiency` is within the flatness
+    /// of `E` over the tolerance of `level`).
+    pub point: Point,
+}
+
+/// Everything the map knows about one machine count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    pub machines: usize,
+    /// The probe at `Vmax`.
+    pub max: Point,
+    /// Crossings below `Vmax`, by level.
+    pub below: Vec<Crossing>,
+    /// Crossings above `Vmax`, by level (levels of at least 1).
+    pub above: Vec<Crossing>,
+    /// The largest gap of the points above.
+    pub largest_gap: f64,
+    pub probes: u64,
+    pub lps: u64,
+    /// The overlays of `[000]` for this machine count.
+    pub overlay: Overlay,
+}
+
+/// A whole map: one column per machine count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Map {
+    pub columns: Vec<Column>,
+    /// The levels, sorted.
+    pub levels: Vec<f64>,
+    pub tolerance: f64,
+    /// The largest gap of any point of the map.
+    pub largest_gap: f64,
+}
+
+impl Request {
+    /// The reference instance of `[000]`, `m = 2..20`, `n = 20`.
+    pub fn reference() -> Request {
+        let r = Instance::reference(2, 1.0);
+        Request {
+            a1: r.a1,
+            a2: r.a2,
+            b2: r.b2,
+            rate: r.rate,
+            overhead: r.overhead,
+            startup: r.startup,
+            chunks: r.chunks,
+            exactly: false,
+            machines_from: 2.0,
+            machines_to: 20.0,
+            levels: default_levels(),
+            tolerance: default_tolerance(),
+            load_min: default_load_min(),
+            load_max: default_load_max(),
+            certify_lps: None,
+        }
+    }
+
+    /// The M5 instance with `m` machines at load `V`.
+    pub fn instance(&self, machines: usize, load: f64) -> Instance {
+        Instance {
+            a1: self.a1,
+            a2: self.a2,
+            b2: self.b2,
+            rate: self.rate,
+            overhead: self.overhead,
+            startup: self.startup,
+            machines: machines as f64,
+            chunks: self.chunks,
+            load,
+            exactly: self.exactly,
+            gap: None,
+            max_lps: None,
+        }
+    }
+
+    /// The machine counts of the map.
+    pub fn machine_counts(&self) -> std::ops::RangeInclusive<usize> {
+        self.machines_from as usize..=self.machines_to as usize
+    }
+
+    /// The levels, sorted, without repeats.
+    pub fn sorted_levels(&self) -> Vec<f64> {
+        let mut levels = self.levels.clone();
+        levels.sort_by(f64::total_cmp);
+        levels.dedup();
+        levels
+    }
+
+    /// Every invalid field, in field order.
+    pub fn problems(&self) -> Vec<Error> {
+        problems_of(|c| self.check_into(c))
+    }
+
+    /// Checks the request.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    pub fn check(&self) -> Result<(), Error> {
+        first_problem(|c| self.check_into(c))
+    }
+
+    fn check_into(&self, c: &mut Checker) {
+        // The model's own fields, as M5 checks them (m and V are ours).
+        for e in self.instance(2, 1.0).problems() {
+            if let Error::Field { field, invalid } = e {
+                c.fail(field, invalid);
+            }
+        }
+        let from = c.whole(
+            "machines_from",
+            self.machines_from,
+            2,
+            startup::MAX_MACHINES,
+        );
+        if c.whole("machines_to", self.machines_to, 2, startup::MAX_MACHINES)
+            && from
+            && self.machines_to < self.machines_from
+        {
+            let invalid = Invalid::BelowMinimum {
+                value: self.machines_to,
+                minimum: self.machines_from,
+            };
+            c.fail("machines_to", invalid);
+        }
+        if c.count("levels", self.levels.len(), MAX_LEVELS) {
+            for (i, &e) in self.levels.iter().enumerate() {
+                c.positive(&format!("levels[{i}]"), e);
+            }
+        }
+        c.positive("tolerance", self.tolerance);
+        let low = c.positive("load_min", self.load_min);
+        if c.positive("load_max", self.load_max) && low && self.load_max <= self.load_min {
+            let invalid = Invalid::BelowMinimum {
+                value: self.load_max,
+                minimum: self.load_min,
+            };
+            c.fail("load_max", invalid);
+        }
+        if let Some(lps) = self.certify_lps {
+            c.whole("certify_lps", lps, 1, 100_000_000);
+        }
+    }
+
+    /// The column of `m` machines (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for an invalid request, [`Error::Solver`] if an LP
+    /// fails, [`Error::Cancelled`] if `progress` asks to stop.
+    pub fn column(&self, machines: usize, progress: &mut dyn Progress) -> Result<Column, Error> {
+        self.check()?;
+        let mut probe = Probe::new(&self.instance(machines, 1.0))?;
+        let what = format!("m = {machines}: sweep of loads");
+        let sweep = {
+            let mut report = search::part(progress, 0.0, 0.4, &what);
+            search::sweep(&mut probe, self.load_min, self.load_max, 6, &mut report)?
+        };
+        // The best grid point and its neighbours bracket the maximum.
+        let top = (0..sweep.len())
+            .max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
+            .expect("a sweep has points");
+        let (a, b) = (
+            sweep[top.saturating_sub(1)].load,
+            sweep[(top + 1).min(sweep.len() - 1)].load,
+        );
+        let found = search::maximum(&mut probe, a, b, self.tolerance)?;
+        let max = if found.efficiency >= sweep[top].efficiency {
+            found
+        } else {
+            sweep[top]
+        };
+        if !progress.report(0.5, &format!("m = {machines}: levels")) {
+            return Err(Error::Cancelled);
+        }
+        let levels = self.sorted_levels();
+        // Sweep points on each side, each side in the direction E grows.
+        let mut left: Vec<Point> = sweep
+            .iter()
+            .copied()
+            .filter(|p| p.load < max.load)
+            .collect();
+        left.push(max);
+        let mut right: Vec<Point> = sweep
+            .iter()
+            .copied()
+            .filter(|p| p.load > max.load)
+            .collect();
+        right.insert(0, max);
+        let mut below = Vec::new();
+        let mut above = Vec::new();
+        for (i, &level) in levels.iter().enumerate() {
+            if level < max.efficiency {
+                // The last rise through the level before the maximum.
+                if let Some(w) = left
+                    .windows(2)
+                    .rev()
+                    .find(|w| w[0].efficiency < level && w[1].efficiency >= level)
+                {
+                    let point = search::crossing(&mut probe, w[0], w[1], level, self.tolerance)?;
+                    below.push(Crossing { level, point });
+                }
+                if level >= 1.0 {
+                    if let Some(w) = right
+                        .windows(2)
+                        .find(|w| w[0].efficiency >= level && w[1].efficiency < level)
+                    {
+                        let point =
+                            search::crossing(&mut probe, w[0], w[1], level, self.tolerance)?;
+                        above.push(Crossing { level, point });
+                    }
+                }
+            }
+            let done = 0.5 + 0.5 * (i + 1) as f64 / levels.len() as f64;
+            if !progress.report(done, &format!("m = {machines}: levels")) {
+                return Err(Error::Cancelled);
+            }
+        }
+        // Proven gaps of the kept points, tightened (one LP each).
+        let max = probe.tighten(max)?;
+        for c in below.iter_mut().chain(above.iter_mut()) {
+            c.point = probe.tighten(c.point)?;
+        }
+        let largest_gap = below
+            .iter()
+            .chain(&above)
+            .map(|c| c.point.gap)
+            .fold(max.gap, f64::max);
+        let overlay = Overlay::of(self, machines, max.load, &levels);
+        Ok(Column {
+            machines,
+            max,
+            below,
+            above,
+            largest_gap,
+            probes: probe.probes,
+            lps: probe.lps,
+            overlay,
+        })
+    }
+
+    /// The whole map, one machine count after the other.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::column`].
+    pub fn map(&self, progress: &mut dyn Progress) -> Result<Map, Error> {
+        self.check()?;
+        let counts: Vec<usize> = self.machine_counts().collect();
+        let mut columns = Vec::with_capacity(counts.len());
+        for (i, &m) in counts.iter().enumerate() {
+            let share = 1.0 / counts.len() as f64;
+            let mut inner =
+                |done: f64, what: &str| progress.report((i as f64 + done) * share, what);
+            columns.push(self.column(m, &mut inner)?);
+        }
+        Ok(Map::new(columns, self))
+    }
+}
+
+/// Which side of `Vmax`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Below,
+    Above,
+}
+
+/// Step lines through `(m, V)` cells: level across `[m − ½, m + ½]`, broken
+/// where a machine count has no point; the last piece carries the label.
+fn steps(name: &str, cells: &[(usize, f64)], style: Style, labelled: bool) -> Vec<Line> {
+    let mut runs: Vec<Vec<[f64; 2]>> = Vec::new();
+    let mut last: Option<usize> = None;
+    for &(m, v) in cells {
+        if last.is_none_or(|l| l + 1 != m) {
+            runs.push(Vec::new());
+        }
+        let run = runs.last_mut().expect("a run was started");
+        run.push([m as f64 - 0.5, v]);
+        run.push([m as f64 + 0.5, v]);
+        last = Some(m);
+    }
+    let count = runs.len();
+    runs.into_iter()
+        .enumerate()
+        .map(|(i, points)| {
+            let mut line = Line::new(name, points, false).styled(style);
+            if labelled && i + 1 == count {
+                line.label = Some(name.to_string());
+            }
+            line
+        })
+        .collect()
+}
+
+impl Map {
+    /// A map from its columns (computed anywhere, in any order).
+    pub fn new(mut columns: Vec<Column>, request: &Request) -> Map {
+        columns.sort_by_key(|c| c.machines);
+        let largest_gap = columns.iter().map(|c| c.largest_gap).fold(0.0, f64::max);
+        Map {
+            columns,
+            levels: request.sorted_levels(),
+            tolerance: request.tolerance,
+            largest_gap,
+        }
+    }
+
+    /// The map as a chart: `m` across (steps), `V` up (logarithmic), one
+    /// line per level and side, the `MAX` line, and optionally the overlays.
+    pub fn chart(&self, overlays: bool) -> LineChart {
+        let mut lines = Vec::new();
+        let level_name = |e: f64| format!("{}", (e * 1e6).round() / 1e6);
+        for &level in &self.levels {
+            for side in [Side::Below, Side::Above] {
+                let cells: Vec<(usize, f64)> = self
+                    .columns
+                    .iter()
+                    .filter_map(|c| {
+                        let list = if side == Side::Below {
+                            &c.below
+                        } else {
+                            &c.above
+                        };
+                        list.iter()
+                            .find(|x| x.level == level)
+                            .map(|x| (c.machines, x.point.load))
+                    })
+                    .collect();
+                lines.extend(steps(&level_name(level), &cells, Style::Solid, true));
+            }
+        }
+        let max: Vec<(usize, f64)> = self
+            .columns
+            .iter()
+            .map(|c| (c.machines, c.max.load))
+            .collect();
+        lines.extend(steps("MAX", &max, Style::Bold, true));
+        if overlays {
+            for &level in &self.levels {
+                for (which, name) in [(0, "(13) upper"), (1, "(13) lower"), (2, "(15)")] {
+                    let cells: Vec<(usize, f64)> = self
+                        .columns
+                        .iter()
+                        .filter_map(|c| c.overlay.load(which, level).map(|v| (c.machines, v)))
+                        .collect();
+                    let name = format!("{} {name}", level_name(level));
+                    lines.extend(steps(&name, &cells, Style::Dashed, false));
+                }
+            }
+        }
+        LineChart {
+            name: "isoefficiency-map".into(),
+            title: "Isoefficiency map: load V for efficiency e, by machine count".into(),
+            x: Axis::linear("machines m"),
+            y: Axis::log("load V"),
+            lines,
+            legend: false,
+        }
+    }
+
+    /// The map as CSV: one row per point (`kind` is `below`, `above` or
+    /// `max`), with its probe's numbers.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("machines,kind,level,load,efficiency,makespan,gap\n");
+        for c in &self.columns {
+            let rows = c
+                .below
+                .iter()
+                .map(|x| ("below", x.level, x.point))
+                .chain(c.above.iter().map(|x| ("above", x.level, x.point)))
+                .chain(std::iter::once(("max", c.max.efficiency, c.max)));
+            for (kind, level, p) in rows {
+                out += &format!(
+                    "{},{kind},{level},{},{},{},{}\n",
+                    c.machines, p.load, p.efficiency, p.makespan, p.gap
+                );
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,91 @@
+//! The closed-form estimates of `[000]` drawn over a map.
+//!
+//! Below `Vmax`, the bounds (13):
+//! `(S+O+CV+a'V)/(mS+nmO+mCV+a1V) ≤ E ≤ (S+O+CV+a'V)/(mS+mO+a1V)`, where
+//! `a'V` is the single machine's true processing time `τ(V)` (so the
+//! numerator is `T(1,1,V)`). Both grow with `V`, so each level has one load
+//! where a bound equals it; the real line lies between the two.
+//!
+//! Above `Vmax`, the approximation (15) for `e > 1`:
+//! `I(e,m,n) ≈ [b2(en−1) + S(em−1) + O(en−1)] / [(C+a2)(1−e)]`.
+
+use serde::{Deserialize, Serialize};
+
+use super::Request;
+
+/// The overlay loads of one machine count, by level (`None`: no load in
+/// the searched range).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Overlay {
+    pub levels: Vec<f64>,
+    /// Where the upper bound of (13) reaches the level (the least load
+    /// that can have it), below `Vmax`.
+    pub upper_bound: Vec<Option<f64>>,
+    /// Where the lower bound of (13) reaches it (a load that surely has it).
+    pub lower_bound: Vec<Option<f64>>,
+    /// The approximation (15) above `Vmax`.
+    pub approximation: Vec<Option<f64>>,
+}
+
+impl Overlay {
+    /// The overlays of `m` machines, for loads up to `vmax`.
+    pub fn of(request: &Request, machines: usize, vmax: f64, levels: &[f64]) -> Overlay {
+        let r = request;
+        let (m, n) = (machines as f64, r.chunks);
+        let single = |v: f64| r.startup + r.overhead + r.rate * v + (r.a1 * v).max(r.a2 * v + r.b2);
+        let upper = |v: f64| single(v) / (m * r.startup + m * r.overhead + r.a1 * v);
+        let lower =
+            |v: f64| single(v) / (m * r.startup + n * m * r.overhead + m * r.rate * v + r.a1 * v);
+        let low = r.load_min.min(vmax);
+        Overlay {
+            levels: levels.to_vec(),
+            upper_bound: levels
+                .iter()
+                .map(|&e| rising(&upper, e, low, vmax))
+                .collect(),
+            lower_bound: levels
+                .iter()
+                .map(|&e| rising(&lower, e, low, vmax))
+                .collect(),
+            approximation: levels
+                .iter()
+                .map(|&e| {
+                    let v = (r.b2 * (e * n - 1.0)
+                        + r.startup * (e * m - 1.0)
+                        + r.overhead * (e * n - 1.0))
+                        / ((r.rate + r.a2) * (1.0 - e));
+                    (e > 1.0 && v.is_finite() && v > vmax).then_some(v)
+                })
+                .collect(),
+        }
+    }
+
+    /// Overlay `which` (0 upper bound, 1 lower bound, 2 approximation) at
+    /// `level`.
+    pub fn load(&self, which: usize, level: f64) -> Option<f64> {
+        let i = self.levels.iter().position(|&e| e == level)?;
+        match which {
+            0 => self.upper_bound[i],
+            1 => self.lower_bound[i],
+            _ => self.approximation[i],
+        }
+    }
+}
+
+/// The load in `[low, high]` where the rising function `f` reaches `level`
+/// (bisection on `log V`; the functions are cheap).
+fn rising(f: &dyn Fn(f64) -> f64, level: f64, low: f64, high: f64) -> Option<f64> {
+    if !(f(low) < level && f(high) >= level) {
+        return None;
+    }
+    let (mut a, mut b) = (low.ln(), high.ln());
+    for _ in 0..100 {
+        let mid = 0.5 * (a + b);
+        if f(mid.exp()) < level {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    Some(b.exp())
+}

@@ -1,0 +1,220 @@
+//! One efficiency probe `E(m, n, V)` for map searches, reusing the work of
+//! the previous probe.
+//!
+//! A map needs hundreds of probes per machine count, so a probe cannot run
+//! the full branch and bound. It takes the best round-robin sequence (`p`
+//! machines, `k` chunks): the family that holds the optimum in most cases
+//! (see `startup`'s docs) and whose best member moves little between nearby
+//! loads. A probe starts at the previous probe's `(p, k)` and climbs to the
+//! best neighbour (`p ± 1`, `k ± 1`, and both) until none is better: a few
+//! LPs instead of the `m·n` of a full scan. The makespan is that of a real,
+//! verified-constructible schedule (an upper bound on `T`); the simple lower
+//! bound of `startup` gives its gap, which [`Probe::tighten`] improves for
+//! the points a search keeps.
+
+use std::collections::HashMap;
+
+use crate::error::Error;
+use crate::startup::Instance;
+
+/// The efficiency at one load, with its proven accuracy.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Point {
+    /// The load `V`.
+    pub load: f64,
+    /// The makespan of the best schedule found.
+    pub makespan: f64,
+    /// `T(1,1,V)/(m T)` of that schedule: never above the true efficiency.
+    pub efficiency: f64,
+    /// A proven upper bound on the true efficiency.
+    pub efficiency_bound: f64,
+    /// `(T − lower bound)/T`.
+    pub gap: f64,
+    /// Machines and chunks of the round robin that gave it.
+    pub machines_used: usize,
+    pub chunks_used: usize,
+}
+
+/// Probes one instance template (everything but the load) at many loads.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    template: Instance,
+    hint: Option<(usize, usize)>,
+    /// LPs solved so far.
+    pub lps: u64,
+    /// Probes made so far.
+    pub probes: u64,
+}
+
+impl Probe {
+    /// A probe for `template` (its load is replaced at every probe).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] if the template is invalid.
+    pub fn new(template: &Instance) -> Result<Probe, Error> {
+        template.check()?;
+        Ok(Probe {
+            template: Instance {
+                gap: None,
+                max_lps: None,
+                ..template.clone()
+            },
+            hint: None,
+            lps: 0,
+            probes: 0,
+        })
+    }
+
+    /// Tightens the gap of a point with the exact search's bound at its
+    /// root: every sequence starts with its first `min(m, n)` chunks on
+    /// distinct machines (one LP, larger than a probe's; worth it only for
+    /// the points a search returns).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if the LP fails.
+    pub fn tighten(&mut self, point: Point) -> Result<Point, Error> {
+        let instance = self.instance(point.load);
+        let m = instance.machines_usize();
+        let first: Vec<usize> = (0..m.min(instance.chunks as usize)).collect();
+        let root = instance.prefix_bound(&first)?;
+        self.lps += 1;
+        let lower = (point.makespan * (1.0 - point.gap))
+            .max(root)
+            .min(point.makespan);
+        let single = instance.single();
+        Ok(Point {
+            efficiency_bound: single / (instance.machines * lower),
+            gap: (point.makespan - lower) / point.makespan,
+            ..point
+        })
+    }
+
+    /// Probes another template from now on, keeping the hint (for grids
+    /// whose neighbouring cells differ in one parameter).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] if the template is invalid.
+    pub fn retarget(&mut self, template: &Instance) -> Result<(), Error> {
+        let hint = self.hint;
+        let (lps, probes) = (self.lps, self.probes);
+        *self = Probe::new(template)?;
+        (self.hint, self.lps, self.probes) = (hint, lps, probes);
+        Ok(())
+    }
+
+    /// The instance at `load`.
+    pub fn instance(&self, load: f64) -> Instance {
+        Instance {
+            load,
+            ..self.template.clone()
+        }
+    }
+
+    /// `E(m, n, V)` at `load` (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for a load that is not positive and finite,
+    /// [`Error::Solver`] if an LP fails.
+    pub fn at(&mut self, load: f64) -> Result<Point, Error> {
+        let instance = self.instance(load);
+        instance.check()?;
+        self.probes += 1;
+        let m = instance.machines_usize();
+        let n = instance.chunks as usize;
+        let allowed = |p: usize, k: usize| {
+            (1..=m).contains(&p)
+                && if instance.exactly {
+                    k == n
+                } else {
+                    (p..=n).contains(&k)
+                }
+        };
+        let hint = self.hint.filter(|&(p, k)| allowed(p, k));
+        let mut known: HashMap<(usize, usize), f64> = HashMap::new();
+        let mut value = |p: usize, k: usize, lps: &mut u64| -> Result<f64, Error> {
+            if let Some(&t) = known.get(&(p, k)) {
+                return Ok(t);
+            }
+            let sequence: Vec<usize> = (0..k).map(|j| j % p).collect();
+            let t = instance.solve_sequence(&sequence)?.makespan;
+            *lps += 1;
+            known.insert((p, k), t);
+            Ok(t)
+        };
+        // The first probe scans every round robin; later ones climb.
+        let (mut at, mut best) = match hint {
+            Some(at) => (at, value(at.0, at.1, &mut self.lps)?),
+            None => {
+                let mut best = ((m.min(n), n), f64::INFINITY);
+                for p in 1..=m {
+                    for k in 1..=n {
+                        if allowed(p, k) {
+                            let t = value(p, k, &mut self.lps)?;
+                            if t < best.1 {
+                                best = ((p, k), t);
+                            }
+                        }
+                    }
+                }
+                best
+            }
+        };
+        loop {
+            let mut moved = false;
+            for (dp, dk) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)] {
+                let (p, k) = (at.0 as isize + dp, at.1 as isize + dk);
+                if p < 1 || k < 1 || !allowed(p as usize, k as usize) {
+                    continue;
+                }
+                let t = value(p as usize, k as usize, &mut self.lps)?;
+                if t < best * (1.0 - 1e-12) {
+                    (best, at, moved) = (t, (p as usize, k as usize), true);
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        self.hint = Some(at);
+        let single = instance.single();
+        let lower = instance.lower_bound().min(best);
+        let mf = instance.machines;
+        Ok(Point {
+            load,
+            makespan: best,
+            efficiency: single / (mf * best),
+            efficiency_bound: single / (mf * lower),
+            gap: (best - lower) / best,
+            machines_used: at.0,
+            chunks_used: at.1,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    /// The climb finds the best round robin of the full scan, on the
+    /// reference instance across the loads of a map.
+    #[test]
+    fn climb_matches_the_full_round_robin_scan() {
+        for m in [2, 5, 11] {
+            let mut probe = Probe::new(&Instance::reference(m, 1.0)).unwrap();
+            let mut worst: f64 = 0.0;
+            for load in (0..40).map(|i| 10f64.powf(1.0 + i as f64 * 0.15)) {
+                let point = probe.at(load).unwrap();
+                let (scan, _) = probe.instance(load).round_robin(&mut Silent).unwrap();
+                worst = worst.max((point.makespan - scan.makespan) / scan.makespan);
+                assert!(point.makespan >= scan.makespan * (1.0 - 1e-9));
+            }
+            eprintln!("m = {m}: worst {worst:e}, lps {}", probe.lps);
+            assert!(worst < 2e-3, "m = {m}: the climb is {worst} above the scan");
+        }
+    }
+}
