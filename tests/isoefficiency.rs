@@ -1,0 +1,338 @@
+//! Isoefficiency maps, Table 1 and generalised maps.
+
+use dlt_calc::api::{run, Request, Response};
+use dlt_calc::contour;
+use dlt_calc::isoefficiency::probe::Probe;
+use dlt_calc::isoefficiency::table::PAPER;
+use dlt_calc::isoefficiency::Request as MapRequest;
+use dlt_calc::progress::Silent;
+use dlt_calc::Error;
+
+fn small_map() -> MapRequest {
+    MapRequest {
+        machines_from: 2.0,
+        machines_to: 3.0,
+        levels: vec![1.0, 20.0, 30.0],
+        load_max: 1e6,
+        ..MapRequest::reference()
+    }
+}
+
+/// Every point of a map is what a direct evaluation at its load gives: the
+/// schedule's efficiency is reproduced, the exact search's optimum lies
+/// between it and the point's bound, and the level is crossed within the
+/// load tolerance.
+#[test]
+fn map_points_agree_with_direct_evaluation() {
+    let request = small_map();
+    let map = request.map(&mut Silent).unwrap();
+    assert_eq!(map.columns.len(), 2);
+    for column in &map.columns {
+        let m = column.machines;
+        let crossings = column.below.iter().chain(&column.above);
+        assert!(column.below.len() == 3, "m = {m}: every level below Vmax");
+        for c in crossings {
+            let p = c.point;
+            let mut fresh = Probe::new(&request.instance(m, 1.0)).unwrap();
+            let direct = fresh.at(p.load).unwrap();
+            assert!((direct.efficiency - p.efficiency).abs() <= 1e-6 * p.efficiency);
+            // The level is crossed within the tolerance around the load.
+            let t = request.tolerance;
+            let (a, b) = (fresh.at(p.load - t).unwrap(), fresh.at(p.load + t).unwrap());
+            let (lo, hi) = (
+                a.efficiency.min(b.efficiency),
+                a.efficiency.max(b.efficiency),
+            );
+            assert!(
+                lo - 1e-6 <= c.level && c.level <= hi + 1e-6,
+                "m = {m}, level {}: E is {lo}..{hi} around V = {}",
+                c.level,
+                p.load
+            );
+            // The exact optimum is between the point and its bound.
+            let mut exact = request.instance(m, p.load);
+            exact.max_lps = Some(300.0);
+            let report = exact.solve(&mut Silent).unwrap();
+            assert!(report.efficiency >= p.efficiency * (1.0 - 1e-9));
+            assert!(report.efficiency <= p.efficiency_bound * (1.0 + 1e-9));
+        }
+        // Above Vmax only levels of at least 1, below Vmax only under Emax.
+        assert!(column.above.iter().all(|c| c.level >= 1.0));
+        assert!(column.below.iter().all(|c| c.level < column.max.efficiency));
+        assert!(column.below.iter().all(|c| c.point.load < column.max.load));
+        assert!(column.above.iter().all(|c| c.point.load > column.max.load));
+        assert!(column.largest_gap <= map.largest_gap);
+    }
+}
+
+/// The qualitative facts of `[000]` on the reference map: efficiency above
+/// 1 near `V ≈ ρ`, the low lines coalescing near `ρ`, `MAX` at the paper's
+/// Table 1, lines above `Vmax` nearly horizontal. About 35 s in release.
+#[test]
+#[ignore = "the full reference map: run in release (the test command does)"]
+fn reference_map_shows_the_papers_phenomena() {
+    let request = MapRequest::reference();
+    let rho = request.instance(2, 1.0).ram();
+    let map = request.map(&mut Silent).unwrap();
+    assert_eq!(map.columns.len(), 19);
+    for column in &map.columns {
+        let m = column.machines;
+        let mut probe = Probe::new(&request.instance(m, 1.0)).unwrap();
+        assert!(probe.at(1.5 * rho).unwrap().efficiency > 1.0, "m = {m}");
+        for c in column
+            .below
+            .iter()
+            .filter(|c| (1.0..=4.0).contains(&c.level))
+        {
+            let v = c.point.load;
+            assert!(
+                v > 0.9 * rho && v < 1.6 * rho,
+                "m = {m}: e = {} at {v}",
+                c.level
+            );
+        }
+        let (_, emax, vmax) = *PAPER.iter().find(|r| r.0 == m).unwrap();
+        assert!(
+            column.max.efficiency >= emax - 0.05,
+            "m = {m}: Emax {}",
+            column.max.efficiency
+        );
+        let ratio = column.max.load / vmax;
+        assert!(
+            (0.85..1.15).contains(&ratio),
+            "m = {m}: Vmax {}",
+            column.max.load
+        );
+    }
+    // Above Vmax, the line of e = 10 hardly moves with m (approximation 15).
+    let loads: Vec<f64> = map
+        .columns
+        .iter()
+        .filter_map(|c| c.above.iter().find(|x| x.level == 10.0))
+        .map(|x| x.point.load)
+        .collect();
+    assert_eq!(loads.len(), 19);
+    let (lo, hi) = loads
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(a, b), &v| (a.min(v), b.max(v)));
+    assert!(hi / lo < 1.05, "e = 10 above Vmax spans {lo}..{hi}");
+}
+
+/// Table 1: every efficiency is at least the paper's (to its one decimal),
+/// with a proven bound, and the certification never loses to the probe.
+#[test]
+#[ignore = "the full Table 1: run in release (the test command does)"]
+fn table_1_beats_the_paper() {
+    let table = MapRequest::reference().table(&mut Silent).unwrap();
+    assert!(table.reference);
+    assert_eq!(table.rows.len(), 19);
+    for row in &table.rows {
+        let [emax, _] = row.paper.unwrap();
+        assert!(
+            (row.max.efficiency * 10.0).round() / 10.0 >= emax,
+            "m = {}: {} < {emax}",
+            row.machines,
+            row.max.efficiency
+        );
+        assert!(row.max.efficiency <= row.max.efficiency_bound);
+        assert!(
+            row.max.gap < 0.05,
+            "m = {}: gap {}",
+            row.machines,
+            row.max.gap
+        );
+        let at = row.at_paper_load.unwrap();
+        assert!((at.efficiency * 10.0).round() / 10.0 >= emax);
+    }
+}
+
+/// The overlays of `[000]`: the bounds (13) straddle the computed line
+/// below `Vmax`, and (15) lies above `Vmax`.
+#[test]
+fn overlays_straddle_the_computed_lines() {
+    let request = small_map();
+    let map = request.map(&mut Silent).unwrap();
+    for column in &map.columns {
+        for c in &column.below {
+            let (Some(least), Some(most)) = (
+                column.overlay.load(0, c.level),
+                column.overlay.load(1, c.level),
+            ) else {
+                continue;
+            };
+            assert!(
+                least <= c.point.load * 1.001,
+                "m = {}: {least} > {}",
+                column.machines,
+                c.point.load
+            );
+            assert!(least <= most);
+        }
+        for (i, v) in column.overlay.approximation.iter().enumerate() {
+            if let Some(v) = v {
+                assert!(*v > column.max.load && column.overlay.levels[i] > 1.0);
+            }
+        }
+    }
+    let chart = map.chart(true);
+    assert!(chart.lines.iter().any(|l| l.name.ends_with("(15)")));
+    assert!(chart
+        .lines
+        .iter()
+        .any(|l| l.label.as_deref() == Some("MAX")));
+}
+
+/// Bad map requests name their field.
+#[test]
+fn invalid_map_requests_name_the_field() {
+    let cases: Vec<(MapRequest, &str)> = vec![
+        (
+            MapRequest {
+                machines_from: 1.0,
+                ..small_map()
+            },
+            "machines_from",
+        ),
+        (
+            MapRequest {
+                machines_to: 1.5,
+                ..small_map()
+            },
+            "machines_to",
+        ),
+        (
+            MapRequest {
+                machines_from: 5.0,
+                machines_to: 3.0,
+                ..small_map()
+            },
+            "machines_to",
+        ),
+        (
+            MapRequest {
+                levels: vec![1.0, -2.0],
+                ..small_map()
+            },
+            "levels[1]",
+        ),
+        (
+            MapRequest {
+                levels: vec![],
+                ..small_map()
+            },
+            "levels",
+        ),
+        (
+            MapRequest {
+                tolerance: 0.0,
+                ..small_map()
+            },
+            "tolerance",
+        ),
+        (
+            MapRequest {
+                load_max: 0.5,
+                ..small_map()
+            },
+            "load_max",
+        ),
+        (
+            MapRequest {
+                a2: 0.01,
+                ..small_map()
+            },
+            "a2",
+        ),
+        (
+            MapRequest {
+                chunks: 0.0,
+                ..small_map()
+            },
+            "chunks",
+        ),
+    ];
+    for (request, field) in cases {
+        let err = request.map(&mut Silent).unwrap_err();
+        assert_eq!(err.field_path(), Some(field), "{err}");
+    }
+}
+
+/// A generalised map of linear DLT: the lines pass where the model has the
+/// level (up to the grid's interpolation).
+#[test]
+fn contour_lines_lie_on_their_level() {
+    let request = contour::Request::compute_vs_communication();
+    let Response::Contour { contour, charts } =
+        run(&Request::Contour(request.clone()), &mut Silent).unwrap()
+    else {
+        panic!("a contour request gets a contour response");
+    };
+    assert_eq!(charts.len(), 1);
+    assert_eq!(contour.invalid_cells, 0);
+    let contour::Base::Linear(base) = &request.base else {
+        unreachable!()
+    };
+    let mut checked = 0;
+    for (level, pieces) in &contour.lines {
+        assert!(!pieces.is_empty(), "level {level} has a line");
+        for &[a, c] in pieces.iter().flatten().step_by(5) {
+            let mut inst = base.clone();
+            inst.machines[0].compute = a;
+            inst.machines[0].rate = c;
+            let r = inst.solve(&mut Silent).unwrap();
+            let e = r.single / (r.makespan * r.machines as f64);
+            assert!(
+                (e - level).abs() < 0.03,
+                "at A = {a}, C = {c}: {e} vs {level}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20);
+}
+
+/// Generalised maps check their axes and quantity.
+#[test]
+fn invalid_contour_requests_name_the_field() {
+    let base = contour::Request::startup_reference();
+    let mut unknown = base.clone();
+    unknown.x.parameter = "speed".into();
+    let mut energy = base.clone();
+    energy.quantity = contour::Quantity::Energy;
+    let mut steps = base.clone();
+    steps.y.steps = 1.0;
+    let mut log = base.clone();
+    log.x.from = 0.0;
+    for (request, field) in [
+        (unknown, "x.parameter"),
+        (energy, "quantity"),
+        (steps, "y.steps"),
+        (log, "x.from"),
+    ] {
+        let err: Error = request.contour(&mut Silent).unwrap_err();
+        assert_eq!(err.field_path(), Some(field), "{err}");
+    }
+    let message = {
+        let mut r = contour::Request::startup_reference();
+        r.x.parameter = "speed".into();
+        r.problems()[0].to_string()
+    };
+    assert!(message.contains("\"speed\" is not one"), "{message}");
+}
+
+/// A start-up map over `C` and `V`: values are probe efficiencies, with gaps.
+#[test]
+fn startup_contour_carries_gaps() {
+    let mut request = contour::Request::startup_reference();
+    request.x.steps = 5.0;
+    request.y.steps = 5.0;
+    let c = request.contour(&mut Silent).unwrap();
+    assert_eq!(c.values.len(), 5);
+    assert!(c
+        .values
+        .iter()
+        .flatten()
+        .all(|v| v.is_some_and(|v| v > 0.0)));
+    assert!(c.largest_gap >= 0.0 && c.largest_gap < 1.0);
+    assert!(c.csv().lines().count() == 26);
+}
