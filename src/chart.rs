@@ -122,3 +122,38 @@ impl LineChart {
         b
     }
 }
+
+/// Where a chart's data landed on its canvas: the plotting area in pixels
+/// and the data range it shows. The page turns a pointer position into data
+/// coordinates with [`Frame::value_at`] (no arithmetic in JavaScript).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// Left and right pixel of the plotting area.
+    pub px: [i32; 2],
+    /// Top and bottom pixel.
+    pub py: [i32; 2],
+    pub x: [f64; 2],
+    pub y: [f64; 2],
+    pub x_log: bool,
+    pub y_log: bool,
+}
+
+impl Frame {
+    /// The data coordinates at pixel `(px, py)`, or `None` outside the
+    /// plotting area.
+    pub fn value_at(&self, px: f64, py: f64) -> Option<[f64; 2]> {
+        let along = |p: f64, [a, b]: [i32; 2]| (p - a as f64) / (b - a).max(1) as f64;
+        let (tx, ty) = (along(px, self.px), 1.0 - along(py, self.py));
+        if !(0.0..=1.0).contains(&tx) || !(0.0..=1.0).contains(&ty) {
+            return None;
+        }
+        let at = |t: f64, [lo, hi]: [f64; 2], log: bool| {
+            if log {
+                lo * (hi / lo).powf(t)
+            } else {
+                lo + t * (hi - lo)
+            }
+        };
+        Some([at(tx, self.x, self.x_log), at(ty, self.y, self.y_log)])
+    }
+}

@@ -10,7 +10,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::api::{self, FieldProblem, Request};
-use crate::chart::LineChart;
+use crate::chart::{Frame, LineChart};
+use crate::isoefficiency;
 use crate::error::Error;
 use crate::gantt::Gantt;
 use crate::plot;
@@ -107,11 +108,65 @@ pub fn gantt_svg(gantt: JsValue, width: u32, height: u32) -> Result<String, JsEr
     plot::gantt_svg(&gantt, width, height).map_err(js_error)
 }
 
-/// Draws a line chart (one of a response's `charts`) on a canvas.
+/// Draws a line chart (one of a response's `charts`) on a canvas; returns
+/// its frame (for [`chart_value_at`]), or `null` when nothing was drawn.
 #[wasm_bindgen(js_name = drawChart)]
-pub fn draw_chart(canvas: HtmlCanvasElement, chart: JsValue) -> Result<(), JsError> {
+pub fn draw_chart(canvas: HtmlCanvasElement, chart: JsValue) -> Result<JsValue, JsError> {
     let chart: LineChart = from_js(chart)?;
-    on_canvas(canvas, |area| plot::draw_lines(area, &chart))
+    let mut frame = None;
+    on_canvas(canvas, |area| {
+        frame = plot::draw_lines(area, &chart)?;
+        Ok(())
+    })?;
+    to_js(&frame)
+}
+
+/// The data coordinates `[x, y]` at a pixel of a drawn chart, or `null`
+/// outside its plotting area.
+#[wasm_bindgen(js_name = chartValueAt)]
+pub fn chart_value_at(frame: JsValue, px: f64, py: f64) -> Result<JsValue, JsError> {
+    let frame: Frame = from_js(frame)?;
+    to_js(&frame.value_at(px, py))
+}
+
+/// Assembles a map from columns computed separately (by a pool of workers,
+/// one machine count each): `{map, chart}`, the chart with the overlays of
+/// `[000]` when `overlays` is true.
+#[wasm_bindgen(js_name = isoefficiencyMap)]
+pub fn isoefficiency_map(
+    request: JsValue,
+    columns: JsValue,
+    overlays: bool,
+) -> Result<JsValue, JsError> {
+    let request: isoefficiency::Request = from_js(request)?;
+    let columns: Vec<isoefficiency::Column> = from_js(columns)?;
+    let map = isoefficiency::Map::new(columns, &request);
+    #[derive(Serialize)]
+    struct Drawn {
+        chart: LineChart,
+        csv: String,
+        map: isoefficiency::Map,
+    }
+    to_js(&Drawn {
+        chart: map.chart(overlays),
+        csv: map.csv(),
+        map,
+    })
+}
+
+/// The map point nearest to `(m, V)` (same machine count, nearest load on a
+/// log scale), or `null`.
+#[wasm_bindgen(js_name = mapPointNear)]
+pub fn map_point_near(map: JsValue, machines: f64, load: f64) -> Result<JsValue, JsError> {
+    let map: isoefficiency::Map = from_js(map)?;
+    to_js(&map.nearest(machines, load))
+}
+
+/// Table 1 as CSV (rows computed separately and concatenated).
+#[wasm_bindgen(js_name = tableCsv)]
+pub fn table_csv(table: JsValue) -> Result<String, JsError> {
+    let table: isoefficiency::Table = from_js(table)?;
+    Ok(table.csv())
 }
 
 /// A line chart as an SVG document (for export).

@@ -131,6 +131,16 @@ pub struct Column {
     pub overlay: Overlay,
 }
 
+/// A map point and where it belongs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Nearest {
+    pub machines: usize,
+    /// `below`, `above` or `max`.
+    pub kind: String,
+    pub level: f64,
+    pub point: Point,
+}
+
 /// A whole map: one column per machine count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Map {
@@ -466,6 +476,33 @@ impl Map {
             lines,
             legend: false,
         }
+    }
+
+    /// The point nearest to `(m, V)`: the column of the nearest machine
+    /// count, the point nearest in `log V` (for showing values under the
+    /// pointer).
+    pub fn nearest(&self, machines: f64, load: f64) -> Option<Nearest> {
+        let column = self
+            .columns
+            .iter()
+            .min_by(|a, b| (a.machines as f64 - machines).abs().total_cmp(&(b.machines as f64 - machines).abs()))?;
+        if (column.machines as f64 - machines).abs() > 0.5 || load <= 0.0 {
+            return None;
+        }
+        let candidates = column
+            .below
+            .iter()
+            .map(|c| (c.level, "below", c.point))
+            .chain(column.above.iter().map(|c| (c.level, "above", c.point)))
+            .chain(std::iter::once((column.max.efficiency, "max", column.max)));
+        candidates
+            .min_by(|a, b| (a.2.load / load).ln().abs().total_cmp(&(b.2.load / load).ln().abs()))
+            .map(|(level, kind, point)| Nearest {
+                machines: column.machines,
+                kind: kind.into(),
+                level,
+                point,
+            })
     }
 
     /// The map as CSV: one row per point (`kind` is `below`, `above` or

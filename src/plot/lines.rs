@@ -4,7 +4,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawing;
-use crate::chart::{LineChart, Style};
+use crate::chart::{Frame, LineChart, Style};
 use crate::error::Error;
 
 /// Colours of successive lines.
@@ -41,24 +41,39 @@ fn widen([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
 pub fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
-) -> Result<(), Error> {
+) -> Result<Option<Frame>, Error> {
     area.fill(&WHITE).map_err(drawing)?;
     let Some((xs, ys)) = chart.bounds() else {
         area.draw(&Text::new("nothing to draw", (20, 20), ("sans-serif", 14)))
             .map_err(drawing)?;
-        return Ok(());
+        return Ok(None);
     };
     let ([x0, x1], [y0, y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
     // One code path per combination of axis kinds: plotters types them.
-    match (chart.x.log, chart.y.log) {
+    let (px, py) = match (chart.x.log, chart.y.log) {
         (false, false) => draw(area, chart, x0..x1, y0..y1),
         (true, false) => draw(area, chart, (x0..x1).log_scale(), y0..y1),
         (false, true) => draw(area, chart, x0..x1, (y0..y1).log_scale()),
         (true, true) => draw(area, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
-    }
+    }?;
+    Ok(Some(Frame {
+        px,
+        py,
+        x: [x0, x1],
+        y: [y0, y1],
+        x_log: chart.x.log,
+        y_log: chart.y.log,
+    }))
 }
 
-fn draw<DB, X, Y>(area: &DrawingArea<DB, Shift>, chart: &LineChart, x: X, y: Y) -> Result<(), Error>
+/// Draws, and returns the plotting area's pixel range `([left, right],
+/// [top, bottom])`.
+fn draw<DB, X, Y>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    x: X,
+    y: Y,
+) -> Result<([i32; 2], [i32; 2]), Error>
 where
     DB: DrawingBackend,
     X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
@@ -135,8 +150,10 @@ where
             c.draw_series(std::iter::once(text)).map_err(drawing)?;
         }
     }
+    let (xr, yr) = c.plotting_area().get_pixel_range();
+    let frame = ([xr.start, xr.end], [yr.start, yr.end]);
     if !chart.legend {
-        return Ok(());
+        return Ok(frame);
     }
     c.configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -144,7 +161,8 @@ where
         .border_style(BLACK.mix(0.3))
         .label_font(("sans-serif", 13))
         .draw()
-        .map_err(drawing)
+        .map_err(drawing)?;
+    Ok(frame)
 }
 
 /// A tick label: plain for moderate magnitudes, scientific otherwise.

@@ -52,5 +52,5 @@ pub fn gantt_svg(gantt: &Gantt, width: u32, height: u32) -> Result<String, Error
 ///
 /// [`Error::Drawing`] if plotters cannot lay the chart out.
 pub fn lines_svg(chart: &LineChart, width: u32, height: u32) -> Result<String, Error> {
-    svg(width, height, |area| draw_lines(area, chart))
+    svg(width, height, |area| draw_lines(area, chart).map(|_| ()))
 }

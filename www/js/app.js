@@ -1,12 +1,14 @@
 // The page: one section per model (tabs), one shared worker, one status bar,
 // and every section's inputs in the URL.
 import init, { example, version } from '../pkg/dlt_calc.js';
-import { Computer } from './compute.js';
+import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
 import { linear, hierarchical, multiInstallment, startup } from './sections.js';
+import { isoefficiency, MapSection, table1, TableSection, contour, ContourSection } from './maps.js';
 
 const $ = (sel) => document.querySelector(sel);
-const SPECS = [linear, hierarchical, multiInstallment, startup];
+const SPECS = [[linear, Section], [hierarchical, Section], [multiInstallment, Section], [startup, Section],
+  [isoefficiency, MapSection], [table1, TableSection], [contour, ContourSection]];
 const DEFAULT_TAB = 'm3';
 
 let sections = [];
@@ -76,8 +78,9 @@ async function main() {
   }
   $('#version').textContent = version();
   const computer = new Computer();
-  const ui = { computer, status, progress, copyLink, onChange: saveUrl, isActive: (s) => s === active };
-  sections = SPECS.map((spec) => new Section(spec, ui));
+  const pool = new Pool();
+  const ui = { computer, pool, status, progress, copyLink, onChange: saveUrl, isActive: (s) => s === active };
+  sections = SPECS.map(([spec, Kind]) => new Kind(spec, ui));
   const params = new URLSearchParams(location.search);
   for (const s of sections) {
     s.fill(s.fromParams(params) ?? s.spec.fromRequest(example(s.spec.presets[0].name)));
@@ -93,7 +96,7 @@ async function main() {
       show(next.dataset.tab);
     });
   });
-  $('#cancel').addEventListener('click', () => computer.cancel());
+  $('#cancel').addEventListener('click', () => { computer.cancel(); pool.cancel(); });
   active = sections.find((s) => s.spec.id === (params.get('tab') ?? DEFAULT_TAB)) ?? sections[1];
   try {
     await computer.ready;

@@ -75,3 +75,46 @@ export class Computer {
     job.reject(new Cancelled());
   }
 }
+
+/** Several workers (one per core) for work that splits into independent
+ * requests, e.g. one machine count of a map each. */
+export class Pool {
+  constructor(size = Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2))) {
+    this.size = size;
+    this.computers = [];
+    this.generation = 0;
+  }
+
+  /** Runs every request; `onResult(i, response)` as each one finishes and
+   * `onProgress(done)` with the fraction of all the work. Rejects with
+   * Cancelled when cancelled, or with the first error. */
+  async runAll(requests, onResult, onProgress) {
+    this.cancel();
+    while (this.computers.length < Math.min(this.size, requests.length)) this.computers.push(new Computer());
+    const generation = ++this.generation;
+    const partial = new Array(requests.length).fill(0);
+    const report = () => onProgress?.(partial.reduce((a, b) => a + b, 0) / requests.length);
+    let next = 0;
+    const lane = async (computer) => {
+      while (next < requests.length) {
+        const i = next++;
+        const response = await computer.run(requests[i], (done) => { partial[i] = done; report(); });
+        if (generation !== this.generation) throw new Cancelled();
+        partial[i] = 1;
+        report();
+        onResult(i, response);
+      }
+    };
+    try {
+      await Promise.all(this.computers.slice(0, requests.length).map(lane));
+    } catch (err) {
+      if (generation === this.generation) this.cancel();
+      throw err;
+    }
+  }
+
+  cancel() {
+    this.generation++;
+    for (const c of this.computers) c.cancel();
+  }
+}

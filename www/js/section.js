@@ -134,6 +134,14 @@ export class Section {
       const input = el('input', { type: 'checkbox', id, dataset: { field: f.field, key: f.key } });
       return [el('label', { className: 'check' }, input, ` ${f.label}`), error];
     }
+    if (f.type === 'textarea' || f.type === 'text') {
+      const input = el(f.type === 'text' ? 'input' : 'textarea', {
+        id, autocomplete: 'off', spellcheck: false, className: f.type, dataset: { field: f.field, key: f.key },
+      });
+      const label = el('label', { htmlFor: id });
+      label.innerHTML = f.label;
+      return [el('span', { className: `field ${f.type}` }, label, input), error];
+    }
     const input = el('input', {
       id, inputMode: 'decimal', autocomplete: 'off', placeholder: f.placeholder ?? '',
       dataset: { field: f.field, key: f.key },
@@ -176,7 +184,7 @@ export class Section {
 
   /** Puts a state ({scalars: {key: text|bool}, rows: [{key: text}]}) in the form. */
   fill(state) {
-    for (const input of this.root.querySelectorAll('form > .row input[data-key]')) {
+    for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
       const v = state.scalars[input.dataset.key];
       if (input.type === 'checkbox') input.checked = Boolean(v);
       else input.value = v ?? '';
@@ -187,7 +195,7 @@ export class Section {
   /** The form's state. */
   read() {
     const scalars = {};
-    for (const input of this.root.querySelectorAll('form > .row input[data-key]')) {
+    for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
       scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.value;
     }
     const rows = this.spec.table ? [...this.tbody.rows].map((tr) => {
@@ -258,6 +266,12 @@ export class Section {
         ? 'Fix the marked fields; the result shown is for the previous input.' : 'Fix the marked fields.');
       return;
     }
+    // The same request as the result shown (e.g. only a view option
+    // changed): redraw, do not recompute.
+    if (this.response && !this.stale && JSON.stringify(request) === this.computed) {
+      this.show(this.response);
+      return;
+    }
     this.debounce = setTimeout(() => {
       // A hidden section computes when it is shown again, so that it never
       // cancels the work of the one on screen.
@@ -269,14 +283,19 @@ export class Section {
   async compute(request) {
     this.stale = false;
     const started = performance.now();
+    const token = {};
+    this.latest = token;
     this.ui.status('Computing…', { busy: true });
     try {
       const response = await this.ui.computer.run(request, (done, what) => this.ui.progress(done, what));
       this.response = response;
+      this.computed = JSON.stringify(request);
       this.show(response);
       this.showError('');
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
     } catch (err) {
+      // Superseded by a newer computation of this section: nothing to say.
+      if (err instanceof Cancelled && this.latest !== token) return;
       if (err instanceof Cancelled) {
         this.stale = true;
         this.ui.status(this.response ? 'Cancelled; the result shown is for the previous input.' : 'Cancelled.');
