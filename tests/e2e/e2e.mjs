@@ -4,7 +4,7 @@
 // Expects `make build` (www/pkg) and `cargo build --release --bin dlt` first.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -291,11 +291,132 @@ test('start-up model: reference instance proven optimal at m = 2, beats Table 1;
   await page.screenshot({ path: path.join(shots, 'startup.png'), fullPage: true });
 });
 
+/** Waits until the status bar says the computation finished. */
+async function computed(page, timeout = 120000) {
+  await page.waitForFunction(() => /^Computed/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout });
+}
+
+/** The text of a download triggered by clicking `selector`. */
+async function downloaded(page, selector) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), text: readFileSync(file, 'utf8'), bytes: readFileSync(file) };
+}
+
+test('isoefficiency map: workers, points as the CLI computes them, hover, overlays, exports', async (page) => {
+  await page.click('#tab-map');
+  await page.selectOption('#map-preset', 'isoefficiency-small');
+  await page.click('#map-load-preset');
+  await computed(page);
+  assert.match(await page.textContent('#status-text'), /on \d+ workers/);
+  assert.match(await page.textContent('#map-summary'), /^4 machine counts, 3 levels; largest gap of any point [0-9.]+ %/);
+  // Emax and Vmax per machine count, as the CLI computes them.
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'isoefficiency-small']))).map;
+  const rows = await page.$$eval('#map-columns tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 4);
+  want.columns.forEach((c, i) => {
+    assert.equal(rows[i][0], String(c.machines));
+    assert.equal(rows[i][1], fmt(c.max.efficiency));
+    assert.equal(rows[i][2], fmt(c.max.load));
+  });
+  assert.ok(await colouredPixels(page, '#map-canvas') > 1500, 'the map is not drawn');
+  await page.hover('#map-canvas', { position: { x: 300, y: 300 } });
+  assert.match(await page.textContent('#map-hover'), /^m = \d, V = [0-9.e]+: E = [0-9.]+ \((MAX|line [0-9.]+, (below|above) Vmax); gap/);
+  // Overlays only redraw.
+  const drawn = Number(await page.getAttribute('#map-result', 'data-drawn'));
+  await page.check('#map-overlays');
+  await page.waitForFunction((d) => Number(document.querySelector('#map-result').dataset.drawn) > d, drawn);
+  assert.match(await page.textContent('#status-text'), /^Computed/);
+  assert.match(page.url(), /map\.overlays=1/);
+  const csv = await downloaded(page, '#map-result .export-csv');
+  assert.equal(csv.name, 'isoefficiency-map.csv');
+  assert.equal(csv.text.split('\n')[0], 'machines,kind,level,load,efficiency,makespan,gap');
+  assert.equal(csv.text.trim().split('\n').length, 1 + want.columns.reduce((n, c) => n + c.below.length + c.above.length + 1, 0));
+  const json = JSON.parse((await downloaded(page, '#map-result .export-json')).text);
+  assert.equal(json.map.columns.length, 4);
+  const svg = await downloaded(page, '#map-result .export-svg');
+  assert.match(svg.text, /^<svg[^>]*>/);
+  const png = await downloaded(page, '#map-result .export-png');
+  assert.equal(png.bytes.subarray(1, 4).toString(), 'PNG');
+  await page.screenshot({ path: path.join(shots, 'map.png'), fullPage: true });
+});
+
+test('map: an invalid input keeps the map; reload restores; cancel stops every worker', async (page) => {
+  const summary = await page.textContent('#map-summary');
+  await page.fill('#map-to', '1');
+  const slot = '#map [data-error-for="machines_to"]';
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
+  assert.equal(await page.textContent(slot), 'must be between 2 and 64 (got 1)');
+  assert.equal(await page.textContent('#map-summary'), summary);
+  await page.fill('#map-levels', '1, x');
+  await page.waitForFunction(() => (document.querySelector('#map [data-error-for="levels"]')?.textContent ?? '') !== '');
+  assert.equal(await page.textContent('#map [data-error-for="levels"]'), 'entry 2 must be a finite number');
+  await page.reload();
+  await page.waitForSelector('#map-levels');
+  assert.equal(await page.inputValue('#map-levels'), '1, x');
+  assert.equal(await page.inputValue('#map-to'), '1');
+  assert.equal(await page.isChecked('#map-overlays'), true);
+  // The full reference map takes a while: cancel it half-way.
+  await page.selectOption('#map-preset', 'isoefficiency');
+  await page.click('#map-load-preset');
+  await page.waitForFunction(() => /machine counts done/.test(document.querySelector('#status-text')?.textContent ?? ''));
+  await page.waitForFunction(() => Number(document.querySelector('#map-result')?.dataset.drawn ?? 0) > 0, null, { timeout: 60000 });
+  await page.click('#cancel');
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#status-text')?.textContent ?? ''));
+  const drawn = await page.getAttribute('#map-result', 'data-drawn');
+  await page.waitForTimeout(2500);
+  assert.equal(await page.getAttribute('#map-result', 'data-drawn'), drawn, 'a cancelled worker still delivered lines');
+  assert.match(await page.textContent('#status-text'), /Cancelled/);
+  // Back to a small map, for the phone-width test.
+  await page.selectOption('#map-preset', 'isoefficiency-small');
+  await page.click('#map-load-preset');
+  await computed(page);
+});
+
+test('Table 1: our maximum efficiency beside the paper, as the CLI computes it', async (page) => {
+  await page.click('#tab-table1');
+  await page.fill('#table1-to', '3');
+  await page.waitForFunction(() => document.querySelectorAll('#table1 tbody tr').length === 2 &&
+    /^Computed/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+  const request = { ...JSON.parse(execFileSync(dlt, ['example', 'table1'])), machines_to: 3 };
+  const want = cli(request).table.rows;
+  const rows = await page.$$eval('#table1 tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  want.forEach((r, i) => {
+    assert.equal(rows[i][1], fmt(r.max.efficiency));
+    assert.equal(rows[i][7], fmt(r.paper[0]));
+    assert.ok(r.max.efficiency >= r.paper[0], `m = ${r.machines}`);
+  });
+  const csv = await downloaded(page, '#table1-result .export-csv');
+  assert.match(csv.text, /^machines,emax,vmax,/);
+  assert.equal(csv.text.trim().split('\n').length, 3);
+});
+
+test('generalised maps: a preset, a bad parameter name, CSV export', async (page) => {
+  await page.click('#tab-gmap');
+  await computed(page);
+  assert.match(await page.textContent('#gmap-summary'), /^25 × 25 grid, 8 of 8 levels drawn/);
+  assert.ok(await colouredPixels(page, '#gmap-result canvas') > 1500, 'the map is not drawn');
+  const summary = await page.textContent('#gmap-summary');
+  await page.fill('#gmap-xp', 'speed');
+  const slot = '#gmap [data-error-for="x.parameter"]';
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
+  assert.match(await page.textContent(slot), /"speed" is not one \(machines, load, compute/);
+  assert.equal(await page.textContent('#gmap-summary'), summary);
+  await page.fill('#gmap-xp', 'compute');
+  await page.selectOption('#gmap-preset', 'map-startup');
+  await page.click('#gmap-load-preset');
+  await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#gmap-summary')?.textContent ?? ''), null, { timeout: 120000 });
+  const csv = await downloaded(page, '#gmap-result .export-csv');
+  assert.equal(csv.text.trim().split('\n').length, 1 + 16 * 16);
+  await page.screenshot({ path: path.join(shots, 'generalised-map.png'), fullPage: true });
+});
+
 test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  for (const tab of ['m2', 'm3', 'm4', 'm5']) {
+  for (const tab of ['m2', 'm3', 'm4', 'm5', 'map', 'table1', 'gmap']) {
     await page.click(`#tab-${tab}`);
-    await result(page, tab);
+    if (tab.startsWith('m') && tab !== 'map') await result(page, tab);
+    else await page.waitForSelector(`#${tab}-result:not([hidden])`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${tab}: the page is ${overflow}px wider than the screen`);
     await page.screenshot({ path: path.join(shots, `phone-${tab}.png`), fullPage: true });

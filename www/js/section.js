@@ -242,11 +242,16 @@ export class Section {
     for (const e of this.root.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
     const list = problems(request);
     const unplaced = [];
+    const slotOf = (f) => this.root.querySelector(`[data-error-for="${CSS.escape(f)}"]`);
     for (const { field, message } of list) {
-      const slot = this.root.querySelector(`[data-error-for="${CSS.escape(field)}"]`);
-      if (slot) slot.textContent = message;
+      // An entry of a list typed in one field (levels[1]) goes to that field.
+      const entry = /^(.*)\[(\d+)\]$/.exec(field);
+      const whole = entry && !slotOf(field) && slotOf(entry[1]) ? entry[1] : field;
+      const text = whole === field ? message : `entry ${Number(entry[2]) + 1} ${message}`;
+      const slot = slotOf(whole);
+      if (slot) slot.textContent = slot.textContent ? `${slot.textContent}; ${text}` : text;
       else unplaced.push(field ? `${field}: ${message}` : message);
-      this.root.querySelector(`[data-field="${CSS.escape(field)}"]`)?.setAttribute('aria-invalid', 'true');
+      this.root.querySelector(`[data-field="${CSS.escape(whole)}"]`)?.setAttribute('aria-invalid', 'true');
     }
     this.showError(unplaced.join('\n'));
     return list.length === 0;
