@@ -4,7 +4,7 @@
 
 PORT ?= 8000
 
-.PHONY: serve test build setup
+.PHONY: serve test build setup bench-maps
 
 setup:
 	@.ci/setup
@@ -18,3 +18,8 @@ serve: build
 
 test:
 	@.ci/test
+
+# Times the reference map and Table 1 in headless Chromium and natively.
+bench-maps: build
+	cargo build --release --bin dlt
+	node tests/e2e/bench-maps.mjs

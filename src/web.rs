@@ -11,9 +11,9 @@ use web_sys::HtmlCanvasElement;
 
 use crate::api::{self, FieldProblem, Request};
 use crate::chart::{Frame, LineChart};
-use crate::isoefficiency;
 use crate::error::Error;
 use crate::gantt::Gantt;
+use crate::isoefficiency;
 use crate::plot;
 
 #[wasm_bindgen(start)]

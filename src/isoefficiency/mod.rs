@@ -48,6 +48,10 @@ use probe::{Point, Probe};
 pub const DEFAULT_LEVELS: [f64; 12] = [
     0.5, 0.8, 1.0, 2.0, 4.0, 6.0, 10.0, 15.0, 20.0, 25.0, 30.0, 33.0,
 ];
+/// Probes per decade of load in the first sweep: enough to bracket every
+/// crossing of the reference map (the lines are at least a factor 1.5
+/// apart or on a monotone stretch), few enough for the map to be fast.
+const SWEEP_PER_DECADE: usize = 6;
 /// The most machine counts in one map.
 pub const MAX_COLUMNS: usize = 64;
 /// The most levels.
@@ -274,7 +278,13 @@ impl Request {
         let what = format!("m = {machines}: sweep of loads");
         let sweep = {
             let mut report = search::part(progress, 0.0, 0.4, &what);
-            search::sweep(&mut probe, self.load_min, self.load_max, 6, &mut report)?
+            search::sweep(
+                &mut probe,
+                self.load_min,
+                self.load_max,
+                SWEEP_PER_DECADE,
+                &mut report,
+            )?
         };
         // The best grid point and its neighbours bracket the maximum.
         let top = (0..sweep.len())
@@ -482,10 +492,11 @@ impl Map {
     /// count, the point nearest in `log V` (for showing values under the
     /// pointer).
     pub fn nearest(&self, machines: f64, load: f64) -> Option<Nearest> {
-        let column = self
-            .columns
-            .iter()
-            .min_by(|a, b| (a.machines as f64 - machines).abs().total_cmp(&(b.machines as f64 - machines).abs()))?;
+        let column = self.columns.iter().min_by(|a, b| {
+            (a.machines as f64 - machines)
+                .abs()
+                .total_cmp(&(b.machines as f64 - machines).abs())
+        })?;
         if (column.machines as f64 - machines).abs() > 0.5 || load <= 0.0 {
             return None;
         }
@@ -496,7 +507,12 @@ impl Map {
             .chain(column.above.iter().map(|c| (c.level, "above", c.point)))
             .chain(std::iter::once((column.max.efficiency, "max", column.max)));
         candidates
-            .min_by(|a, b| (a.2.load / load).ln().abs().total_cmp(&(b.2.load / load).ln().abs()))
+            .min_by(|a, b| {
+                (a.2.load / load)
+                    .ln()
+                    .abs()
+                    .total_cmp(&(b.2.load / load).ln().abs())
+            })
             .map(|(level, kind, point)| Nearest {
                 machines: column.machines,
                 kind: kind.into(),

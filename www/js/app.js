@@ -105,6 +105,7 @@ async function main() {
     return;
   }
   status('Ready.');
+  pool.warm();
   show(active.spec.id);
 }
 

@@ -85,6 +85,11 @@ export class Pool {
     this.generation = 0;
   }
 
+  /** Starts the workers ahead of use (loading the wasm takes a moment). */
+  warm() {
+    while (this.computers.length < this.size) this.computers.push(new Computer());
+  }
+
   /** Runs every request; `onResult(i, response)` as each one finishes and
    * `onProgress(done)` with the fraction of all the work. Rejects with
    * Cancelled when cancelled, or with the first error. */
