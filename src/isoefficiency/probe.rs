@@ -78,7 +78,7 @@ impl Probe {
         let instance = self.instance(point.load);
         let m = instance.machines_usize();
         let first: Vec<usize> = (0..m.min(instance.chunks as usize)).collect();
-        let root = instance.prefix_bound(&first)?;
+        let root = instance.prefix_bound(&first, point.makespan)?;
         self.lps += 1;
         let lower = (point.makespan * (1.0 - point.gap))
             .max(root)

@@ -70,7 +70,16 @@ impl Instance {
     /// messages), `T ≥ end + O Σk + C ΣR` (the channel), `R_i ≤ V k_i`,
     /// `Σ k_i ≤ n − |prefix|`, `Σ α + Σ R = V`. Every completion is a point of
     /// this LP, so its optimum bounds them all.
-    pub(crate) fn prefix_bound(&self, prefix: &[usize]) -> Result<f64, Error> {
+    ///
+    /// **Cutoff.** Only completions with `T ≤ cutoff` (the incumbent's
+    /// makespan) matter: a subtree without one cannot improve the incumbent.
+    /// In such a completion no chunk is larger than `α_max`, the largest
+    /// chunk a machine can receive and compute between `S` and `cutoff`
+    /// (`O + Cα + τ(α) ≤ cutoff − S`), so `α_j ≤ α_max` and `R_i ≤ α_max k_i`.
+    /// This is what stops the relaxation from spreading the remaining load
+    /// over every machine in fractions of a chunk. When the cut leaves no
+    /// point, the bound is `cutoff` itself (the node is pruned).
+    pub(crate) fn prefix_bound(&self, prefix: &[usize], cutoff: f64) -> Result<f64, Error> {
         let unit = self.single().max(f64::MIN_POSITIVE);
         let v = self.load;
         let m = self.machines_usize();
@@ -83,7 +92,13 @@ impl Instance {
         let t: Vec<_> = (0..k)
             .map(|j| lp.add_var(0.0, if j == 0 { s } else { 0.0 }, f64::INFINITY))
             .collect();
-        let x: Vec<_> = (0..k).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
+        let largest = self.largest_chunk(cutoff) / v;
+        if !(largest.is_finite() && largest >= 0.0) {
+            return Ok(cutoff);
+        }
+        let x: Vec<_> = (0..k)
+            .map(|_| lp.add_var(0.0, 0.0, largest.min(1.0)))
+            .collect();
         let tau: Vec<_> = (0..k)
             .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
             .collect();
@@ -136,7 +151,7 @@ impl Instance {
                 Cmp::Le,
                 0.0,
             );
-            lp.add_constraint(&[(ri, 1.0), (ki, -1.0)], Cmp::Le, 0.0);
+            lp.add_constraint(&[(ri, 1.0), (ki, -largest.min(1.0))], Cmp::Le, 0.0);
             channel.extend([(ki, o), (ri, c)]);
         }
         lp.add_constraint(&channel, Cmp::Le, 0.0);
@@ -145,7 +160,23 @@ impl Instance {
         lp.add_constraint(&all_k, Cmp::Le, left);
         let all: Vec<_> = x.iter().chain(&r).map(|&xi| (xi, 1.0)).collect();
         lp.add_constraint(&all, Cmp::Eq, 1.0);
-        Ok(lp.solve()?.objective() * unit)
+        match lp.solve() {
+            Ok(solution) => Ok(solution.objective() * unit),
+            Err(crate::lp::LpError::Infeasible) => Ok(cutoff),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The largest chunk any schedule with makespan at most `cutoff` can
+    /// hold: `O + Cα + max(a1 α, a2 α + b2) ≤ cutoff − S`.
+    pub(crate) fn largest_chunk(&self, cutoff: f64) -> f64 {
+        let room = cutoff - self.startup - self.overhead;
+        if room < 0.0 {
+            return -1.0;
+        }
+        let in_core = room / (self.rate + self.a1);
+        let out_of_core = (room - self.b2) / (self.rate + self.a2);
+        in_core.min(out_of_core)
     }
 
     /// Best-first branch and bound, stopping at relative gap `gap` or after
@@ -214,7 +245,7 @@ impl Instance {
             for i in choices {
                 let mut child = prefix.clone();
                 child.push(i);
-                let bound = self.prefix_bound(&child)?;
+                let bound = self.prefix_bound(&child, best.makespan)?;
                 lps += 1;
                 if bound < best.makespan * (1.0 - gap) {
                     open.push(Node {
