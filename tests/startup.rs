@@ -92,6 +92,7 @@ fn instance_up_to(max_m: usize, max_n: usize) -> impl Strategy<Value = Instance>
                     exactly,
                     gap: None,
                     max_lps: None,
+                    max_seconds: None,
                 }
             },
         )
@@ -215,6 +216,20 @@ fn an_early_stop_reports_a_valid_gap() {
     assert!(r.gap <= 0.05);
 }
 
+/// A time limit stops the search with a proven gap (the LP budget is not
+/// what stopped it).
+#[test]
+fn a_time_limit_stops_with_a_proven_gap() {
+    let mut timed = Instance::reference(12, 10_000.0);
+    timed.max_lps = Some(1e8);
+    timed.max_seconds = Some(0.3);
+    let r = timed.solve(&mut Silent).unwrap();
+    assert_eq!(r.status, Status::StoppedAtTime);
+    assert!(r.gap > 0.0 && r.lower_bound <= r.makespan);
+    assert!(r.lps < 100_000_000);
+    assert!(r.verdict.ok);
+}
+
 #[test]
 fn every_bad_field_has_its_message() {
     let ok = || Instance::reference(2, 1000.0);
@@ -273,6 +288,13 @@ fn every_bad_field_has_its_message() {
         (
             Instance { load: 0.0, ..ok() },
             "load: must be greater than zero",
+        ),
+        (
+            Instance {
+                max_seconds: Some(-1.0),
+                ..ok()
+            },
+            "max_seconds: must be greater than zero",
         ),
     ];
     for (inst, want) in cases {

@@ -194,6 +194,7 @@ impl Request {
             exactly: self.exactly,
             gap: None,
             max_lps: None,
+            max_seconds: None,
         }
     }
 

@@ -58,6 +58,7 @@ impl Probe {
             template: Instance {
                 gap: None,
                 max_lps: None,
+                max_seconds: None,
                 ..template.clone()
             },
             hint: None,

@@ -85,6 +85,9 @@ pub struct Instance {
     /// Stop after this many linear programs (a whole number, default 3000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_lps: Option<f64>,
+    /// Stop after this many seconds (default: no time limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_seconds: Option<f64>,
 }
 
 /// How good the answer is.
@@ -97,6 +100,8 @@ pub enum Status {
     StoppedAtGap,
     /// Stopped at the LP budget; the gap bounds the distance to the optimum.
     StoppedAtLimit,
+    /// Stopped at the time limit; the gap bounds the distance to the optimum.
+    StoppedAtTime,
 }
 
 /// The answer for an M5 instance.
@@ -150,6 +155,7 @@ impl Instance {
             exactly: false,
             gap: None,
             max_lps: None,
+            max_seconds: None,
         }
     }
 
@@ -217,6 +223,9 @@ impl Instance {
         }
         if let Some(lps) = self.max_lps {
             c.whole("max_lps", lps, 1, 100_000_000);
+        }
+        if let Some(seconds) = self.max_seconds {
+            c.positive("max_seconds", seconds);
         }
     }
 
@@ -293,12 +302,20 @@ impl Instance {
         }
         let gap = self.gap.unwrap_or(DEFAULT_GAP);
         let max_lps = self.max_lps.unwrap_or(DEFAULT_MAX_LPS) as u64;
-        let outcome = self.branch_and_bound(gap, max_lps, start, progress)?;
+        let limits = search::Limits {
+            gap,
+            lps: max_lps,
+            deadline: self
+                .max_seconds
+                .map(|s| web_time::Instant::now() + web_time::Duration::from_secs_f64(s.min(1e9))),
+        };
+        let outcome = self.branch_and_bound(&limits, start, progress)?;
         let (best, lps) = (outcome.best, outcome.lps);
-        let status = match (outcome.complete, gap <= DEFAULT_GAP) {
-            (true, true) => Status::Optimal,
-            (true, false) => Status::StoppedAtGap,
-            (false, _) => Status::StoppedAtLimit,
+        let status = match (outcome.complete, gap <= DEFAULT_GAP, outcome.timed_out) {
+            (true, true, _) => Status::Optimal,
+            (true, false, _) => Status::StoppedAtGap,
+            (false, _, true) => Status::StoppedAtTime,
+            (false, _, false) => Status::StoppedAtLimit,
         };
         let schedule = self.schedule(&best.sequence, &best.sizes);
         let kept: Vec<(usize, f64)> = best

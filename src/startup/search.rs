@@ -48,6 +48,16 @@ impl Ord for Node {
     }
 }
 
+/// When a search stops.
+pub(super) struct Limits {
+    /// Relative gap proven small enough.
+    pub gap: f64,
+    /// Linear programs.
+    pub lps: u64,
+    /// Wall-clock time (the `web_time` clock also works in the browser).
+    pub deadline: Option<web_time::Instant>,
+}
+
 /// The outcome of a search.
 pub(super) struct Outcome {
     pub best: Solved,
@@ -58,6 +68,8 @@ pub(super) struct Outcome {
     /// LPs solved when the final incumbent was found.
     pub incumbent_at: u64,
     pub complete: bool,
+    /// Stopped by the deadline.
+    pub timed_out: bool,
 }
 
 impl Instance {
@@ -183,15 +195,16 @@ impl Instance {
     /// `max_lps` linear programs.
     pub(super) fn branch_and_bound(
         &self,
-        gap: f64,
-        max_lps: u64,
+        limits: &Limits,
         start: Option<&[usize]>,
         progress: &mut dyn Progress,
     ) -> Result<Outcome, Error> {
+        let (gap, max_lps) = (limits.gap, limits.lps);
         let m = self.machines_usize();
         let n = self.chunks as usize;
         let mut lps = 0u64;
         let mut nodes = 0u64;
+        let mut timed_out = false;
         // Incumbent: the given sequence, else the best round robin (cheap
         // and usually good).
         let (mut best, first_lps) = match start {
@@ -213,6 +226,14 @@ impl Instance {
                 break;
             }
             if lps >= max_lps {
+                open.push(node);
+                break;
+            }
+            if limits
+                .deadline
+                .is_some_and(|d| web_time::Instant::now() >= d)
+            {
+                timed_out = true;
                 open.push(node);
                 break;
             }
@@ -267,6 +288,7 @@ impl Instance {
             lps,
             nodes,
             incumbent_at,
+            timed_out,
         })
     }
 }

@@ -274,6 +274,7 @@ export const startup = {
       fields: [
         { key: 'gap', field: 'gap', label: 'stop at gap', placeholder: '1e-9' },
         { key: 'lps', field: 'max_lps', label: 'LP budget', placeholder: '3000' },
+        { key: 'secs', field: 'max_seconds', label: 'time limit [s]', placeholder: 'none' },
         { key: 'exactly', field: 'exactly', label: 'exactly n chunks (as the paper\'s MIP; default: at most n)', type: 'check' },
       ],
     },
@@ -283,6 +284,7 @@ export const startup = {
       model: 'startup', a1: num(scalars.a1), a2: num(scalars.a2), b2: num(scalars.b2), rate: num(scalars.C),
       overhead: num(scalars.O), startup: num(scalars.S), machines: num(scalars.m), chunks: num(scalars.n),
       load: num(scalars.V), exactly: Boolean(scalars.exactly), gap: optional(scalars.gap), max_lps: optional(scalars.lps),
+      max_seconds: optional(scalars.secs),
     };
   },
   fromRequest(req) {
@@ -291,6 +293,7 @@ export const startup = {
         a1: String(req.a1), a2: String(req.a2), b2: String(req.b2), C: String(req.rate), O: String(req.overhead),
         S: String(req.startup), m: String(req.machines), n: String(req.chunks), V: String(req.load), exactly: Boolean(req.exactly),
         gap: req.gap == null ? '' : String(req.gap), lps: req.max_lps == null ? '' : String(req.max_lps),
+        secs: req.max_seconds == null ? '' : String(req.max_seconds),
       },
       rows: [],
     };
@@ -303,6 +306,7 @@ export const startup = {
         optimal: `Proven optimal (branch and bound, ${r.lps} LPs, ${r.nodes} nodes; best found at LP ${r.incumbent_at_lp}).`,
         'stopped-at-gap': `Stopped at the requested gap after ${r.lps} LPs: proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}.`,
         'stopped-at-limit': `Stopped at the LP budget (${r.lps} LPs): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
+        'stopped-at-time': `Stopped at the time limit (${r.lps} LPs): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
       }[r.status]),
       el('p', { id: 'm5-efficiency' }, `Efficiency E = T(1,1,V)/(m·T) = ${fmt(r.efficiency)}` +
         `${proven ? '' : ` (at most ${fmt(r.efficiency_bound)})`}; speedup ${fmt(r.speedup)}; T(1,1,V) = ${fmt(r.single)}.`),
