@@ -8,6 +8,11 @@
 pub trait Progress {
     /// `done` is in `[0, 1]`; `what` says what is being computed.
     fn report(&mut self, done: f64, what: &str) -> bool;
+
+    /// A part of the result, ready before the whole (e.g. a map column
+    /// with its first lines), so a page can show it at once. Ignored by
+    /// default.
+    fn partial(&mut self, _value: &serde_json::Value) {}
 }
 
 /// Ignores every report and never cancels.

@@ -15,6 +15,7 @@ use crate::error::Error;
 use crate::gantt::Gantt;
 use crate::isoefficiency;
 use crate::plot;
+use crate::progress::Progress;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -54,6 +55,45 @@ pub fn run(request: JsValue, on_progress: Option<js_sys::Function>) -> Result<Js
             .unwrap_or(true),
     };
     let response = api::run(&request, &mut report).map_err(js_error)?;
+    to_js(&response)
+}
+
+/// Like [`run`], with `on_partial(value)` called with each part of the
+/// result that is ready early (a map column with its first lines).
+#[wasm_bindgen(js_name = runWithPartials)]
+pub fn run_with_partials(
+    request: JsValue,
+    on_progress: js_sys::Function,
+    on_partial: js_sys::Function,
+) -> Result<JsValue, JsError> {
+    struct Callbacks {
+        progress: js_sys::Function,
+        partial: js_sys::Function,
+    }
+    impl Progress for Callbacks {
+        fn report(&mut self, done: f64, what: &str) -> bool {
+            self.progress
+                .call2(
+                    &JsValue::NULL,
+                    &JsValue::from_f64(done),
+                    &JsValue::from_str(what),
+                )
+                .map(|r| r.as_bool() != Some(false))
+                .unwrap_or(true)
+        }
+        fn partial(&mut self, value: &serde_json::Value) {
+            if let Ok(v) = to_js(value) {
+                // A failing listener must not stop the computation.
+                let _ = self.partial.call1(&JsValue::NULL, &v);
+            }
+        }
+    }
+    let request = request_of(request).map_err(js_error)?;
+    let mut callbacks = Callbacks {
+        progress: on_progress,
+        partial: on_partial,
+    };
+    let response = api::run(&request, &mut callbacks).map_err(js_error)?;
     to_js(&response)
 }
 

@@ -48,9 +48,23 @@ fn every_example_solves_and_is_verified() {
         .lines()
         .filter_map(|l| l.split_whitespace().next())
         .collect();
-    assert_eq!(names.len(), 5, "{list}");
+    assert_eq!(names.len(), 11, "{list}");
+    // Maps take seconds to minutes in a debug build: checked, not solved
+    // (the map tests solve them in release mode).
+    let heavy = [
+        "isoefficiency",
+        "isoefficiency-small",
+        "table1",
+        "map-energy",
+        "map-startup",
+    ];
     for name in names {
         let request = text(&dlt(&["example", name], "").stdout);
+        if heavy.contains(&name) {
+            let out = dlt(&["check"], &request);
+            assert!(out.status.success(), "{name}: {}", text(&out.stdout));
+            continue;
+        }
         let out = dlt(&["solve", "--compact"], &request);
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -141,4 +155,41 @@ fn usage_errors_exit_2_and_help_works() {
     let out = dlt(&["solve", "/no/such/file.json"], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("dlt: cannot read /no/such/file.json"));
+}
+
+/// `dlt map` and `dlt table` print CSV for a small request, and refuse a
+/// request of another model.
+#[test]
+fn map_and_table_print_csv() {
+    let small = r#"{"model": "isoefficiency", "a1": 0.109, "a2": 4.132, "b2": -27109,
+        "rate": 0.005, "overhead": 0.075, "startup": 25.4, "chunks": 6,
+        "machines_from": 2, "machines_to": 2, "levels": [10], "load_max": 1e6}"#;
+    let dir = std::env::temp_dir().join(format!("dlt-cli-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("map.json");
+    std::fs::write(&file, small).unwrap();
+    let out = dlt(&["map", file.to_str().unwrap(), "--csv"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "machines,kind,level,load,efficiency,makespan,gap");
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[1].starts_with("2,below,10,") && lines[2].starts_with("2,above,10,"));
+    assert!(lines[3].starts_with("2,max,"));
+
+    let table = small.replace("isoefficiency", "table1");
+    std::fs::write(&file, &table).unwrap();
+    let out = dlt(&["table", file.to_str().unwrap(), "--csv"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("machines,emax,vmax,"));
+
+    let out = dlt(&["map", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("map needs a request of model \"isoefficiency\""));
+    let out = dlt(
+        &["solve", "--csv"],
+        &text(&dlt(&["example", "startup"], "").stdout),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -320,6 +320,24 @@ impl Request {
         right.insert(0, max);
         let mut below = Vec::new();
         let mut above = Vec::new();
+        // Each partial column: the lines so far (gaps not yet tightened).
+        let partial = |below: &Vec<Crossing>, above: &Vec<Crossing>, probe: &Probe| Column {
+            machines,
+            max,
+            below: below.clone(),
+            above: above.clone(),
+            largest_gap: below
+                .iter()
+                .chain(above)
+                .map(|c| c.point.gap)
+                .fold(max.gap, f64::max),
+            probes: probe.probes,
+            lps: probe.lps,
+            overlay: Overlay::of(self, machines, max.load, &levels),
+        };
+        if let Ok(value) = serde_json::to_value(partial(&below, &above, &probe)) {
+            progress.partial(&value);
+        }
         for (i, &level) in levels.iter().enumerate() {
             if level < max.efficiency {
                 // The last rise through the level before the maximum.
@@ -341,6 +359,9 @@ impl Request {
                         above.push(Crossing { level, point });
                     }
                 }
+            }
+            if let Ok(value) = serde_json::to_value(partial(&below, &above, &probe)) {
+                progress.partial(&value);
             }
             let done = 0.5 + 0.5 * (i + 1) as f64 / levels.len() as f64;
             if !progress.report(done, &format!("m = {machines}: levels")) {
@@ -381,11 +402,32 @@ impl Request {
         let mut columns = Vec::with_capacity(counts.len());
         for (i, &m) in counts.iter().enumerate() {
             let share = 1.0 / counts.len() as f64;
-            let mut inner =
-                |done: f64, what: &str| progress.report((i as f64 + done) * share, what);
-            columns.push(self.column(m, &mut inner)?);
+            let mut part = Part {
+                whole: &mut *progress,
+                from: i as f64 * share,
+                share,
+            };
+            columns.push(self.column(m, &mut part)?);
         }
         Ok(Map::new(columns, self))
+    }
+}
+
+/// One part of a longer computation: reports scaled into the part's share,
+/// partial results passed on.
+struct Part<'a> {
+    whole: &'a mut dyn Progress,
+    from: f64,
+    share: f64,
+}
+
+impl Progress for Part<'_> {
+    fn report(&mut self, done: f64, what: &str) -> bool {
+        self.whole.report(self.from + done * self.share, what)
+    }
+
+    fn partial(&mut self, value: &serde_json::Value) {
+        self.whole.partial(value);
     }
 }
 

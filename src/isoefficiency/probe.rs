@@ -208,7 +208,7 @@ mod tests {
         for m in [2, 5, 11] {
             let mut probe = Probe::new(&Instance::reference(m, 1.0)).unwrap();
             let mut worst: f64 = 0.0;
-            for load in (0..40).map(|i| 10f64.powf(1.0 + i as f64 * 0.15)) {
+            for load in (0..20).map(|i| 10f64.powf(1.0 + i as f64 * 0.3)) {
                 let point = probe.at(load).unwrap();
                 let (scan, _) = probe.instance(load).round_robin(&mut Silent).unwrap();
                 worst = worst.max((point.makespan - scan.makespan) / scan.makespan);

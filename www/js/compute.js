@@ -36,6 +36,7 @@ export class Computer {
     const job = this.job;
     if (!job || msg.id !== job.id) return;
     if (msg.type === 'progress') { job.onProgress?.(msg.done, msg.what); return; }
+    if (msg.type === 'partial') { job.onPartial?.(msg.value); return; }
     this.job = null;
     if (msg.type === 'result') job.resolve(msg.response);
     else if (msg.type === 'crash') { this.restart(); job.reject(new Crashed(msg.message)); }
@@ -57,12 +58,12 @@ export class Computer {
   get busy() { return this.job !== null; }
 
   /** Runs `request`; a job still running is cancelled first. */
-  async run(request, onProgress) {
+  async run(request, onProgress, onPartial) {
     if (this.job) this.cancel();
     await this.ready;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.job = { id, resolve, reject, onProgress };
+      this.job = { id, resolve, reject, onProgress, onPartial };
       this.worker.postMessage({ id, request });
     });
   }
@@ -90,10 +91,11 @@ export class Pool {
     while (this.computers.length < this.size) this.computers.push(new Computer());
   }
 
-  /** Runs every request; `onResult(i, response)` as each one finishes and
-   * `onProgress(done)` with the fraction of all the work. Rejects with
-   * Cancelled when cancelled, or with the first error. */
-  async runAll(requests, onResult, onProgress) {
+  /** Runs every request; `onResult(i, response)` as each one finishes,
+   * `onPartial(i, value)` with parts ready early and `onProgress(done)` with
+   * the fraction of all the work. Rejects with Cancelled when cancelled, or
+   * with the first error. */
+  async runAll(requests, onResult, onProgress, onPartial) {
     this.cancel();
     while (this.computers.length < Math.min(this.size, requests.length)) this.computers.push(new Computer());
     const generation = ++this.generation;
@@ -103,7 +105,8 @@ export class Pool {
     const lane = async (computer) => {
       while (next < requests.length) {
         const i = next++;
-        const response = await computer.run(requests[i], (done) => { partial[i] = done; report(); });
+        const response = await computer.run(requests[i], (done) => { partial[i] = done; report(); },
+          (value) => { if (generation === this.generation) onPartial?.(i, value); });
         if (generation !== this.generation) throw new Cancelled();
         partial[i] = 1;
         report();

@@ -83,15 +83,21 @@ class PooledSection extends Section {
     this.ui.status('Computing…', { busy: true });
     this.begin(request);
     try {
+      const early = new Array(requests.length).fill(null);
       await this.ui.pool.runAll(requests, (i, response) => {
         if (this.latest !== token) return;
         parts[i] = response;
-        this.partial(request, parts);
+        this.partial(request, parts, early);
       }, (done) => {
         const elapsed = (performance.now() - started) / 1000;
         const left = done > 0.02 ? ` about ${fmt(Math.round(elapsed * (1 - done) / done))} s left,` : '';
         const finished = parts.filter(Boolean).length;
         this.ui.progress(done, `${finished} of ${requests.length} machine counts done,${left} ${this.ui.pool.size} workers`);
+      }, (i, value) => {
+        // A column's first lines, before the column is complete.
+        if (this.latest !== token || parts[i] || !this.early) return;
+        early[i] = value;
+        this.early(request, parts, early);
       });
       this.response = this.finish(request, parts);
       this.computed = JSON.stringify(request);
@@ -119,9 +125,17 @@ export class MapSection extends PooledSection {
     this.columns = [];
   }
 
-  partial(request, parts) {
-    this.columns = parts.filter(Boolean).map((r) => r.map.columns[0]);
+  partial(request, parts, early = []) {
+    this.columns = parts.map((r, i) => r?.map.columns[0] ?? early[i]).filter(Boolean);
     this.draw(request);
+  }
+
+  early(request, parts, early) {
+    // Redraw at most every 250 ms: columns report a line at a time.
+    const now = performance.now();
+    if (now - (this.lastEarly ?? 0) < 250) return;
+    this.lastEarly = now;
+    this.partial(request, parts, early);
   }
 
   finish(request) {

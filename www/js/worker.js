@@ -1,8 +1,9 @@
 // The computing worker: loads the wasm once and runs requests on it, so the
 // page never freezes. Messages in: {id, request}. Messages out:
 // {type: 'ready'} | {id, type: 'progress', done, what} | {id, type: 'result', response}
+// | {id, type: 'partial', value} (a part of the result ready early)
 // | {id, type: 'error', message} | {id, type: 'crash', message} | {type: 'fatal', message}.
-import init, { run } from '../pkg/dlt_calc.js';
+import init, { runWithPartials } from '../pkg/dlt_calc.js';
 
 const ready = init().then(
   () => self.postMessage({ type: 'ready' }),
@@ -13,10 +14,10 @@ self.onmessage = async (event) => {
   await ready;
   const { id, request } = event.data;
   try {
-    const response = run(request, (done, what) => {
+    const response = runWithPartials(request, (done, what) => {
       self.postMessage({ id, type: 'progress', done, what });
       return true;
-    });
+    }, (value) => self.postMessage({ id, type: 'partial', value }));
     self.postMessage({ id, type: 'result', response });
   } catch (err) {
     // A wasm trap (a panic) leaves the instance unusable: ask to be replaced.
