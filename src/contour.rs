@@ -96,6 +96,7 @@ impl Base {
                 ("rate", false),
                 ("overhead", false),
                 ("startup", false),
+                ("ram", false),
             ],
             Base::Linear(_) => &[
                 ("machines", true),
@@ -122,6 +123,9 @@ impl Base {
                 "b2" => s.b2 = value,
                 "rate" => s.rate = value,
                 "overhead" => s.overhead = value,
+                // The usable RAM ρ = b2/(a1 − a2), through b2 (set after
+                // the other axis, so a1 and a2 are final).
+                "ram" => s.b2 = value * (s.a1 - s.a2),
                 _ => s.startup = value,
             },
             Base::Linear(l) => {
@@ -347,8 +351,11 @@ impl Request {
             let mut cells = vec![None; xs.len()];
             for i in order {
                 let mut base = self.base.clone();
-                base.set(&self.x.parameter, xs[i]);
-                base.set(&self.y.parameter, y);
+                let mut axes = [(&self.x.parameter, xs[i]), (&self.y.parameter, y)];
+                axes.sort_by_key(|(p, _)| p.as_str() == "ram");
+                for (p, v) in axes {
+                    base.set(p, v);
+                }
                 if !base.problems().is_empty() {
                     invalid_cells += 1;
                     continue;

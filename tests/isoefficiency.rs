@@ -336,3 +336,38 @@ fn startup_contour_carries_gaps() {
     assert!(c.largest_gap >= 0.0 && c.largest_gap < 1.0);
     assert!(c.csv().lines().count() == 26);
 }
+
+/// The usable RAM `ρ` is an axis of the start-up model (through `b2`).
+#[test]
+fn ram_is_an_axis_of_the_startup_model() {
+    let mut request = contour::Request::startup_reference();
+    request.x = contour::AxisRange {
+        parameter: "ram".into(),
+        from: 2000.0,
+        to: 20000.0,
+        steps: 3.0,
+        log: true,
+    };
+    request.y.steps = 3.0;
+    let c = request.contour(&mut Silent).unwrap();
+    assert_eq!(c.invalid_cells, 0);
+    // Each cell is the probe of the instance whose b2 gives that ρ.
+    let contour::Base::Startup(base) = &request.base else {
+        unreachable!()
+    };
+    for (j, &load) in c.y.iter().enumerate() {
+        for (i, &ram) in c.x.iter().enumerate() {
+            let template = dlt_calc::startup::Instance {
+                b2: ram * (base.a1 - base.a2),
+                ..base.clone()
+            };
+            assert!((template.ram() - ram).abs() < 1e-9 * ram);
+            let want = Probe::new(&template).unwrap().at(load).unwrap().efficiency;
+            let got = c.values[j][i].unwrap();
+            assert!(
+                (got - want).abs() <= 1e-9 * want,
+                "ρ = {ram}, V = {load}: {got} vs {want}"
+            );
+        }
+    }
+}
