@@ -387,6 +387,11 @@ test('Table 1: our maximum efficiency beside the paper, as the CLI computes it',
     assert.equal(rows[i][7], fmt(r.paper[0]));
     assert.ok(r.max.efficiency >= r.paper[0], `m = ${r.machines}`);
   });
+  const shown = await downloaded(page, '#table1-result .export-table-csv');
+  assert.equal(shown.name, 'table1.csv');
+  assert.match(shown.text, /^m,Emax,Vmax,T,/);
+  const others = await page.evaluate(() => document.querySelectorAll('#map-result .export-table-csv').length);
+  assert.equal(others, 1, 'the map\'s table has no CSV export');
   const csv = await downloaded(page, '#table1-result .export-csv');
   assert.match(csv.text, /^machines,emax,vmax,/);
   assert.equal(csv.text.trim().split('\n').length, 3);

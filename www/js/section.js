@@ -37,13 +37,18 @@ export function el(tag, props = {}, ...children) {
   return e;
 }
 
-/** A table with a caption, a header row and rows of cells (strings). */
+/** A table with a caption, a header row and rows of cells (strings), and a
+ * button that downloads it as CSV (the cells as shown). */
 export function table(caption, head, rows, id) {
+  const csv = el('button', { type: 'button', className: 'export-table-csv' }, 'Table as CSV');
+  const quote = (c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
+  csv.addEventListener('click', () => download(`${id || 'table'}.csv`, new Blob(
+    [[head, ...rows].map((r) => r.map((c) => quote(String(c))).join(',')).join('\n') + '\n'], { type: 'text/csv' })));
   return el('div', { className: 'table-wrap' }, el('table', { className: 'data', id: id ?? '' },
     el('caption', {}, caption),
     el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 ? 'th' : 'td', {}, c))))),
-  ));
+  ), csv);
 }
 
 export function download(name, blob) {
