@@ -202,11 +202,13 @@ pub fn map_point_near(map: JsValue, machines: f64, load: f64) -> Result<JsValue,
     to_js(&map.nearest(machines, load))
 }
 
-/// Table 1 as CSV (rows computed separately and concatenated).
-#[wasm_bindgen(js_name = tableCsv)]
-pub fn table_csv(table: JsValue) -> Result<String, JsError> {
-    let table: isoefficiency::Table = from_js(table)?;
-    Ok(table.csv())
+/// A response as CSV (maps, Table 1 and generalised maps), or `null` for
+/// responses that are not tables. Table 1's rows may come from several
+/// workers, joined into one response.
+#[wasm_bindgen(js_name = responseCsv)]
+pub fn response_csv(response: JsValue) -> Result<Option<String>, JsError> {
+    let response: api::Response = from_js(response)?;
+    Ok(response.csv())
 }
 
 /// A line chart as an SVG document (for export).

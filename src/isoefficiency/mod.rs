@@ -287,20 +287,7 @@ impl Request {
                 &mut report,
             )?
         };
-        // The best grid point and its neighbours bracket the maximum.
-        let top = (0..sweep.len())
-            .max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
-            .expect("a sweep has points");
-        let (a, b) = (
-            sweep[top.saturating_sub(1)].load,
-            sweep[(top + 1).min(sweep.len() - 1)].load,
-        );
-        let found = search::maximum(&mut probe, a, b, self.tolerance)?;
-        let max = if found.efficiency >= sweep[top].efficiency {
-            found
-        } else {
-            sweep[top]
-        };
+        let max = search::peak(&mut probe, &sweep, self.tolerance)?;
         if !progress.report(0.5, &format!("m = {machines}: levels")) {
             return Err(Error::Cancelled);
         }
@@ -320,6 +307,7 @@ impl Request {
         right.insert(0, max);
         let mut below = Vec::new();
         let mut above = Vec::new();
+        let overlay = Overlay::of(self, machines, max.load, &levels);
         // Each partial column: the lines so far (gaps not yet tightened).
         let partial = |below: &Vec<Crossing>, above: &Vec<Crossing>, probe: &Probe| Column {
             machines,
@@ -333,7 +321,7 @@ impl Request {
                 .fold(max.gap, f64::max),
             probes: probe.probes,
             lps: probe.lps,
-            overlay: Overlay::of(self, machines, max.load, &levels),
+            overlay: overlay.clone(),
         };
         if let Ok(value) = serde_json::to_value(partial(&below, &above, &probe)) {
             progress.partial(&value);
@@ -378,7 +366,6 @@ impl Request {
             .chain(&above)
             .map(|c| c.point.gap)
             .fold(max.gap, f64::max);
-        let overlay = Overlay::of(self, machines, max.load, &levels);
         Ok(Column {
             machines,
             max,

@@ -42,7 +42,7 @@ pub(super) fn sweep(
 
 /// The maximum of `E` on `[a, b]` (a bracket from the sweep), narrowed until
 /// the bracket is narrower than `tolerance`.
-pub(super) fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, Error> {
+fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, Error> {
     let (mut a, mut b) = (a, b);
     let mut left = probe.at(b - INVERSE_PHI * (b - a))?;
     let mut right = probe.at(a + INVERSE_PHI * (b - a))?;
@@ -61,6 +61,25 @@ pub(super) fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Resu
         left
     } else {
         right
+    })
+}
+
+/// The maximum of `E` from a sweep: the best grid point and its neighbours
+/// bracket it, [`maximum`] narrows the bracket, and the better of the
+/// narrowed point and the grid point is kept.
+pub(super) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result<Point, Error> {
+    let top = (0..sweep.len())
+        .max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
+        .expect("a sweep has points");
+    let (a, b) = (
+        sweep[top.saturating_sub(1)].load,
+        sweep[(top + 1).min(sweep.len() - 1)].load,
+    );
+    let found = maximum(probe, a, b, tolerance)?;
+    Ok(if found.efficiency >= sweep[top].efficiency {
+        found
+    } else {
+        sweep[top]
     })
 }
 

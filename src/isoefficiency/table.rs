@@ -122,19 +122,7 @@ impl Request {
             let mut report = search::part(progress, 0.0, 0.5, &what);
             search::sweep(&mut probe, self.load_min, self.load_max, 3, &mut report)?
         };
-        let top = (0..sweep.len())
-            .max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
-            .expect("a sweep has points");
-        let (a, b) = (
-            sweep[top.saturating_sub(1)].load,
-            sweep[(top + 1).min(sweep.len() - 1)].load,
-        );
-        let found = search::maximum(&mut probe, a, b, self.tolerance)?;
-        let best = if found.efficiency >= sweep[top].efficiency {
-            found
-        } else {
-            sweep[top]
-        };
+        let best = search::peak(&mut probe, &sweep, self.tolerance)?;
         if !progress.report(0.6, &format!("m = {m}: certifying")) {
             return Err(Error::Cancelled);
         }

@@ -3,28 +3,16 @@
 // threaded. Prints a table. Expects `make build` and the release `dlt`.
 //   node tests/e2e/bench-maps.mjs     (or: make bench-maps)
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
+import { serve } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const port = Number(process.env.BENCH_PORT ?? 8918);
 const base = `http://127.0.0.1:${port}/www/`;
 const dlt = path.join(root, 'target', 'release', 'dlt');
-
-async function serve() {
-  const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root],
-    { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) return server;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  server.kill();
-  throw new Error(`the server did not start on port ${port}`);
-}
 
 /** Opens a tab of the page with its default (reference) preset and times it. */
 async function timeTab(browser, tab) {
@@ -52,7 +40,7 @@ function timeCli(args) {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
-const server = await serve();
+const server = await serve(root, port, base, 'BENCH_PORT');
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],

@@ -3,12 +3,12 @@
 // /www/: a sub-folder, which proves every path in the page is relative.
 // Expects `make build` (www/pkg) and `cargo build --release --bin dlt` first.
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import assert from 'node:assert/strict';
+import { serve } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const port = Number(process.env.E2E_PORT ?? 8917);
@@ -430,33 +430,9 @@ test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-/** Resolves when nothing listens on `port`, rejects otherwise. */
-function ensurePortFree() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', () => reject(new Error(`port ${port} is in use (set E2E_PORT to another port)`)));
-    probe.listen(port, '127.0.0.1', () => probe.close(resolve));
-  });
-}
-
-async function serve() {
-  // Another server on the port might serve other files: refuse to start.
-  await ensurePortFree();
-  const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', root],
-    { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) return server;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  server.kill();
-  throw new Error(`the test server did not start on port ${port}`);
-}
-
 async function main() {
   mkdirSync(shots, { recursive: true });
-  const server = await serve();
+  const server = await serve(root, port, base, 'E2E_PORT');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',

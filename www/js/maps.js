@@ -2,9 +2,8 @@
 // count over a pool of workers, results shown as they arrive) and the
 // generalised maps (one worker). All numbers come from the wasm core; this
 // file only splits requests, joins answers and draws.
-import { isoefficiencyMap, mapPointNear, chartValueAt, tableCsv, drawChart, chartSvg } from '../pkg/dlt_calc.js';
+import { isoefficiencyMap, mapPointNear, chartValueAt, responseCsv, drawChart, chartSvg } from '../pkg/dlt_calc.js';
 import { Section, el, fmt, num, table, download } from './section.js';
-import { Cancelled, Crashed, Pool } from './compute.js';
 
 const pct = (x) => `${fmt(Number((x * 100).toPrecision(3)))} %`;
 
@@ -104,18 +103,7 @@ class PooledSection extends Section {
       this.showError('');
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s on ${this.ui.pool.size} workers.`);
     } catch (err) {
-      // Superseded by a newer computation of this section: nothing to say.
-      if (err instanceof Cancelled && this.latest !== token) return;
-      if (err instanceof Cancelled) {
-        this.stale = true;
-        this.ui.status('Cancelled; what was computed so far is shown.');
-      } else if (err instanceof Crashed) {
-        this.ui.status('The computation crashed; the calculator was restarted.');
-        this.showError(`The computation crashed (${err.message}). The calculator was restarted; your inputs are kept.`);
-      } else {
-        this.ui.status(this.response ? 'Not computed; the result shown is for the previous input.' : 'Not computed.');
-        this.showError(err.message);
-      }
+      this.failed(err, token, 'Cancelled; what was computed so far is shown.');
     }
   }
 }
@@ -233,7 +221,8 @@ export class TableSection extends PooledSection {
       r.paper ? fmt(r.paper[0]) : '', r.paper ? fmt(r.paper[1]) : '',
       r.at_paper_load ? `${fmt(r.at_paper_load.efficiency)} (≤ ${fmt(r.at_paper_load.efficiency_bound)})` : '']);
     const csv = el('button', { type: 'button', className: 'export-csv' }, 'Download table (CSV)');
-    csv.addEventListener('click', () => download('table1.csv', new Blob([tableCsv(t)], { type: 'text/csv' })));
+    csv.addEventListener('click', () => download('table1.csv',
+      new Blob([responseCsv({ model: 'table1', table: t })], { type: 'text/csv' })));
     const json = el('button', { type: 'button', className: 'export-json' }, 'Download table (JSON)');
     json.addEventListener('click', () => download('table1.json',
       new Blob([JSON.stringify({ request, table: t }, null, 2)], { type: 'application/json' })));
@@ -281,17 +270,9 @@ export class ContourSection extends Section {
   show(response) {
     super.show({ ...response, report: response.contour });
     const csv = el('button', { type: 'button', className: 'export-csv' }, 'Download grid (CSV)');
-    csv.addEventListener('click', () => download('map-grid.csv', new Blob([response.csv ?? csvOf(response)], { type: 'text/csv' })));
+    csv.addEventListener('click', () => download('map-grid.csv', new Blob([responseCsv(response)], { type: 'text/csv' })));
     this.result.append(el('p', {}, csv));
   }
-}
-
-/** The grid as CSV rows (x, y, value) — formatting only. */
-function csvOf(response) {
-  const c = response.contour;
-  const rows = ['x,y,value'];
-  c.values.forEach((row, j) => row.forEach((v, i) => rows.push(`${c.x[i]},${c.y[j]},${v ?? ''}`)));
-  return `${rows.join('\n')}\n`;
 }
 
 export const contour = {

@@ -304,18 +304,25 @@ export class Section {
       this.showError('');
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
     } catch (err) {
-      // Superseded by a newer computation of this section: nothing to say.
-      if (err instanceof Cancelled && this.latest !== token) return;
-      if (err instanceof Cancelled) {
-        this.stale = true;
-        this.ui.status(this.response ? 'Cancelled; the result shown is for the previous input.' : 'Cancelled.');
-      } else if (err instanceof Crashed) {
-        this.ui.status('The computation crashed; the calculator was restarted.');
-        this.showError(`The computation crashed (${err.message}). The calculator was restarted; your inputs are kept.`);
-      } else {
-        this.ui.status(this.response ? 'Not computed; the result shown is for the previous input.' : 'Not computed.');
-        this.showError(err.message);
-      }
+      this.failed(err, token,
+        this.response ? 'Cancelled; the result shown is for the previous input.' : 'Cancelled.');
+    }
+  }
+
+  /** Tells why computation `token` gave no result; `cancelled` is the
+   * status for a cancel by the user. */
+  failed(err, token, cancelled) {
+    // Superseded by a newer computation of this section: nothing to say.
+    if (err instanceof Cancelled && this.latest !== token) return;
+    if (err instanceof Cancelled) {
+      this.stale = true;
+      this.ui.status(cancelled);
+    } else if (err instanceof Crashed) {
+      this.ui.status('The computation crashed; the calculator was restarted.');
+      this.showError(`The computation crashed (${err.message}). The calculator was restarted; your inputs are kept.`);
+    } else {
+      this.ui.status(this.response ? 'Not computed; the result shown is for the previous input.' : 'Not computed.');
+      this.showError(err.message);
     }
   }
 
