@@ -238,6 +238,20 @@ fn invalid_map_requests_name_the_field() {
         ),
         (
             MapRequest {
+                load_min: -1.0,
+                ..small_map()
+            },
+            "load_min",
+        ),
+        (
+            MapRequest {
+                certify_lps: Some(2.5),
+                ..small_map()
+            },
+            "certify_lps",
+        ),
+        (
+            MapRequest {
                 a2: 0.01,
                 ..small_map()
             },
