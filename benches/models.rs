@@ -161,21 +161,23 @@ fn main() {
         let loads: Vec<f64> = (0..48).map(|i| 10f64.powf(3.0 + i as f64 / 16.0)).collect();
         let mut probe = Probe::new(&template).unwrap();
         let mut gaps: Vec<f64> = Vec::new();
-        let mut i = 0;
-        let d = median(budget, || {
-            let load = loads[i % loads.len()];
-            i += 1;
+        let mut times: Vec<Duration> = Vec::new();
+        for &load in &loads {
+            let t = Instant::now();
             let p = probe.at(load).unwrap();
-            gaps.push(probe.tighten(p).unwrap().gap);
-        });
+            gaps.push(probe.certify(p, 0.01, 2_000).unwrap().gap);
+            times.push(t.elapsed());
+        }
+        times.sort();
+        let d = times[times.len() / 2];
         gaps.sort_by(f64::total_cmp);
         let within = gaps.iter().filter(|&&g| g <= 0.01).count() as f64 / gaps.len() as f64;
         let name = format!(
-            "M5 map probe + root bound, m = {m}, n = 20, V = 1e3..1e6 (median gap {:.2} %, {:.0} % of probes within 1 %)",
-            gaps[gaps.len() / 2] * 100.0,
-            within * 100.0
+            "M5 map evaluation at gap <= 1 % (probe, root bound, search of <= 2000 LPs), m = {m}, n = 20, V = 1e3..1e6 ({:.0} % reach 1 %, largest gap {:.2} %)",
+            within * 100.0,
+            gaps[gaps.len() - 1] * 100.0
         );
-        row(&name, "20 ms at gap <= 1 %", d);
+        row(&name, "20 ms median", d);
     }
     let mut small = startup::Instance::reference(3, 53_912.0);
     small.chunks = 8.0;

@@ -133,6 +133,13 @@ proptest! {
         let brute = brute_force_up_to_renaming(&inst);
         prop_assert!(close(r.makespan, brute, 1e-7), "search {} vs brute force {}", r.makespan, brute);
         prop_assert!(r.lower_bound <= brute * (1.0 + 1e-9));
+        // From one round robin (all machines, all chunks) instead of the
+        // scan of them all, as a map certifies a probe: still exact.
+        let (m, n) = (inst.machines as usize, inst.chunks as usize);
+        let start: Vec<usize> = (0..n).map(|j| j % m).collect();
+        let from = inst.solve_from(Some(&start), &mut Silent).unwrap();
+        prop_assert_eq!(from.status, Status::Optimal);
+        prop_assert!(close(from.makespan, brute, 1e-7), "search from {:?}: {} vs brute force {}", start, from.makespan, brute);
     }
 }
 
@@ -301,4 +308,39 @@ fn every_bad_field_has_its_message() {
         let err = inst.solve(&mut Silent).expect_err(want).to_string();
         assert!(err.starts_with(want), "got {err:?}, want {want:?}");
     }
+}
+
+/// With the work `a1 V` twice the overhead `O`, two chunks on two machines
+/// beat one and three; a search started from another sequence must still
+/// find them (the root's subtree holds only sequences of `min(m, n)` chunks
+/// or more).
+#[test]
+fn a_search_from_a_start_finds_shorter_sequences() {
+    let inst = Instance {
+        a1: 1.0,
+        a2: 2.0,
+        b2: -1000.0,
+        rate: 0.0,
+        overhead: 5.0,
+        startup: 1.0,
+        machines: 3.0,
+        chunks: 6.0,
+        load: 10.0,
+        exactly: false,
+        gap: None,
+        max_lps: None,
+        max_seconds: None,
+    };
+    let scan = inst.solve(&mut Silent).unwrap();
+    assert_eq!(scan.sequence, [0, 1]);
+    let from = inst
+        .solve_from(Some(&[0, 1, 2, 0, 1, 2]), &mut Silent)
+        .unwrap();
+    assert_eq!(from.status, Status::Optimal);
+    assert!(
+        close(from.makespan, scan.makespan, 1e-9),
+        "{} vs {}",
+        from.makespan,
+        scan.makespan
+    );
 }

@@ -92,6 +92,52 @@ impl Probe {
         })
     }
 
+    /// Certifies a point to the relative gap `gap`: the root bound first
+    /// ([`Probe::tighten`]), then, if that is not enough, the exact search
+    /// from the point's round robin with at most `max_lps` more LPs. The
+    /// search may also find a better schedule; the point then takes it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if an LP fails; [`Error::Field`] for a `gap` outside
+    /// `[0, 1)` or a budget of no LP.
+    pub fn certify(&mut self, point: Point, gap: f64, max_lps: u64) -> Result<Point, Error> {
+        let point = self.tighten(point)?;
+        if point.gap <= gap {
+            return Ok(point);
+        }
+        let instance = Instance {
+            gap: Some(gap),
+            max_lps: Some(max_lps as f64),
+            ..self.instance(point.load)
+        };
+        let (p, k) = (point.machines_used, point.chunks_used);
+        let start: Vec<usize> = (0..k).map(|j| j % p).collect();
+        let report = instance.solve_from(Some(&start), &mut crate::progress::Silent)?;
+        self.lps += report.lps;
+        if report.gap >= point.gap {
+            return Ok(point);
+        }
+        let used = report.sequence.iter().max().map_or(0, |&u| u + 1);
+        Ok(Point {
+            makespan: report.makespan,
+            efficiency: report.efficiency,
+            efficiency_bound: report.efficiency_bound,
+            gap: report.gap,
+            machines_used: if report.makespan < point.makespan {
+                used
+            } else {
+                p
+            },
+            chunks_used: if report.makespan < point.makespan {
+                report.sequence.len()
+            } else {
+                k
+            },
+            ..point
+        })
+    }
+
     /// Probes another template from now on, keeping the hint (for grids
     /// whose neighbouring cells differ in one parameter).
     ///

@@ -19,8 +19,10 @@
 //! best-first branch and bound over sequence prefixes (see `search.rs`)
 //! starts from the best round-robin sequence over `k ≤ m` machines and
 //! `n' ≤ n` chunks, bounds every prefix by an LP relaxation of all its
-//! completions, and stops when the gap is proven below the requested one or
-//! the LP budget is spent; the gap it reports is always proven.
+//! completions (the remaining chunks in channel order, whoever receives
+//! them, plus each machine's remaining load in a relaxed number of chunks),
+//! and stops when the gap is proven below the requested one, the LP budget
+//! is spent or the time is up; the gap it reports is always proven.
 //!
 //! **A simple lower bound** (reported when it is the better one). With `k`
 //! chunks in all, the channel carries `kO + CV`
@@ -133,6 +135,10 @@ pub struct Report {
     /// Linear programs solved when the final best schedule was found (the
     /// rest went into proving the bound).
     pub incumbent_at_lp: u64,
+    /// Seconds the search ran.
+    pub seconds: f64,
+    /// Seconds until the final best schedule was found.
+    pub incumbent_seconds: f64,
     pub schedule: Schedule,
     pub usage: Vec<MachineUse>,
     pub verdict: Verdict,
@@ -348,6 +354,8 @@ impl Instance {
             lps,
             nodes: outcome.nodes,
             incumbent_at_lp: outcome.incumbent_at,
+            seconds: outcome.seconds,
+            incumbent_seconds: outcome.incumbent_seconds,
             usage: schedule.usage(),
             schedule,
             verdict,

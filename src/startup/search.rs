@@ -1,18 +1,19 @@
 //! Best-first branch and bound over communication sequences.
 //!
-//! A node is a sequence prefix (machines numbered by first use, the first
-//! `min(m, n)` chunks on distinct machines). Each node gets two LPs: the
-//! prefix as a complete sequence (an incumbent candidate), and a relaxation
-//! of every way to complete it ([`Instance::prefix_bound`]), a lower bound
-//! for its whole subtree. Nodes whose bound is not below the incumbent are
-//! dropped; the global lower bound is the least bound of the open nodes, so
-//! the gap is proven at every moment.
+//! A node is a sequence prefix (machines numbered by first use); the root
+//! holds the first `min(m, n)` chunks on distinct machines, and shorter
+//! sequences are solved apart. Each node gets two LPs: the prefix as a
+//! complete sequence (an incumbent candidate), and a relaxation of every
+//! way to complete it ([`Instance::prefix_bound`]), a lower bound for its
+//! whole subtree. Nodes whose bound is not below the incumbent are dropped;
+//! the global lower bound is the least bound of the open nodes, so the gap
+//! is proven at every moment.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::error::Error;
-use crate::lp::{Cmp, Problem};
+use crate::lp::{Cmp, Problem, Var};
 use crate::progress::Progress;
 
 use super::{Instance, Solved};
@@ -67,6 +68,9 @@ pub(super) struct Outcome {
     pub nodes: u64,
     /// LPs solved when the final incumbent was found.
     pub incumbent_at: u64,
+    /// Seconds the search ran, and until the final incumbent was found.
+    pub seconds: f64,
+    pub incumbent_seconds: f64,
     pub complete: bool,
     /// Stopped by the deadline.
     pub timed_out: bool,
@@ -74,24 +78,36 @@ pub(super) struct Outcome {
 
 impl Instance {
     /// A lower bound on the makespan of every completion of `prefix` with at
-    /// most `n − |prefix|` more chunks: the prefix's own LP, plus for every
-    /// machine `i` a remaining load `R_i` in `k_i ≥ 0` (relaxed) chunks, sent
-    /// after the prefix and computed after the machine's prefix work:
+    /// most `n − |prefix|` more chunks: an LP every such completion with
+    /// `T ≤ cutoff` satisfies, so its optimum bounds them all.
+    ///
+    /// **Messages.** The prefix's messages are modelled as in the sequence
+    /// LP; the remaining ones in the order they are sent ("positions"),
+    /// whoever receives them: each starts after the one before has been sent
+    /// and is computed by `T`. This is what makes late chunks small, as in
+    /// the real schedules: the channel serialises them. Every message `j`
+    /// has `y_j ∈ [0, 1]`, "it holds a chunk", and costs `O y_j`, so a
+    /// completion with fewer chunks (or a prefix whose last chunks are
+    /// empty) is a point too: the bound of a node also covers the shorter
+    /// sequences above it.
+    ///
+    /// **Machines.** Each machine `i` receives `R_i` more load in `k_i`
+    /// (relaxed) chunks after it has finished its prefix work at `f_i` and
+    /// after the prefix has been sent:
     /// `T ≥ f_i + O k_i + C R_i + max(a1 R_i, a2 R_i + b2 k_i)`,
-    /// `T ≥ end + O k_i + (C + a1) R_i` (its chunks come after the prefix's
-    /// messages), `T ≥ end + O Σk + C ΣR` (the channel), `R_i ≤ V k_i`,
-    /// `Σ k_i ≤ n − |prefix|`, `Σ α + Σ R = V`. Every completion is a point of
-    /// this LP, so its optimum bounds them all.
+    /// `T ≥ end + O k_i + (C + a1) R_i`; `Σ k_i = Σ y_p` and `Σ R_i = Σ α_p`
+    /// over the positions.
     ///
     /// **Cutoff.** Only completions with `T ≤ cutoff` (the incumbent's
     /// makespan) matter: a subtree without one cannot improve the incumbent.
     /// In such a completion no chunk is larger than `α_max`, the largest
     /// chunk a machine can receive and compute between `S` and `cutoff`
-    /// (`O + Cα + τ(α) ≤ cutoff − S`), so `α_j ≤ α_max` and `R_i ≤ α_max k_i`.
-    /// This is what stops the relaxation from spreading the remaining load
+    /// (`O + Cα + τ(α) ≤ cutoff − S`), so `α_j ≤ α_max y_j` and
+    /// `R_i ≤ α_max k_i`. This stops the relaxation from spreading the load
     /// over every machine in fractions of a chunk. When the cut leaves no
     /// point, the bound is `cutoff` itself (the node is pruned).
     pub(crate) fn prefix_bound(&self, prefix: &[usize], cutoff: f64) -> Result<f64, Error> {
+        debug_assert!(!prefix.is_empty(), "the root holds the first chunk");
         let unit = self.single().max(f64::MIN_POSITIVE);
         let v = self.load;
         let m = self.machines_usize();
@@ -99,54 +115,76 @@ impl Instance {
         let (o, c) = (self.overhead / unit, self.rate * v / unit);
         let (a1, a2, b2) = (self.a1 * v / unit, self.a2 * v / unit, self.b2 / unit);
         let s = self.startup / unit;
-        let mut lp = Problem::new();
-        let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
-        let t: Vec<_> = (0..k)
-            .map(|j| lp.add_var(0.0, if j == 0 { s } else { 0.0 }, f64::INFINITY))
-            .collect();
         let largest = self.largest_chunk(cutoff) / v;
         if !(largest.is_finite() && largest >= 0.0) {
             return Ok(cutoff);
         }
-        let x: Vec<_> = (0..k)
-            .map(|_| lp.add_var(0.0, 0.0, largest.min(1.0)))
-            .collect();
-        let tau: Vec<_> = (0..k)
-            .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        let cap = largest.min(1.0);
+        // Below the root, an optimal schedule in the subtree holds a chunk in
+        // every prefix message (an empty one would only cost its O); only
+        // the root also stands for the shorter sequences above it.
+        let root = k <= m.min(self.chunks as usize);
+        let held = |j: usize| {
+            if self.exactly || (j < k && !root) {
+                1.0
+            } else {
+                0.0
+            }
+        };
+        let mut lp = Problem::new();
+        let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
+        // Every message: start t, size x, "holds a chunk" y, compute time τ.
+        let messages = self.chunks as usize;
+        let msg: Vec<[Var; 4]> = (0..messages)
+            .map(|j| {
+                let t = lp.add_var(0.0, s, f64::INFINITY);
+                let x = lp.add_var(0.0, 0.0, cap);
+                let y = lp.add_var(0.0, held(j), 1.0);
+                let tau = lp.add_var(0.0, 0.0, f64::INFINITY);
+                [t, x, y, tau]
+            })
             .collect();
         // f_i: when machine i has finished its prefix work (S if none).
         let f: Vec<_> = (0..m).map(|_| lp.add_var(0.0, s, f64::INFINITY)).collect();
         // end: when the channel has sent the prefix.
         let end = lp.add_var(0.0, s, f64::INFINITY);
         let r: Vec<_> = (0..m).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
-        let chunks: Vec<_> = (0..m)
+        let counts: Vec<_> = (0..m)
             .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
             .collect();
-        for j in 0..k {
-            let sent = [(t[j], 1.0), (x[j], c)];
-            if j + 1 < k {
-                lp.add_constraint(&[sent[0], sent[1], (t[j + 1], -1.0)], Cmp::Le, -o);
-            } else {
-                lp.add_constraint(&[sent[0], sent[1], (end, -1.0)], Cmp::Le, -o);
+        for (j, &[t, x, y, tau]) in msg.iter().enumerate() {
+            // The channel: one message after the other; the prefix has been
+            // sent at `end`, and the positions follow.
+            let sent = [(t, 1.0), (y, o), (x, c)];
+            let next = match j + 1 {
+                l if l == k => Some(end),
+                l if l < messages => Some(msg[l][0]),
+                _ => None,
+            };
+            if let Some(next) = next {
+                lp.add_constraint(&[sent[0], sent[1], sent[2], (next, -1.0)], Cmp::Le, 0.0);
             }
-            let done = [sent[0], sent[1], (tau[j], 1.0)];
-            lp.add_constraint(&[done[0], done[1], done[2], (big_t, -1.0)], Cmp::Le, -o);
-            match (j + 1..k).find(|&l| prefix[l] == prefix[j]) {
-                Some(l) => {
-                    lp.add_constraint(&[done[0], done[1], done[2], (t[l], -1.0)], Cmp::Le, -o)
-                }
-                None => lp.add_constraint(
-                    &[done[0], done[1], done[2], (f[prefix[j]], -1.0)],
-                    Cmp::Le,
-                    -o,
-                ),
+            let done = [sent[0], sent[1], sent[2], (tau, 1.0)];
+            let before = |w: Var| [done[0], done[1], done[2], done[3], (w, -1.0)];
+            lp.add_constraint(&before(big_t), Cmp::Le, 0.0);
+            if j < k {
+                let machine = prefix[j];
+                let free = match (j + 1..k).find(|&l| prefix[l] == machine) {
+                    Some(l) => msg[l][0],
+                    None => f[machine],
+                };
+                lp.add_constraint(&before(free), Cmp::Le, 0.0);
             }
-            lp.add_constraint(&[(tau[j], 1.0), (x[j], -a1)], Cmp::Ge, 0.0);
-            lp.add_constraint(&[(tau[j], 1.0), (x[j], -a2)], Cmp::Ge, b2);
+            lp.add_constraint(&[(tau, 1.0), (x, -a1)], Cmp::Ge, 0.0);
+            lp.add_constraint(&[(tau, 1.0), (x, -a2), (y, -b2)], Cmp::Ge, 0.0);
+            lp.add_constraint(&[(x, 1.0), (y, -cap)], Cmp::Le, 0.0);
         }
-        let mut channel = vec![(end, 1.0), (big_t, -1.0)];
+        if let Some(first) = msg.get(k) {
+            lp.add_constraint(&[(end, 1.0), (first[0], -1.0)], Cmp::Le, 0.0);
+        }
+        let positions = &msg[k..];
         for i in 0..m {
-            let (ri, ki) = (r[i], chunks[i]);
+            let (ri, ki) = (r[i], counts[i]);
             // In core at best, or out of core with k_i chunks of RAM size.
             lp.add_constraint(
                 &[(f[i], 1.0), (ki, o), (ri, c + a1), (big_t, -1.0)],
@@ -163,20 +201,31 @@ impl Instance {
                 Cmp::Le,
                 0.0,
             );
-            lp.add_constraint(&[(ri, 1.0), (ki, -largest.min(1.0))], Cmp::Le, 0.0);
-            channel.extend([(ki, o), (ri, c)]);
+            lp.add_constraint(&[(ri, 1.0), (ki, -cap)], Cmp::Le, 0.0);
         }
-        lp.add_constraint(&channel, Cmp::Le, 0.0);
-        let left = (self.chunks as usize - k) as f64;
-        let all_k: Vec<_> = chunks.iter().map(|&ki| (ki, 1.0)).collect();
-        lp.add_constraint(&all_k, Cmp::Le, left);
-        let all: Vec<_> = x.iter().chain(&r).map(|&xi| (xi, 1.0)).collect();
+        // The machines' remaining chunks and loads are the positions'.
+        let mut count: Vec<_> = counts.iter().map(|&ki| (ki, 1.0)).collect();
+        count.extend(positions.iter().map(|p| (p[2], -1.0)));
+        lp.add_constraint(&count, Cmp::Eq, 0.0);
+        let mut load: Vec<_> = r.iter().map(|&ri| (ri, 1.0)).collect();
+        load.extend(positions.iter().map(|p| (p[1], -1.0)));
+        lp.add_constraint(&load, Cmp::Eq, 0.0);
+        let all: Vec<_> = msg.iter().map(|p| (p[1], 1.0)).collect();
         lp.add_constraint(&all, Cmp::Eq, 1.0);
         match lp.solve() {
             Ok(solution) => Ok(solution.objective() * unit),
             Err(crate::lp::LpError::Infeasible) => Ok(cutoff),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// A lower bound on the makespan with `j` chunks on `j` distinct
+    /// machines: each works without overlap from `S` on, receiving and then
+    /// computing its chunk, so `j (T − S) ≥ jO + CV + max(a1 V, a2 V + j b2)`.
+    fn distinct_bound(&self, j: usize) -> f64 {
+        let (v, j) = (self.load, j as f64);
+        let work = j * self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + j * self.b2);
+        self.startup + work / j
     }
 
     /// The largest chunk any schedule with makespan at most `cutoff` can
@@ -200,6 +249,7 @@ impl Instance {
         progress: &mut dyn Progress,
     ) -> Result<Outcome, Error> {
         let (gap, max_lps) = (limits.gap, limits.lps);
+        let clock = web_time::Instant::now();
         let m = self.machines_usize();
         let n = self.chunks as usize;
         let mut lps = 0u64;
@@ -212,13 +262,33 @@ impl Instance {
             None => self.round_robin(&mut crate::progress::Silent)?,
         };
         lps += first_lps;
+        // The root's subtree holds the sequences with more than min(m, n)
+        // chunks; shorter ones put their chunks on distinct machines. The
+        // round-robin scan solves them all; after a given start, only those
+        // the area bound of `j` busy machines cannot rule out.
+        let mut bound_of_dropped = f64::INFINITY;
+        if start.is_some() && !self.exactly {
+            for j in 1..m.min(n) {
+                let bound = self.distinct_bound(j);
+                if bound >= best.makespan * (1.0 - gap) {
+                    bound_of_dropped = bound_of_dropped.min(bound);
+                } else {
+                    let solved = self.solve_sequence(&(0..j).collect::<Vec<_>>())?;
+                    lps += 1;
+                    if solved.makespan < best.makespan {
+                        best = solved;
+                    }
+                }
+            }
+        }
         let mut incumbent_at = lps;
+        let mut incumbent_seconds = clock.elapsed().as_secs_f64();
         let mut open = BinaryHeap::new();
+        // The root: the first min(m, n) chunks on distinct machines.
         open.push(Node {
             bound: 0.0,
-            prefix: vec![0],
+            prefix: (0..m.min(n)).collect(),
         });
-        let mut bound_of_dropped = f64::INFINITY;
         while let Some(node) = open.pop() {
             let global = node.bound.min(bound_of_dropped);
             if best.makespan - global <= gap * best.makespan {
@@ -252,6 +322,7 @@ impl Instance {
                 if solved.makespan < best.makespan {
                     best = solved;
                     incumbent_at = lps;
+                    incumbent_seconds = clock.elapsed().as_secs_f64();
                 }
             }
             if prefix.len() == n {
@@ -288,6 +359,8 @@ impl Instance {
             lps,
             nodes,
             incumbent_at,
+            seconds: clock.elapsed().as_secs_f64(),
+            incumbent_seconds,
             timed_out,
         })
     }
