@@ -300,13 +300,14 @@ export const startup = {
   },
   render(r) {
     const proven = r.status === 'optimal';
+    const secs = (x) => (x < 1 ? `${(x * 1e3).toFixed(0)} ms` : `${x.toFixed(2)} s`);
     const parts = [
       headline('Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>)', 'm5-makespan', r.makespan, verdictLine('m5-verdict', r.verdict)),
       el('p', { id: 'm5-status' }, {
-        optimal: `Proven optimal (branch and bound, ${r.lps} LPs, ${r.nodes} nodes; best found at LP ${r.incumbent_at_lp}).`,
-        'stopped-at-gap': `Stopped at the requested gap after ${r.lps} LPs: proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}.`,
-        'stopped-at-limit': `Stopped at the LP budget (${r.lps} LPs): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
-        'stopped-at-time': `Stopped at the time limit (${r.lps} LPs): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
+        optimal: `Proven optimal (branch and bound, ${r.lps} LPs, ${r.nodes} nodes, ${secs(r.seconds)}; best found at LP ${r.incumbent_at_lp}, after ${secs(r.incumbent_seconds)}).`,
+        'stopped-at-gap': `Stopped at the requested gap after ${r.lps} LPs (${secs(r.seconds)}): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}.`,
+        'stopped-at-limit': `Stopped at the LP budget (${r.lps} LPs, ${secs(r.seconds)}): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
+        'stopped-at-time': `Stopped at the time limit (${r.lps} LPs, ${secs(r.seconds)}): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
       }[r.status]),
       el('p', { id: 'm5-efficiency' }, `Efficiency E = T(1,1,V)/(m·T) = ${fmt(r.efficiency)}` +
         `${proven ? '' : ` (at most ${fmt(r.efficiency_bound)})`}; speedup ${fmt(r.speedup)}; T(1,1,V) = ${fmt(r.single)}.`),
