@@ -115,25 +115,18 @@ impl Probe {
         let start: Vec<usize> = (0..k).map(|j| j % p).collect();
         let report = instance.solve_from(Some(&start), &mut crate::progress::Silent)?;
         self.lps += report.lps;
-        if report.gap >= point.gap {
-            return Ok(point);
-        }
+        let lower = (point.makespan * (1.0 - point.gap)).max(report.lower_bound);
+        let better = report.makespan < point.makespan;
+        let makespan = point.makespan.min(report.makespan);
+        let lower = lower.min(makespan);
         let used = report.sequence.iter().max().map_or(0, |&u| u + 1);
         Ok(Point {
-            makespan: report.makespan,
-            efficiency: report.efficiency,
-            efficiency_bound: report.efficiency_bound,
-            gap: report.gap,
-            machines_used: if report.makespan < point.makespan {
-                used
-            } else {
-                p
-            },
-            chunks_used: if report.makespan < point.makespan {
-                report.sequence.len()
-            } else {
-                k
-            },
+            makespan,
+            efficiency: report.single / (instance.machines * makespan),
+            efficiency_bound: report.single / (instance.machines * lower),
+            gap: (makespan - lower) / makespan,
+            machines_used: if better { used } else { p },
+            chunks_used: if better { report.sequence.len() } else { k },
             ..point
         })
     }
@@ -246,6 +239,24 @@ impl Probe {
 mod tests {
     use super::*;
     use crate::progress::Silent;
+
+    /// Certifying a point whose root bound leaves more than 1 % runs the
+    /// search until the gap is at most 1 %, never losing schedule quality.
+    #[test]
+    fn certify_reaches_the_asked_gap() {
+        let mut probe = Probe::new(&Instance::reference(8, 1.0)).unwrap();
+        let point = probe.at(106_921.0).unwrap();
+        let tightened = probe.tighten(point).unwrap();
+        assert!(
+            tightened.gap > 0.01,
+            "the root bound alone: {}",
+            tightened.gap
+        );
+        let certified = probe.certify(point, 0.01, 2_000).unwrap();
+        assert!(certified.gap <= 0.01, "{}", certified.gap);
+        assert!(certified.makespan <= point.makespan);
+        assert!(certified.efficiency_bound >= certified.efficiency);
+    }
 
     /// The climb finds the best round robin of the full scan, on the
     /// reference instance across the loads of a map.
