@@ -35,6 +35,15 @@ pub struct Point {
     pub chunks_used: usize,
 }
 
+impl Point {
+    /// The round-robin sequence that gave the point (machine of every chunk).
+    pub fn round_robin(&self) -> Vec<usize> {
+        (0..self.chunks_used)
+            .map(|j| j % self.machines_used)
+            .collect()
+    }
+}
+
 /// Probes one instance template (everything but the load) at many loads.
 #[derive(Debug, Clone)]
 pub struct Probe {
@@ -111,9 +120,8 @@ impl Probe {
             max_lps: Some(max_lps as f64),
             ..self.instance(point.load)
         };
-        let (p, k) = (point.machines_used, point.chunks_used);
-        let start: Vec<usize> = (0..k).map(|j| j % p).collect();
-        let report = instance.solve_from(Some(&start), &mut crate::progress::Silent)?;
+        let report =
+            instance.solve_from(Some(&point.round_robin()), &mut crate::progress::Silent)?;
         self.lps += report.lps;
         let lower = (point.makespan * (1.0 - point.gap)).max(report.lower_bound);
         let better = report.makespan < point.makespan;
@@ -125,8 +133,12 @@ impl Probe {
             efficiency: report.single / (instance.machines * makespan),
             efficiency_bound: report.single / (instance.machines * lower),
             gap: (makespan - lower) / makespan,
-            machines_used: if better { used } else { p },
-            chunks_used: if better { report.sequence.len() } else { k },
+            machines_used: if better { used } else { point.machines_used },
+            chunks_used: if better {
+                report.sequence.len()
+            } else {
+                point.chunks_used
+            },
             ..point
         })
     }

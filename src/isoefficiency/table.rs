@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::progress::Progress;
 use crate::startup::Status;
 
-use super::probe::{Point, Probe};
+use super::probe::Probe;
 use super::{search, Request};
 
 /// `[000]` Table 1 (`n = 20`): `(m, Emax, Vmax)`, computed there with a
@@ -126,9 +126,7 @@ impl Request {
         if !progress.report(0.6, &format!("m = {m}: certifying")) {
             return Err(Error::Cancelled);
         }
-        let round_robin =
-            |p: &Point| -> Vec<usize> { (0..p.chunks_used).map(|j| j % p.machines_used).collect() };
-        let max = self.certify(m, best.load, &round_robin(&best), lps)?;
+        let max = self.certify(m, best.load, &best.round_robin(), lps)?;
         let paper = PAPER
             .iter()
             .find(|row| row.0 == m && self.is_reference())

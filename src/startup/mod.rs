@@ -256,16 +256,19 @@ impl Instance {
         }
     }
 
+    /// The least total busy time of the machines with `k` chunks:
+    /// `kO + CV + max(a1 V, a2 V + k b2)` (see the module docs).
+    pub(crate) fn busy_time(&self, k: usize) -> f64 {
+        let (v, k) = (self.load, k as f64);
+        k * self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + k * self.b2)
+    }
+
     /// The lower bound of the module docs.
     pub fn lower_bound(&self) -> f64 {
         let (v, m) = (self.load, self.machines);
         let area = self
             .chunk_counts()
-            .map(|k| {
-                let k = k as f64;
-                (k * self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + k * self.b2))
-                    / m
-            })
+            .map(|k| self.busy_time(k) / m)
             .fold(f64::INFINITY, f64::min);
         let first = *self.chunk_counts().start() as f64;
         let channel = first * self.overhead + self.rate * v;

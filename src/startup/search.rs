@@ -223,9 +223,7 @@ impl Instance {
     /// machines: each works without overlap from `S` on, receiving and then
     /// computing its chunk, so `j (T − S) ≥ jO + CV + max(a1 V, a2 V + j b2)`.
     fn distinct_bound(&self, j: usize) -> f64 {
-        let (v, j) = (self.load, j as f64);
-        let work = j * self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + j * self.b2);
-        self.startup + work / j
+        self.startup + self.busy_time(j) / j as f64
     }
 
     /// The largest chunk any schedule with makespan at most `cutoff` can
