@@ -140,6 +140,16 @@ proptest! {
         let from = inst.solve_from(Some(&start), &mut Silent).unwrap();
         prop_assert_eq!(from.status, Status::Optimal);
         prop_assert!(close(from.makespan, brute, 1e-7), "search from {:?}: {} vs brute force {}", start, from.makespan, brute);
+        // Stopped early, from either start, the bound is still below the
+        // optimum: every node's bound is valid, not only the last ones.
+        for budget in [1.0, 3.0, 10.0] {
+            let early = Instance { max_lps: Some(m as f64 * n as f64 + budget), ..inst.clone() };
+            let scan = early.solve(&mut Silent).unwrap();
+            let from = early.solve_from(Some(&start), &mut Silent).unwrap();
+            for (how, r) in [("scan", scan), ("start", from)] {
+                prop_assert!(r.lower_bound <= brute * (1.0 + 1e-9), "{} after {} LPs: bound {} above the optimum {}", how, r.lps, r.lower_bound, brute);
+            }
+        }
     }
 }
 

@@ -2,17 +2,22 @@
 //!
 //! For a fixed sequence `s` (chunk `j` goes to machine `s_j`) the MIP of
 //! `[000]` becomes a linear program in the send starts `t_j`, the sizes
-//! `α_j`, the processing times `τ_j` and the makespan `T`:
+//! `α_j` and the makespan `T`:
 //!
 //! ```text
 //! minimize T  subject to
 //!   t_1 ≥ S                                   (machines ready)
 //!   t_j + O + C α_j ≤ t_{j+1}                 (one message at a time)
-//!   t_j + O + C α_j + τ_j ≤ T                 (every chunk computed by T)
-//!   t_j + O + C α_j + τ_j ≤ t_l               (l: the next chunk of s_j's machine)
-//!   τ_j ≥ a1 α_j,  τ_j ≥ a2 α_j + b2           (τ convex: lower bounds suffice)
+//!   t_j + O + C α_j + τ(α_j) ≤ t_l            (l: the next chunk of s_j's machine)
+//!   t_j + O + C α_j + τ(α_j) ≤ T              (s_j's last chunk)
 //!   Σ α_j = V,  α_j ≥ 0
 //! ```
+//!
+//! `τ(α) = max(a1 α, a2 α + b2)` is convex, so each `τ(α_j) ≤ w` is the two
+//! rows `a1 α_j ≤ w` and `a2 α_j + b2 ≤ w`. (With `τ_j` as variables and
+//! every chunk's own row to `T` the LP has half again as many rows and takes
+//! three times as long.) An earlier chunk of a machine is done by `T`
+//! through its later ones.
 //!
 //! It is solved in scaled units (load as a fraction of `V`, time as a
 //! fraction of `T(1,1,V)`). The schedule shown is rebuilt from the sizes
@@ -56,24 +61,22 @@ impl Instance {
             })
             .collect();
         let x: Vec<_> = (0..k).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
-        let tau: Vec<_> = (0..k)
-            .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
-            .collect();
         let (o, c) = (self.overhead / unit, self.rate * v / unit);
+        let (a1, a2, b2) = (self.a1 * v / unit, self.a2 * v / unit, self.b2 / unit);
         for j in 0..k {
             if j + 1 < k {
                 lp.add_constraint(&[(t[j], 1.0), (x[j], c), (t[j + 1], -1.0)], Cmp::Le, -o);
             }
-            let done = [(t[j], 1.0), (x[j], c), (tau[j], 1.0)];
-            lp.add_constraint(&[done[0], done[1], done[2], (big_t, -1.0)], Cmp::Le, -o);
-            if let Some(l) = (j + 1..k).find(|&l| sequence[l] == sequence[j]) {
-                lp.add_constraint(&[done[0], done[1], done[2], (t[l], -1.0)], Cmp::Le, -o);
-            }
-            lp.add_constraint(&[(tau[j], 1.0), (x[j], -self.a1 * v / unit)], Cmp::Ge, 0.0);
+            // Done before the machine's next chunk is sent, or else by T
+            // (an earlier chunk is then done by T through the later ones).
+            let next = (j + 1..k)
+                .find(|&l| sequence[l] == sequence[j])
+                .map_or(big_t, |l| t[l]);
+            lp.add_constraint(&[(t[j], 1.0), (x[j], c + a1), (next, -1.0)], Cmp::Le, -o);
             lp.add_constraint(
-                &[(tau[j], 1.0), (x[j], -self.a2 * v / unit)],
-                Cmp::Ge,
-                self.b2 / unit,
+                &[(t[j], 1.0), (x[j], c + a2), (next, -1.0)],
+                Cmp::Le,
+                -o - b2,
             );
         }
         let all: Vec<_> = x.iter().map(|&xi| (xi, 1.0)).collect();
