@@ -300,7 +300,11 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
             }
         }
         Request::Startup(instance) => {
-            let report = instance.solve(progress)?;
+            let mut snapshots = Snapshots {
+                inner: progress,
+                startup: instance.startup,
+            };
+            let report = instance.solve(&mut snapshots)?;
             Response::Startup {
                 gantt: Gantt::with_startup(&report.schedule, instance.startup),
                 report: Box::new(report),
@@ -324,4 +328,31 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
             }
         }
     })
+}
+
+/// Passes M5's snapshots on as whole responses (the report and its Gantt
+/// chart), so that a page can show the best schedule so far as it would
+/// show the final one.
+struct Snapshots<'a> {
+    inner: &'a mut dyn Progress,
+    startup: f64,
+}
+
+impl Progress for Snapshots<'_> {
+    fn report(&mut self, done: f64, what: &str) -> bool {
+        self.inner.report(done, what)
+    }
+
+    fn partial(&mut self, value: &serde_json::Value) {
+        let Ok(report) = serde_json::from_value::<startup::Report>(value.clone()) else {
+            return;
+        };
+        let response = Response::Startup {
+            gantt: Gantt::with_startup(&report.schedule, self.startup),
+            report: Box::new(report),
+        };
+        if let Ok(value) = serde_json::to_value(&response) {
+            self.inner.partial(&value);
+        }
+    }
 }

@@ -247,6 +247,37 @@ fn a_time_limit_stops_with_a_proven_gap() {
     assert!(r.verdict.ok);
 }
 
+/// A long search hands out snapshots of its best schedule; asked to stop, it
+/// returns the best so far, verified, with a proven gap.
+#[test]
+fn a_long_search_shows_snapshots_and_stops_when_asked() {
+    struct StopAfterSnapshots {
+        snapshots: Vec<dlt_calc::startup::Report>,
+    }
+    impl dlt_calc::progress::Progress for StopAfterSnapshots {
+        fn report(&mut self, _done: f64, _what: &str) -> bool {
+            self.snapshots.len() < 2
+        }
+        fn partial(&mut self, value: &serde_json::Value) {
+            self.snapshots
+                .push(serde_json::from_value(value.clone()).unwrap());
+        }
+    }
+    let mut long = Instance::reference(9, 115_514.0);
+    long.max_lps = Some(1e8);
+    let mut progress = StopAfterSnapshots { snapshots: vec![] };
+    let r = long.solve(&mut progress).unwrap();
+    assert_eq!(r.status, Status::Interrupted);
+    assert!(r.verdict.ok && r.gap > 0.0 && r.lower_bound <= r.makespan);
+    assert_eq!(progress.snapshots.len(), 2);
+    for s in &progress.snapshots {
+        assert_eq!(s.status, Status::Interrupted);
+        assert!(s.verdict.ok && s.lower_bound <= s.makespan);
+        assert!(r.makespan <= s.makespan && r.lower_bound >= s.lower_bound * (1.0 - 1e-12));
+    }
+    assert!(progress.snapshots[1].seconds >= progress.snapshots[0].seconds + 0.2);
+}
+
 #[test]
 fn every_bad_field_has_its_message() {
     let ok = || Instance::reference(2, 1000.0);

@@ -104,6 +104,10 @@ pub enum Status {
     StoppedAtLimit,
     /// Stopped at the time limit; the gap bounds the distance to the optimum.
     StoppedAtTime,
+    /// Interrupted: cancelled by the caller, or a snapshot of a search still
+    /// running ([`crate::progress::Progress::partial`]); the gap bounds the
+    /// distance to the optimum.
+    Interrupted,
 }
 
 /// The answer for an M5 instance.
@@ -280,7 +284,11 @@ impl Instance {
     /// # Errors
     ///
     /// [`Error::Field`] for invalid input, [`Error::Solver`] if an LP fails,
-    /// [`Error::Cancelled`] if `progress` asks to stop.
+    /// [`Error::Cancelled`] if `progress` asks to stop before the branch and
+    /// bound has started (after that, the best schedule so far is returned
+    /// with [`Status::Interrupted`]). A long search also hands `progress`
+    /// snapshots of its best schedule ([`Progress::partial`], a [`Report`]
+    /// with [`Status::Interrupted`]) every quarter of a second.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
         self.solve_from(None, progress)
     }
@@ -319,13 +327,20 @@ impl Instance {
                 .map(|s| web_time::Instant::now() + web_time::Duration::from_secs_f64(s.min(1e9))),
         };
         let outcome = self.branch_and_bound(&limits, start, progress)?;
-        let (best, lps) = (outcome.best, outcome.lps);
         let status = match (outcome.complete, gap <= DEFAULT_GAP, outcome.timed_out) {
+            _ if outcome.interrupted => Status::Interrupted,
             (true, true, _) => Status::Optimal,
             (true, false, _) => Status::StoppedAtGap,
             (false, _, true) => Status::StoppedAtTime,
             (false, _, false) => Status::StoppedAtLimit,
         };
+        Ok(self.report(&outcome, status))
+    }
+
+    /// The report of a search's outcome: the schedule rebuilt from the best
+    /// sizes, verified, with its bound and the search's figures.
+    fn report(&self, outcome: &search::Outcome, status: Status) -> Report {
+        let best = &outcome.best;
         let schedule = self.schedule(&best.sequence, &best.sizes);
         let kept: Vec<(usize, f64)> = best
             .sequence
@@ -343,7 +358,7 @@ impl Instance {
         let makespan = schedule.makespan;
         let lower_bound = outcome.lower_bound.max(self.lower_bound()).min(makespan);
         let single = self.single();
-        Ok(Report {
+        Report {
             makespan,
             lower_bound,
             gap: (makespan - lower_bound) / makespan,
@@ -354,7 +369,7 @@ impl Instance {
             speedup: single / makespan,
             efficiency: single / (self.machines * makespan),
             efficiency_bound: single / (self.machines * lower_bound),
-            lps,
+            lps: outcome.lps,
             nodes: outcome.nodes,
             incumbent_at_lp: outcome.incumbent_at,
             seconds: outcome.seconds,
@@ -362,7 +377,7 @@ impl Instance {
             usage: schedule.usage(),
             schedule,
             verdict,
-        })
+        }
     }
 
     /// The best round robin over `p ≤ m` machines with `k ≤ n` chunks.

@@ -84,7 +84,12 @@ pub(super) struct Outcome {
     pub complete: bool,
     /// Stopped by the deadline.
     pub timed_out: bool,
+    /// Stopped because the caller asked to.
+    pub interrupted: bool,
 }
+
+/// How often a long search shows its best schedule so far (seconds).
+const SNAPSHOT_EVERY: f64 = 0.25;
 
 /// Adds the row `terms + coef·y ≤ 0`, where `y` is a message's "holds a
 /// chunk": a variable, or the constant 1 (`None`).
@@ -379,6 +384,10 @@ impl Instance {
             bound: 0.0,
             prefix: (0..m.min(n)).collect(),
         });
+        let mut interrupted = false;
+        let mut next_report = lps;
+        // The last snapshot's makespan and bound, and when it was taken.
+        let mut shown = (f64::NAN, f64::NAN, 0.0);
         while let Some(node) = open.pop() {
             let global = node.bound.min(bound_of_dropped);
             if best.makespan - global <= gap * best.makespan {
@@ -397,10 +406,36 @@ impl Instance {
                 open.push(node);
                 break;
             }
-            if lps % 32 == 0 {
+            if lps >= next_report {
+                next_report = lps + 32;
                 let done = 1.0 - (best.makespan - global) / best.makespan;
                 if !progress.report(done.clamp(0.0, 1.0), "branch and bound") {
-                    return Err(Error::Cancelled);
+                    interrupted = true;
+                    open.push(node);
+                    break;
+                }
+                // A long search shows its best schedule so far, so that a
+                // page keeps it when the search is stopped from outside.
+                let now = clock.elapsed().as_secs_f64();
+                let changed = (best.makespan, global) != (shown.0, shown.1);
+                if changed && now >= shown.2 + SNAPSHOT_EVERY {
+                    shown = (best.makespan, global, now);
+                    let snapshot = Outcome {
+                        best: best.clone(),
+                        lower_bound: global.min(best.makespan),
+                        lps,
+                        nodes,
+                        incumbent_at,
+                        seconds: now,
+                        incumbent_seconds,
+                        complete: false,
+                        timed_out: false,
+                        interrupted: true,
+                    };
+                    let report = self.report(&snapshot, super::Status::Interrupted);
+                    if let Ok(value) = serde_json::to_value(&report) {
+                        progress.partial(&value);
+                    }
                 }
             }
             let prefix = node.prefix;
@@ -443,7 +478,8 @@ impl Instance {
         let open_bound = open.iter().map(|n| n.bound).fold(f64::INFINITY, f64::min);
         let lower_bound = open_bound.min(bound_of_dropped).min(best.makespan);
         Ok(Outcome {
-            complete: open.is_empty() || best.makespan - lower_bound <= gap * best.makespan,
+            complete: !interrupted
+                && (open.is_empty() || best.makespan - lower_bound <= gap * best.makespan),
             best,
             lower_bound,
             lps,
@@ -452,6 +488,7 @@ impl Instance {
             seconds: clock.elapsed().as_secs_f64(),
             incumbent_seconds,
             timed_out,
+            interrupted,
         })
     }
 }

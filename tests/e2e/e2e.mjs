@@ -292,6 +292,33 @@ test('start-up model: reference instance proven optimal at m = 2, beats Table 1;
   await page.screenshot({ path: path.join(shots, 'startup.png'), fullPage: true });
 });
 
+test('start-up model: a long search shows its best schedule so far, and cancel keeps it', async (page) => {
+  await page.goto(`${base}?tab=m5`);
+  await page.click('#tab-m5');
+  await result(page, 'm5');
+  // m = 9 at Table 1's Vmax is far from proven in a million LPs.
+  await page.fill('#m5-V', '115514');
+  await page.fill('#m5-lps', '1000000');
+  await page.fill('#m5-m', '9');
+  await page.waitForFunction(() => /^Best schedule so far/.test(document.querySelector('#m5-status')?.textContent ?? ''),
+    null, { timeout: 30000 });
+  assert.ok(await page.isVisible('#cancel'), 'the search is still running');
+  await page.click('#cancel');
+  await page.waitForFunction(() => /best result found so far/.test(document.querySelector('#status-text')?.textContent ?? ''));
+  assert.ok(await page.isHidden('#cancel'));
+  assert.match(await page.textContent('#m5-status'), /^Best schedule so far \(\d+ LPs, [0-9.]+ m?s; .*\): proven lower bound .*, gap [0-9.]+ %/);
+  const shown = Number(await page.textContent('#m5-makespan'));
+  // No worse than the best round robin, which the search starts from.
+  const rr = cli({ ...JSON.parse(execFileSync(dlt, ['example', 'startup'])), machines: 9, load: 115514, max_lps: 200 }).report;
+  assert.ok(shown <= rr.makespan * (1 + 1e-6), `${shown} vs ${rr.makespan}`);
+  const px = await chartPixels(page, '#m5-result canvas.gantt');
+  assert.ok(px.outOfCore + px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
+  assert.match(await page.textContent('#m5-verdict'), /verified/i);
+  // The restarted worker still computes.
+  await page.fill('#m5-lps', '60');
+  await page.waitForFunction(() => /LP budget/.test(document.querySelector('#m5-status')?.textContent ?? ''), null, { timeout: 30000 });
+});
+
 /** Waits until the status bar says the computation finished. */
 async function computed(page, timeout = 120000) {
   await page.waitForFunction(() => /^Computed/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout });

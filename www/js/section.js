@@ -296,14 +296,29 @@ export class Section {
     const token = {};
     this.latest = token;
     this.ui.status('Computing…', { busy: true });
+    // A long search shows its best result so far as it goes (M5's branch
+    // and bound); a cancel keeps the last one.
+    let snapshot = null;
+    const onSnapshot = (value) => {
+      if (this.latest !== token) return;
+      snapshot = value;
+      this.show(value);
+      this.showError('');
+    };
     try {
-      const response = await this.ui.computer.run(request, (done, what) => this.ui.progress(done, what));
+      const response = await this.ui.computer.run(request, (done, what) => this.ui.progress(done, what), onSnapshot);
       this.response = response;
       this.computed = JSON.stringify(request);
       this.show(response);
       this.showError('');
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
     } catch (err) {
+      if (snapshot && err instanceof Cancelled && this.latest === token) {
+        this.response = snapshot;
+        this.computed = JSON.stringify(request);
+        this.ui.status('Cancelled; the best result found so far is shown.');
+        return;
+      }
       this.failed(err, token,
         this.response ? 'Cancelled; the result shown is for the previous input.' : 'Cancelled.');
     }

@@ -308,6 +308,7 @@ export const startup = {
         'stopped-at-gap': `Stopped at the requested gap after ${r.lps} LPs (${secs(r.seconds)}): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}.`,
         'stopped-at-limit': `Stopped at the LP budget (${r.lps} LPs, ${secs(r.seconds)}): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
         'stopped-at-time': `Stopped at the time limit (${r.lps} LPs, ${secs(r.seconds)}): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
+        interrupted: `Best schedule so far (${r.lps} LPs, ${secs(r.seconds)}; the search was interrupted or is still running): proven lower bound ${fmt(r.lower_bound)}, gap ${pct(r.gap)}; not proven optimal.`,
       }[r.status]),
       el('p', { id: 'm5-efficiency' }, `Efficiency E = T(1,1,V)/(m·T) = ${fmt(r.efficiency)}` +
         `${proven ? '' : ` (at most ${fmt(r.efficiency_bound)})`}; speedup ${fmt(r.speedup)}; T(1,1,V) = ${fmt(r.single)}.`),
