@@ -140,6 +140,13 @@ proptest! {
         let from = inst.solve_from(Some(&start), &mut Silent).unwrap();
         prop_assert_eq!(from.status, Status::Optimal);
         prop_assert!(close(from.makespan, brute, 1e-7), "search from {:?}: {} vs brute force {}", start, from.makespan, brute);
+        // From a poor start (every chunk after the first m on the last
+        // machine) the tree itself has to find the optimum: every subtree's
+        // bound and every split of it is tested.
+        let weak: Vec<usize> = (0..n).map(|j| j.min(m - 1)).collect();
+        let from = inst.solve_from(Some(&weak), &mut Silent).unwrap();
+        prop_assert_eq!(from.status, Status::Optimal);
+        prop_assert!(close(from.makespan, brute, 1e-7), "search from {:?}: {} vs brute force {}", weak, from.makespan, brute);
         // Stopped early, from either start, the bound is still below the
         // optimum: every node's bound is valid, not only the last ones.
         for budget in [1.0, 3.0, 10.0] {
@@ -237,7 +244,9 @@ fn an_early_stop_reports_a_valid_gap() {
 /// what stopped it).
 #[test]
 fn a_time_limit_stops_with_a_proven_gap() {
-    let mut timed = Instance::reference(12, 10_000.0);
+    // Far from proven in 0.3 s: n = 40 chunks over 12 machines.
+    let mut timed = Instance::reference(12, 50_000.0);
+    timed.chunks = 40.0;
     timed.max_lps = Some(1e8);
     timed.max_seconds = Some(0.3);
     let r = timed.solve(&mut Silent).unwrap();
@@ -263,7 +272,8 @@ fn a_long_search_shows_snapshots_and_stops_when_asked() {
                 .push(serde_json::from_value(value.clone()).unwrap());
         }
     }
-    let mut long = Instance::reference(9, 115_514.0);
+    let mut long = Instance::reference(12, 50_000.0);
+    long.chunks = 40.0;
     long.max_lps = Some(1e8);
     let mut progress = StopAfterSnapshots { snapshots: vec![] };
     let r = long.solve(&mut progress).unwrap();

@@ -21,8 +21,10 @@
 //! `n' ≤ n` chunks, bounds every prefix by an LP relaxation of all its
 //! completions (the remaining chunks in channel order, whoever receives
 //! them, plus each machine's remaining load in a relaxed number of chunks),
-//! and stops when the gap is proven below the requested one, the LP budget
-//! is spent or the time is up; the gap it reports is always proven.
+//! splits a node on a machine's number of remaining chunks where the
+//! relaxation makes it fractional, and stops when the gap is proven below
+//! the requested one, the LP budget is spent or the time is up; the gap it
+//! reports is always proven.
 //!
 //! **A simple lower bound** (reported when it is the better one). With `k`
 //! chunks in all, the channel carries `kO + CV`

@@ -8,6 +8,26 @@
 //! whole subtree. Nodes whose bound is not below the incumbent are dropped;
 //! the global lower bound is the least bound of the open nodes, so the gap
 //! is proven at every moment.
+//!
+//! **Boxes of chunk counts.** A node also holds a box `lo_i ≤ k_i ≤ hi_i`
+//! on how many more chunks each machine receives after the prefix, and its
+//! bound LP respects it ([`Instance::relax`]). The relaxation treats `k_i`
+//! as a real number, and that is where it is weakest when the chunks are
+//! about RAM-sized: with `m = 9` at Table 1's `Vmax` it gives four machines
+//! 1.7 RAM-sized chunks each after small first chunks, which in truth takes
+//! two chunks each, more than the sequence has. So before branching on the
+//! next chunk's machine, a node whose LP gives a machine a fractional `k_i`
+//! that its relaxed load needs (more than `⌊k_i⌋` in-core chunks hold, at
+//! most what `⌈k_i⌉` hold) is split into `k_i ≤ ⌊k_i⌋` and `k_i ≥ ⌈k_i⌉`.
+//! Counts are whole, so the two boxes hold every completion of the node.
+//! The split is kept when it pays, that is when the smaller of the two
+//! bounds rises or one child is pruned; otherwise its two LPs are wasted
+//! and the node branches on the next chunk instead. The box follows that
+//! branching: the machine that gets the next chunk has one fewer to come.
+//! At `m = 9`, `Vmax`, splits alone lift the root bound from 1554.8 s to
+//! 1578.4 s (the optimum is 1587.2 s), and the search proves the optimum
+//! in about 600 LPs, where without boxes it stopped at a 1.7 % gap after
+//! 3000.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -18,10 +38,47 @@ use crate::progress::Progress;
 
 use super::{Instance, Solved};
 
-/// An open node: a prefix and its subtree's lower bound.
+/// An open node: a prefix, a box of chunk counts, and its subtree's lower
+/// bound.
 struct Node {
     bound: f64,
     prefix: Vec<usize>,
+    /// The box of each machine's number of chunks after the prefix.
+    range: Vec<(f64, f64)>,
+    /// The bound LP's relaxed counts and loads.
+    counts: Vec<f64>,
+    loads: Vec<f64>,
+}
+
+impl Node {
+    /// A node and its bound LP.
+    fn new(
+        instance: &Instance,
+        prefix: Vec<usize>,
+        range: Vec<(f64, f64)>,
+        cutoff: f64,
+    ) -> Result<Node, Error> {
+        let relaxed = instance.relax(&prefix, &range, cutoff)?;
+        Ok(Node {
+            bound: relaxed.bound,
+            prefix,
+            range,
+            counts: relaxed.counts,
+            loads: relaxed.loads,
+        })
+    }
+}
+
+/// The machine to split a box on: of those whose relaxed number of
+/// remaining chunks is fractional and whose relaxed load needs the fraction
+/// (more than `⌊k⌋` in-core chunks hold, at most `⌈k⌉`), the one furthest
+/// from a whole number.
+fn fractional(counts: &[f64], loads: &[f64]) -> Option<usize> {
+    let distance = |k: f64| (k - k.round()).abs();
+    (0..counts.len())
+        .filter(|&i| distance(counts[i]) > 1e-6)
+        .filter(|&i| loads[i] > counts[i].floor() + 1e-9 && loads[i] <= counts[i].ceil() + 1e-9)
+        .max_by(|&a, &b| distance(counts[a]).total_cmp(&distance(counts[b])))
 }
 
 impl PartialEq for Node {
@@ -57,6 +114,17 @@ pub(crate) struct Short {
     /// A lower bound on all of them.
     pub bound: f64,
     pub lps: u64,
+}
+
+/// The bound LP's optimum ([`Instance::relax`]).
+pub(crate) struct Relaxation {
+    pub bound: f64,
+    /// Each machine's relaxed number of chunks after the prefix (empty when
+    /// the node is pruned).
+    pub counts: Vec<f64>,
+    /// Each machine's load after the prefix, in units of the most load a
+    /// chunk holds in core.
+    pub loads: Vec<f64>,
 }
 
 /// When a search stops.
@@ -105,9 +173,17 @@ fn at_most_zero(lp: &mut Problem, terms: &[(Var, f64)], (y, coef): (Option<Var>,
 }
 
 impl Instance {
+    /// [`Instance::relax`] without a box: the bound alone.
+    pub(crate) fn prefix_bound(&self, prefix: &[usize], cutoff: f64) -> Result<f64, Error> {
+        let free = vec![(0.0, f64::INFINITY); self.machines_usize()];
+        Ok(self.relax(prefix, &free, cutoff)?.bound)
+    }
+
     /// A lower bound on the makespan of every completion of `prefix` with at
     /// most `n − |prefix|` more chunks: an LP every such completion with
-    /// `T ≤ cutoff` satisfies, so its optimum bounds them all.
+    /// `T ≤ cutoff` satisfies, so its optimum bounds them all. Returns the
+    /// bound and, for the split of boxes, each machine's relaxed count and
+    /// load.
     ///
     /// **Messages.** The prefix's messages are modelled as in the sequence
     /// LP; the remaining ones in the order they are sent ("positions"),
@@ -146,7 +222,16 @@ impl Instance {
     /// `R_i ≤ α_max k_i`. This stops the relaxation from spreading the load
     /// over every machine in fractions of a chunk. When the cut leaves no
     /// point, the bound is `cutoff` itself (the node is pruned).
-    pub(crate) fn prefix_bound(&self, prefix: &[usize], cutoff: f64) -> Result<f64, Error> {
+    ///
+    /// **Boxes.** `range[i]` bounds `k_i`; only completions in which machine
+    /// `i` receives that many more chunks are bounded. An empty box makes
+    /// the LP infeasible, and the bound is `cutoff`.
+    pub(crate) fn relax(
+        &self,
+        prefix: &[usize],
+        range: &[(f64, f64)],
+        cutoff: f64,
+    ) -> Result<Relaxation, Error> {
         debug_assert!(!prefix.is_empty(), "the root holds the first chunk");
         let unit = self.single().max(f64::MIN_POSITIVE);
         let v = self.load;
@@ -156,10 +241,17 @@ impl Instance {
         let (a1, a2, b2) = (self.a1 * v / unit, self.a2 * v / unit, self.b2 / unit);
         let s = self.startup / unit;
         let largest = self.largest_chunk(cutoff) / v;
+        let pruned = Relaxation {
+            bound: cutoff,
+            counts: Vec::new(),
+            loads: Vec::new(),
+        };
         if !(largest.is_finite() && largest >= 0.0) {
-            return Ok(cutoff);
+            return Ok(pruned);
         }
         let cap = largest.min(1.0);
+        // The most load a chunk holds in core (a fraction of V).
+        let per_chunk = cap.min(self.ram() / v).max(f64::MIN_POSITIVE);
         // An optimal schedule of the subtree holds a chunk in every prefix
         // message: without an empty one it is a sequence of another subtree
         // or one with fewer than min(m, n) chunks, which are solved apart
@@ -183,8 +275,9 @@ impl Instance {
         // end: when the channel has sent the prefix.
         let end = lp.add_var(0.0, s, f64::INFINITY);
         let r: Vec<_> = (0..m).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
-        let counts: Vec<_> = (0..m)
-            .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        let counts: Vec<_> = range
+            .iter()
+            .map(|&(lo, hi)| lp.add_var(0.0, lo, hi))
             .collect();
         for (j, &(t, x, y)) in msg.iter().enumerate() {
             // The channel: one message after the other; the prefix has been
@@ -268,8 +361,12 @@ impl Instance {
         let all: Vec<_> = msg.iter().map(|p| (p.1, 1.0)).collect();
         lp.add_constraint(&all, Cmp::Eq, 1.0);
         match lp.solve() {
-            Ok(solution) => Ok(solution.objective() * unit),
-            Err(crate::lp::LpError::Infeasible) => Ok(cutoff),
+            Ok(solution) => Ok(Relaxation {
+                bound: solution.objective() * unit,
+                counts: counts.iter().map(|&ki| solution[ki]).collect(),
+                loads: r.iter().map(|&ri| solution[ri] / per_chunk).collect(),
+            }),
+            Err(crate::lp::LpError::Infeasible) => Ok(pruned),
             Err(e) => Err(e.into()),
         }
     }
@@ -380,10 +477,18 @@ impl Instance {
         let mut incumbent_seconds = clock.elapsed().as_secs_f64();
         let mut open = BinaryHeap::new();
         // The root: the first min(m, n) chunks on distinct machines.
-        open.push(Node {
-            bound: 0.0,
-            prefix: (0..m.min(n)).collect(),
-        });
+        let root = Node::new(
+            self,
+            (0..m.min(n)).collect(),
+            vec![(0.0, f64::INFINITY); m],
+            best.makespan,
+        )?;
+        lps += 1;
+        if root.bound < best.makespan * (1.0 - gap) {
+            open.push(root);
+        } else {
+            bound_of_dropped = bound_of_dropped.min(root.bound);
+        }
         let mut interrupted = false;
         let mut next_report = lps;
         // The last snapshot's makespan and bound, and when it was taken.
@@ -438,39 +543,78 @@ impl Instance {
                     }
                 }
             }
-            let prefix = node.prefix;
             nodes += 1;
-            // The prefix as a whole sequence (if this many chunks is allowed).
-            if !self.exactly || prefix.len() == n {
-                let solved = self.solve_sequence(&prefix)?;
-                lps += 1;
-                if solved.makespan < best.makespan {
-                    best = solved;
-                    incumbent_at = lps;
-                    incumbent_seconds = clock.elapsed().as_secs_f64();
+            let cutoff = best.makespan * (1.0 - gap);
+            // Split the box where a machine's relaxed number of remaining
+            // chunks is fractional, if that tightens the bound enough.
+            let mut split = None;
+            if let Some(i) = fractional(&node.counts, &node.loads) {
+                let (lo, hi) = node.range[i];
+                let k = node.counts[i];
+                let mut pair = Vec::with_capacity(2);
+                for part in [(lo, k.floor()), (k.ceil(), hi)] {
+                    let mut range = node.range.clone();
+                    range[i] = part;
+                    pair.push(Node::new(self, node.prefix.clone(), range, best.makespan)?);
+                    lps += 1;
+                }
+                let least = pair.iter().map(|c| c.bound).fold(f64::INFINITY, f64::min);
+                let most = pair
+                    .iter()
+                    .map(|c| c.bound)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if most >= cutoff || least - node.bound > 1e-6 * (cutoff - node.bound) {
+                    split = Some(pair);
                 }
             }
-            if prefix.len() == n {
-                continue;
-            }
-            let used = prefix.iter().max().map_or(0, |&u| u + 1);
-            let choices: Vec<usize> = if prefix.len() < m {
-                vec![prefix.len()]
-            } else {
-                (0..m.min(used + 1)).collect()
+            let children = match split {
+                Some(pair) => pair,
+                None => {
+                    let prefix = node.prefix;
+                    // The prefix as a whole sequence (if this many chunks is
+                    // allowed and the box holds "no more chunks").
+                    let in_box = node.range.iter().all(|&(lo, _)| lo <= 0.0);
+                    if in_box && (!self.exactly || prefix.len() == n) {
+                        let solved = self.solve_sequence(&prefix)?;
+                        lps += 1;
+                        if solved.makespan < best.makespan {
+                            best = solved;
+                            incumbent_at = lps;
+                            incumbent_seconds = clock.elapsed().as_secs_f64();
+                        }
+                    }
+                    if prefix.len() == n {
+                        continue;
+                    }
+                    let used = prefix.iter().max().map_or(0, |&u| u + 1);
+                    let choices: Vec<usize> = if prefix.len() < m {
+                        vec![prefix.len()]
+                    } else {
+                        (0..m.min(used + 1)).collect()
+                    };
+                    let mut children = Vec::new();
+                    for i in choices {
+                        // One of machine i's remaining chunks is now in the
+                        // prefix.
+                        let (lo, hi) = node.range[i];
+                        if hi < 1.0 {
+                            continue;
+                        }
+                        let mut range = node.range.clone();
+                        range[i] = ((lo - 1.0).max(0.0), hi - 1.0);
+                        let mut child = prefix.clone();
+                        child.push(i);
+                        children.push(Node::new(self, child, range, best.makespan)?);
+                        lps += 1;
+                    }
+                    children
+                }
             };
-            for i in choices {
-                let mut child = prefix.clone();
-                child.push(i);
-                let bound = self.prefix_bound(&child, best.makespan)?;
-                lps += 1;
-                if bound < best.makespan * (1.0 - gap) {
-                    open.push(Node {
-                        bound,
-                        prefix: child,
-                    });
+            for child in children {
+                if child.bound < cutoff {
+                    open.push(child);
                 } else {
-                    bound_of_dropped = bound_of_dropped.min(bound);
+                    bound_of_dropped = bound_of_dropped.min(child.bound);
                 }
             }
         }
