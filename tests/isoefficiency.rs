@@ -103,6 +103,12 @@ fn reference_map_shows_the_papers_phenomena() {
             "m = {m}: Vmax {}",
             column.max.load
         );
+        // Every point certified to 1 % within the default LP budget.
+        assert!(
+            column.largest_gap <= 0.01,
+            "m = {m}: gap {}",
+            column.largest_gap
+        );
     }
     // Above Vmax, the line of e = 10 hardly moves with m (approximation 15).
     let loads: Vec<f64> = map

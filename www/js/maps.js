@@ -187,12 +187,13 @@ export const isoefficiency = {
     {
       fields: [
         { key: 'levels', field: 'levels', label: 'efficiency levels', type: 'text' },
+        { key: 'lps', field: 'certify_lps', label: 'LP budget per point', placeholder: '1000' },
         { key: 'exactly', field: 'exactly', label: 'exactly n chunks', type: 'check' },
         { key: 'overlays', field: 'view.overlays', label: 'show the estimates (13) and (15) of [000]', type: 'check' },
       ],
     },
   ],
-  toRequest: ({ scalars }) => mapRequest('isoefficiency', { ...scalars, lps: '' }),
+  toRequest: ({ scalars }) => mapRequest('isoefficiency', scalars),
   fromRequest: (r) => ({ scalars: mapScalars(r), rows: [] }),
   // The request leaves out the overlays: toggling them only redraws.
   redrawOnly: true,
