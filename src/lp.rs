@@ -3,7 +3,7 @@
 //! Models build a [`Problem`] here and never see a solver's own types, so the
 //! backend can be swapped or compared without touching them. The default
 //! backend is `microlp`; with the cargo feature `minilp`, the archived
-//! `minilp` crate can be run on the same problems ([`Backend::Minilp`]) for
+//! `minilp` crate can be run on the same problems (`Backend::Minilp`) for
 //! differential tests and benchmarks.
 //!
 //! No solver panic escapes on native targets: a panic inside a backend is

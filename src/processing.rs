@@ -48,7 +48,7 @@ pub struct ProcessingTime {
 
 impl ProcessingTime {
     /// The function with the given levels, fastest first (not yet checked;
-    /// see [`ProcessingTime::check`]).
+    /// see `ProcessingTime::check`).
     pub fn new(levels: Vec<Level>) -> ProcessingTime {
         ProcessingTime { levels }
     }

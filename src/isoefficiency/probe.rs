@@ -78,7 +78,7 @@ impl Probe {
 
     /// Tightens the gap of a point with the exact search's bound at its
     /// root: every sequence starts with its first `min(m, n)` chunks on
-    /// distinct machines, or has fewer chunks ([`Instance::root_bound`]: one
+    /// distinct machines, or has fewer chunks (`Instance::root_bound`: one
     /// LP larger than a probe's, plus the short sequences the area bound
     /// cannot rule out; worth it only for the points a search returns).
     ///
