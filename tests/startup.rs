@@ -217,6 +217,46 @@ fn reference_instance_is_proven_optimal_at_m_2_and_3() {
     }
 }
 
+/// `[000]` Table 1 at the paper's `Vmax`, every m = 2..20: proven optimal
+/// within the default budget of 3000 LPs (m = 9 stopped at a 1.7 % gap
+/// before the boxes of chunk counts), at least the paper's efficiency to its
+/// one decimal. About 12 s in release.
+#[test]
+#[ignore = "slow in debug builds; the test command runs it with --release"]
+fn reference_instance_is_proven_optimal_at_every_vmax_of_table_1() {
+    let table = [
+        (2, 34.2, 134_485.0),
+        (3, 34.0, 120_827.0),
+        (4, 33.7, 123_329.0),
+        (5, 33.4, 105_097.0),
+        (6, 33.2, 119_663.0),
+        (7, 32.8, 95_748.0),
+        (8, 32.4, 106_921.0),
+        (9, 31.5, 115_514.0),
+        (10, 30.9, 75_048.0),
+        (11, 30.4, 81_394.0),
+        (12, 29.6, 86_545.0),
+        (13, 28.7, 90_457.0),
+        (14, 27.7, 94_532.0),
+        (15, 26.7, 98_591.0),
+        (16, 25.7, 99_460.0),
+        (17, 24.8, 100_506.0),
+        (18, 23.8, 100_354.0),
+        (19, 22.9, 99_708.0),
+        (20, 22.1, 102_240.0),
+    ];
+    for (m, paper, v) in table {
+        let r = Instance::reference(m, v).solve(&mut Silent).unwrap();
+        assert_eq!(r.status, Status::Optimal, "m = {m}: gap {}", r.gap);
+        assert!(
+            (r.efficiency * 10.0).round() / 10.0 >= paper,
+            "m = {m}: {}",
+            r.efficiency
+        );
+        assert!(r.verdict.ok, "m = {m}");
+    }
+}
+
 /// Stopped early, the gap is still proven: a longer search never finds a
 /// schedule below the early lower bound.
 #[test]
