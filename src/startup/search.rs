@@ -2,10 +2,10 @@
 //!
 //! A node is a sequence prefix (machines numbered by first use); the root
 //! holds the first `min(m, n)` chunks on distinct machines, and shorter
-//! sequences are solved apart. Each node gets two LPs: the prefix as a
-//! complete sequence (an incumbent candidate), and a relaxation of every
-//! way to complete it ([`Instance::prefix_bound`]), a lower bound for its
-//! whole subtree. Nodes whose bound is not below the incumbent are dropped;
+//! sequences are solved apart. A node that branches on the next chunk's
+//! machine gets the prefix solved as a complete sequence (an incumbent
+//! candidate); every node has a relaxation of every way to complete it
+//! ([`Instance::relax`]), a lower bound for its whole subtree. Nodes whose bound is not below the incumbent are dropped;
 //! the global lower bound is the least bound of the open nodes, so the gap
 //! is proven at every moment.
 //!
@@ -484,11 +484,8 @@ impl Instance {
             best.makespan,
         )?;
         lps += 1;
-        if root.bound < best.makespan * (1.0 - gap) {
-            open.push(root);
-        } else {
-            bound_of_dropped = bound_of_dropped.min(root.bound);
-        }
+        // (A root already at the cutoff ends the loop at once, as proven.)
+        open.push(root);
         let mut interrupted = false;
         let mut next_report = lps;
         // The last snapshot's makespan and bound, and when it was taken.
@@ -551,24 +548,20 @@ impl Instance {
             if let Some(i) = fractional(&node.counts, &node.loads) {
                 let (lo, hi) = node.range[i];
                 let k = node.counts[i];
-                let mut pair = Vec::with_capacity(2);
-                for part in [(lo, k.floor()), (k.ceil(), hi)] {
+                let side = |part| {
                     let mut range = node.range.clone();
                     range[i] = part;
-                    pair.push(Node::new(self, node.prefix.clone(), range, best.makespan)?);
-                    lps += 1;
-                }
-                let least = pair.iter().map(|c| c.bound).fold(f64::INFINITY, f64::min);
-                let most = pair
-                    .iter()
-                    .map(|c| c.bound)
-                    .fold(f64::NEG_INFINITY, f64::max);
+                    Node::new(self, node.prefix.clone(), range, best.makespan)
+                };
+                let (low, high) = (side((lo, k.floor()))?, side((k.ceil(), hi))?);
+                lps += 2;
+                let (least, most) = (low.bound.min(high.bound), low.bound.max(high.bound));
                 if most >= cutoff || least - node.bound > 1e-6 * (cutoff - node.bound) {
-                    split = Some(pair);
+                    split = Some(vec![low, high]);
                 }
             }
             let children = match split {
-                Some(pair) => pair,
+                Some(sides) => sides,
                 None => {
                     let prefix = node.prefix;
                     // The prefix as a whole sequence (if this many chunks is
