@@ -6,15 +6,15 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use dlt_calc::hierarchical::{self, linear_program_with, optimal_split, Method};
-use dlt_calc::isoefficiency::probe::Probe;
-use dlt_calc::linear;
-use dlt_calc::lp::Backend;
-use dlt_calc::multi_installment::{self, evaluate, simulate};
-use dlt_calc::platform::Processor;
-use dlt_calc::processing::{Level, ProcessingTime};
-use dlt_calc::progress::Silent;
-use dlt_calc::startup;
+use dlt_calc::core::lp::Backend;
+use dlt_calc::core::platform::Processor;
+use dlt_calc::core::processing::{Level, ProcessingTime};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::maps::isoefficiency::probe::Probe;
+use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
+use dlt_calc::models::linear;
+use dlt_calc::models::multi_installment::{self, evaluate, simulate};
+use dlt_calc::models::startup;
 
 /// Median time of `f` over repeated runs within about `budget`.
 fn median(budget: Duration, mut f: impl FnMut()) -> Duration {

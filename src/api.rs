@@ -1,12 +1,12 @@
 //! The calculator's entry points, shared by the page (through the binding
 //! module) and the command-line tool: one JSON request in, one JSON
-//! response out.
+//! response out, for any model of the [registry](crate::registry).
 //!
 //! A request names its model in the field `"model"`:
 //!
 //! ```
-//! use dlt_calc::api::{run, Request, Response};
-//! use dlt_calc::progress::Silent;
+//! use dlt_calc::api::{run, Request};
+//! use dlt_calc::core::progress::Silent;
 //!
 //! let request = Request::from_json(r#"{
 //!     "model": "hierarchical",
@@ -18,123 +18,47 @@
 //!                                              {"intercept": -9, "slope": 10}]}
 //!     ]
 //! }"#)?;
-//! let Response::Hierarchical { report, .. } = run(&request, &mut Silent)? else {
-//!     unreachable!("a hierarchical request gets a hierarchical response");
-//! };
-//! assert!((report.makespan - 5.75).abs() < 1e-9);
+//! let response = run(&request, &mut Silent)?;
+//! assert_eq!(response.model(), "hierarchical");
+//! let makespan = response.get("report").unwrap()["makespan"].as_f64().unwrap();
+//! assert!((makespan - 5.75).abs() < 1e-9);
 //! # Ok::<(), dlt_calc::Error>(())
 //! ```
+//!
+//! Every request may also carry `max_seconds`: the computation stops at
+//! that time and answers with its best result so far (marked
+//! `"completion": "partial"`), or with an error when it has none yet.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::chart::LineChart;
-use crate::contour::{self, Contour};
-use crate::error::Error;
-use crate::gantt::Gantt;
-use crate::isoefficiency::{self, table::Table, Map};
-use crate::progress::Progress;
-use crate::{hierarchical, linear, multi_installment, startup};
+use crate::core::error::{Error, Invalid};
+use crate::core::progress::Progress;
+use crate::core::response::{Completion, Response};
+use crate::registry::{self, Entry};
 
-/// A computation to run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "model", rename_all = "kebab-case")]
-pub enum Request {
-    /// M2: linear DLT, one installment, closed form and energy (`[004]`).
-    Linear(linear::Instance),
-    /// M3: one installment, memory hierarchy, LP (`[003]`).
-    Hierarchical(hierarchical::Instance),
-    /// M4: equal chunks in round robin (`[003]`).
-    MultiInstallment(multi_installment::Instance),
-    /// M5: multi-installment with machine start-up and memory hierarchy
-    /// (`[000]`).
-    Startup(startup::Instance),
-    /// M6: the isoefficiency map of M5 (`[000]`), `m` across, `V` up.
-    Isoefficiency(isoefficiency::Request),
-    /// `[000]` Table 1: `Emax` and `Vmax` per machine count.
-    Table1(isoefficiency::Request),
-    /// A generalised map (`[004]`): lines of equal value over two parameters.
-    Contour(contour::Request),
+/// The longest request the calculator reads, in bytes. Far above any real
+/// instance (a thousand machine rows is about 100 KB), low enough that a
+/// pasted file or link cannot freeze a page.
+pub const MAX_REQUEST_BYTES: usize = 4_000_000;
+/// The longest time limit accepted, in seconds (a day).
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// A request: its model and the body, read but not yet checked.
+#[derive(Clone)]
+pub struct Request {
+    model: &'static dyn Entry,
+    body: Value,
+    max_seconds: Option<f64>,
 }
 
-/// The answer to a [`Request`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "model", rename_all = "kebab-case")]
-pub enum Response {
-    /// M2's report and the Gantt chart of its schedule (when small enough).
-    Linear {
-        report: Box<linear::Report>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        gantt: Option<Gantt>,
-        #[serde(default)]
-        charts: Vec<LineChart>,
-    },
-    /// M3's report and the Gantt chart of its schedule.
-    Hierarchical {
-        report: Box<hierarchical::Report>,
-        gantt: Gantt,
-    },
-    /// M4's report and the Gantt chart of its schedule (when small enough).
-    MultiInstallment {
-        report: Box<multi_installment::Report>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        gantt: Option<Gantt>,
-        #[serde(default)]
-        charts: Vec<LineChart>,
-    },
-    /// M5's report and the Gantt chart of its best schedule.
-    Startup {
-        report: Box<startup::Report>,
-        gantt: Gantt,
-    },
-    /// The map and its chart (without overlays; see [`Map::chart`]).
-    Isoefficiency {
-        map: Box<Map>,
-        charts: Vec<LineChart>,
-    },
-    /// Table 1.
-    Table1 { table: Table },
-    /// A generalised map and its chart.
-    Contour {
-        contour: Box<Contour>,
-        charts: Vec<LineChart>,
-    },
-}
-
-impl Response {
-    /// The Gantt chart, when the response has one.
-    pub fn gantt(&self) -> Option<&Gantt> {
-        match self {
-            Response::Linear { gantt, .. } | Response::MultiInstallment { gantt, .. } => {
-                gantt.as_ref()
-            }
-            Response::Hierarchical { gantt, .. } | Response::Startup { gantt, .. } => Some(gantt),
-            Response::Isoefficiency { .. } | Response::Table1 { .. } | Response::Contour { .. } => {
-                None
-            }
-        }
-    }
-
-    /// The line charts of the response (none when no series was asked for).
-    pub fn charts(&self) -> &[LineChart] {
-        match self {
-            Response::Linear { charts, .. }
-            | Response::MultiInstallment { charts, .. }
-            | Response::Isoefficiency { charts, .. }
-            | Response::Contour { charts, .. } => charts,
-            Response::Hierarchical { .. } | Response::Startup { .. } | Response::Table1 { .. } => {
-                &[]
-            }
-        }
-    }
-
-    /// The result as CSV, for the responses that are tables.
-    pub fn csv(&self) -> Option<String> {
-        match self {
-            Response::Isoefficiency { map, .. } => Some(map.csv()),
-            Response::Table1 { table } => Some(table.csv()),
-            Response::Contour { contour, .. } => Some(contour.csv()),
-            _ => None,
-        }
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("model", &self.model.name())
+            .field("body", &self.body)
+            .field("max_seconds", &self.max_seconds)
+            .finish()
     }
 }
 
@@ -163,108 +87,135 @@ impl From<&Error> for FieldProblem {
     }
 }
 
-/// The names of the built-in examples, for `example`.
-pub const EXAMPLES: &[(&str, &str)] = &[
-    (
-        "hierarchical",
-        "[003] worked example: two machines, core 1 + x, out-of-core -9 + 10x, C = S = 1, V = 2",
-    ),
-    (
-        "linear-energy-big",
-        "[004] energy: A = 1, C = 1e-6, S = 100, P_N = 50, P_C = 200, k = 3, V = 1e13, m to 1e6",
-    ),
-    (
-        "linear-energy-small",
-        "[004] energy: the same machines with V = 1e3, m to 30",
-    ),
-    (
-        "multi-installment",
-        "[003] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs heuristic 1e4",
-    ),
-    (
-        "startup",
-        "[000] reference instance, m = 2, n = 20, V = 134485 MB (Table 1's Vmax)",
-    ),
-    (
-        "isoefficiency",
-        "[000] Figs. 1-2: isoefficiency map of the reference instance, m = 2..20",
-    ),
-    (
-        "isoefficiency-small",
-        "[000] reference instance, m = 2..5, levels 1, 10, 30",
-    ),
-    (
-        "table1",
-        "[000] Table 1: Emax and Vmax of the reference instance, m = 2..20",
-    ),
-    (
-        "map-compute-communication",
-        "[004] linear DLT: efficiency over A and C, m = 10",
-    ),
-    (
-        "map-energy",
-        "[004] linear DLT: iso-energy lines over m and the idle factor k",
-    ),
-    (
-        "map-startup",
-        "[000] reference instance, m = 8: efficiency over C and V",
-    ),
-];
+/// The built-in examples: name, model and what each shows.
+pub fn examples() -> Vec<(&'static str, &'static str, &'static str)> {
+    registry::MODELS
+        .iter()
+        .flat_map(|m| {
+            m.presets()
+                .into_iter()
+                .map(|(name, label, _)| (name, m.name(), label))
+        })
+        .collect()
+}
 
 impl Request {
-    /// Reads a request from JSON.
+    /// Reads a request from JSON text.
     ///
     /// # Errors
     ///
-    /// [`Error::Malformed`] when the text is not JSON or not a request (a
-    /// missing, unknown or mistyped field; the message says which).
+    /// [`Error::Malformed`] when the text is too long or not JSON,
+    /// [`Error::Field`] when the model is missing or unknown.
     pub fn from_json(text: &str) -> Result<Request, Error> {
-        serde_json::from_str(text).map_err(|e| Error::Malformed(e.to_string()))
-    }
-
-    /// A built-in example by name (see [`EXAMPLES`]).
-    pub fn example(name: &str) -> Option<Request> {
-        match name {
-            "hierarchical" => Some(Request::Hierarchical(
-                hierarchical::Instance::worked_example(),
-            )),
-            "linear-energy-big" => Some(Request::Linear(linear::Instance::energy_preset(
-                1e13, 1_000_000,
-            ))),
-            "linear-energy-small" => {
-                Some(Request::Linear(linear::Instance::energy_preset(1e3, 30)))
-            }
-            "multi-installment" => Some(Request::MultiInstallment(
-                multi_installment::Instance::figure_10(),
-            )),
-            "startup" => Some(Request::Startup(startup::Instance::reference(2, 134_485.0))),
-            "isoefficiency" => Some(Request::Isoefficiency(isoefficiency::Request::reference())),
-            "isoefficiency-small" => Some(Request::Isoefficiency(isoefficiency::Request {
-                machines_to: 5.0,
-                levels: vec![1.0, 10.0, 30.0],
-                ..isoefficiency::Request::reference()
-            })),
-            "table1" => Some(Request::Table1(isoefficiency::Request::reference())),
-            "map-compute-communication" => Some(Request::Contour(
-                contour::Request::compute_vs_communication(),
-            )),
-            "map-energy" => Some(Request::Contour(contour::Request::energy_vs_idle_factor())),
-            "map-startup" => Some(Request::Contour(contour::Request::startup_reference())),
-            _ => None,
+        if text.len() > MAX_REQUEST_BYTES {
+            return Err(Error::Malformed(format!(
+                "the request is {} bytes long; the limit is {MAX_REQUEST_BYTES}",
+                text.len()
+            )));
         }
+        let value = serde_json::from_str(text).map_err(|e| Error::syntax(text, &e))?;
+        Request::from_value(value)
     }
 
-    /// Every invalid field of the request (empty when it is valid).
-    pub fn problems(&self) -> Vec<FieldProblem> {
-        let errors = match self {
-            Request::Linear(instance) => instance.problems(),
-            Request::Hierarchical(instance) => instance.problems(),
-            Request::MultiInstallment(instance) => instance.problems(),
-            Request::Startup(instance) => instance.problems(),
-            Request::Isoefficiency(request) | Request::Table1(request) => request.problems(),
-            Request::Contour(request) => request.problems(),
+    /// A request from a JSON value (as the page passes it).
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::from_json`].
+    pub fn from_value(value: Value) -> Result<Request, Error> {
+        let Value::Object(mut body) = value else {
+            return Err(Error::Malformed("a request must be a JSON object".into()));
         };
-        errors.iter().map(FieldProblem::from).collect()
+        let known = || {
+            let names: Vec<&str> = registry::MODELS.iter().map(|m| m.name()).collect();
+            names.join(", ")
+        };
+        let model = match body.remove("model") {
+            Some(Value::String(name)) => registry::find(&name).ok_or_else(|| {
+                let name = crate::core::error::shorten(&name);
+                Error::field(
+                    "model",
+                    Invalid::UnknownModel {
+                        name,
+                        known: known(),
+                    },
+                )
+            })?,
+            Some(_) | None => {
+                let reason = format!("one of {}", known());
+                return Err(Error::field("model", Invalid::Needed(reason)));
+            }
+        };
+        let max_seconds = match body.get("max_seconds") {
+            Some(_) if model.owns_time_limit() => None,
+            Some(v) => {
+                let seconds = v.as_f64().filter(|s| *s > 0.0 && *s <= MAX_SECONDS);
+                let invalid = Invalid::OutOfBounds {
+                    value: v.as_f64().unwrap_or(f64::NAN),
+                    low: 0.0,
+                    high: MAX_SECONDS,
+                };
+                let seconds = seconds.ok_or_else(|| Error::field("max_seconds", invalid))?;
+                body.remove("max_seconds");
+                Some(seconds)
+            }
+            None => None,
+        };
+        Ok(Request {
+            model,
+            body: Value::Object(body),
+            max_seconds,
+        })
+    }
+
+    /// A built-in example by name (see [`examples`]).
+    pub fn example(name: &str) -> Option<Request> {
+        let (_, _, value) = registry::MODELS
+            .iter()
+            .flat_map(|m| m.presets())
+            .find(|(n, _, _)| *n == name)?;
+        Request::from_value(value).ok()
+    }
+
+    /// The model's tag.
+    pub fn model(&self) -> &'static str {
+        self.model.name()
+    }
+
+    /// The request as JSON (with its tag).
+    pub fn to_json(&self) -> Value {
+        let mut value = self.body.clone();
+        if let Value::Object(fields) = &mut value {
+            fields.insert("model".into(), Value::String(self.model.name().into()));
+            if let Some(s) = self.max_seconds {
+                fields.insert("max_seconds".into(), s.into());
+            }
+        }
+        value
+    }
+
+    /// Sets the time limit (the command line's `--max-seconds`), unless
+    /// the request has a shorter one.
+    pub fn limit_time(&mut self, seconds: f64) {
+        if self.model.owns_time_limit() {
+            if let Value::Object(fields) = &mut self.body {
+                let own = fields.get("max_seconds").and_then(Value::as_f64);
+                if own.is_none_or(|s| s > seconds) {
+                    fields.insert("max_seconds".into(), seconds.into());
+                }
+            }
+        }
+        self.max_seconds = Some(self.max_seconds.map_or(seconds, |s| s.min(seconds)));
+    }
+
+    /// Every invalid field of the request (empty when it is valid): the
+    /// same checks [`run`] makes before any work.
+    pub fn problems(&self) -> Vec<FieldProblem> {
+        self.model
+            .problems(self.body.clone())
+            .iter()
+            .map(FieldProblem::from)
+            .collect()
     }
 }
 
@@ -273,86 +224,47 @@ impl Request {
 /// # Errors
 ///
 /// [`Error::Field`] for an invalid field, [`Error::Solver`] when a solver
-/// fails, [`Error::Cancelled`] when `progress` asks to stop.
+/// fails, [`Error::Cancelled`] when `progress` asks to stop,
+/// [`Error::TimeLimit`] when the time limit came before any result.
 pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, Error> {
-    Ok(match request {
-        Request::Linear(instance) => {
-            let report = instance.solve(progress)?;
-            Response::Linear {
-                gantt: report.schedule.as_ref().map(Gantt::of),
-                charts: report.charts(),
-                report: Box::new(report),
-            }
-        }
-        Request::Hierarchical(instance) => {
-            let report = instance.solve(progress)?;
-            Response::Hierarchical {
-                gantt: Gantt::of(&report.schedule),
-                report: Box::new(report),
-            }
-        }
-        Request::MultiInstallment(instance) => {
-            let report = instance.solve(progress)?;
-            Response::MultiInstallment {
-                gantt: report.schedule.as_ref().map(Gantt::of),
-                charts: report.charts(),
-                report: Box::new(report),
-            }
-        }
-        Request::Startup(instance) => {
-            let mut snapshots = Snapshots {
-                inner: progress,
-                startup: instance.startup,
-            };
-            let report = instance.solve(&mut snapshots)?;
-            Response::Startup {
-                gantt: Gantt::with_startup(&report.schedule, instance.startup),
-                report: Box::new(report),
-            }
-        }
-        Request::Isoefficiency(request) => {
-            let map = request.map(progress)?;
-            Response::Isoefficiency {
-                charts: vec![map.chart(false)],
-                map: Box::new(map),
-            }
-        }
-        Request::Table1(request) => Response::Table1 {
-            table: request.table(progress)?,
+    let Some(seconds) = request.max_seconds else {
+        return request.model.run(request.body.clone(), progress);
+    };
+    let mut limited = Deadline {
+        inner: progress,
+        end: web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds),
+        expired: false,
+        last: None,
+    };
+    match request.model.run(request.body.clone(), &mut limited) {
+        Err(Error::Cancelled) if limited.expired => match limited.last {
+            Some(partial) => Ok(partial.with_completion(Completion::Partial)),
+            None => Err(Error::TimeLimit(seconds)),
         },
-        Request::Contour(request) => {
-            let contour = request.contour(progress)?;
-            Response::Contour {
-                charts: vec![contour.chart(request)],
-                contour: Box::new(contour),
-            }
-        }
-    })
+        other => other,
+    }
 }
 
-/// Passes M5's snapshots on as whole responses (the report and its Gantt
-/// chart), so that a page can show the best schedule so far as it would
-/// show the final one.
-struct Snapshots<'a> {
+/// Stops a computation at its time limit, keeping its latest partial
+/// answer to return instead.
+struct Deadline<'a> {
     inner: &'a mut dyn Progress,
-    startup: f64,
+    end: web_time::Instant,
+    expired: bool,
+    last: Option<Response>,
 }
 
-impl Progress for Snapshots<'_> {
+impl Progress for Deadline<'_> {
     fn report(&mut self, done: f64, what: &str) -> bool {
+        if web_time::Instant::now() >= self.end {
+            self.expired = true;
+            return false;
+        }
         self.inner.report(done, what)
     }
 
-    fn partial(&mut self, value: &serde_json::Value) {
-        let Ok(report) = serde_json::from_value::<startup::Report>(value.clone()) else {
-            return;
-        };
-        let response = Response::Startup {
-            gantt: Gantt::with_startup(&report.schedule, self.startup),
-            report: Box::new(report),
-        };
-        if let Ok(value) = serde_json::to_value(&response) {
-            self.inner.partial(&value);
-        }
+    fn partial(&mut self, response: &Response) {
+        self.last = Some(response.clone());
+        self.inner.partial(response);
     }
 }

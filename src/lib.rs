@@ -11,8 +11,8 @@
 //! entry point for both is [`api::run`].
 //!
 //! ```
-//! use dlt_calc::hierarchical::Instance;
-//! use dlt_calc::progress::Silent;
+//! use dlt_calc::models::hierarchical::Instance;
+//! use dlt_calc::core::progress::Silent;
 //!
 //! let report = Instance::worked_example().solve(&mut Silent)?;
 //! assert!((report.sizes[0] - 1.25).abs() < 1e-9);
@@ -22,25 +22,13 @@
 //! ```
 
 pub mod api;
-pub mod chart;
-pub mod contour;
-pub mod error;
-pub mod gantt;
-pub mod hierarchical;
-pub mod isoefficiency;
-pub mod linear;
-pub mod lp;
-pub mod multi_installment;
-pub mod permutations;
-pub mod platform;
+pub mod core;
+pub mod maps;
+pub mod models;
 pub mod plot;
-pub mod processing;
-pub mod progress;
-pub mod schedule;
-pub mod startup;
-pub mod verify;
+pub mod registry;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use error::Error;
+pub use crate::core::error::Error;

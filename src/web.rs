@@ -10,12 +10,15 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::api::{self, FieldProblem, Request};
-use crate::chart::{Frame, LineChart};
-use crate::error::Error;
-use crate::gantt::Gantt;
-use crate::isoefficiency;
+use crate::core::chart::{Frame, LineChart};
+use crate::core::error::shorten;
+use crate::core::error::Error;
+use crate::core::gantt::Gantt;
+use crate::core::progress::Progress;
+use crate::core::response::Response;
+use crate::maps::isoefficiency;
 use crate::plot;
-use crate::progress::Progress;
+use crate::registry;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -34,7 +37,42 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 }
 
 fn request_of(value: JsValue) -> Result<Request, Error> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| Error::Malformed(e.to_string()))
+    let value: serde_json::Value =
+        serde_wasm_bindgen::from_value(value).map_err(|e| Error::Malformed(e.to_string()))?;
+    Request::from_value(value)
+}
+
+/// Calls `on_progress(done, what)`; a listener that fails or returns
+/// anything but `false` lets the computation go on.
+fn call_progress(f: &js_sys::Function, done: f64, what: &str) -> bool {
+    f.call2(
+        &JsValue::NULL,
+        &JsValue::from_f64(done),
+        &JsValue::from_str(what),
+    )
+    .map(|r| r.as_bool() != Some(false))
+    .unwrap_or(true)
+}
+
+/// Progress and partial answers passed on to JavaScript callbacks.
+struct Callbacks {
+    progress: Option<js_sys::Function>,
+    partial: Option<js_sys::Function>,
+}
+
+impl Progress for Callbacks {
+    fn report(&mut self, done: f64, what: &str) -> bool {
+        self.progress
+            .as_ref()
+            .is_none_or(|f| call_progress(f, done, what))
+    }
+
+    fn partial(&mut self, response: &Response) {
+        if let (Some(f), Ok(v)) = (&self.partial, to_js(response)) {
+            // A failing listener must not stop the computation.
+            let _ = f.call1(&JsValue::NULL, &v);
+        }
+    }
 }
 
 /// Runs a request (a plain object as in the CLI's JSON) and returns the
@@ -43,63 +81,33 @@ fn request_of(value: JsValue) -> Result<Request, Error> {
 #[wasm_bindgen]
 pub fn run(request: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsError> {
     let request = request_of(request).map_err(js_error)?;
-    let mut report = |done: f64, what: &str| match &on_progress {
-        None => true,
-        Some(f) => f
-            .call2(
-                &JsValue::NULL,
-                &JsValue::from_f64(done),
-                &JsValue::from_str(what),
-            )
-            .map(|r| r.as_bool() != Some(false))
-            .unwrap_or(true),
+    let mut callbacks = Callbacks {
+        progress: on_progress,
+        partial: None,
     };
-    let response = api::run(&request, &mut report).map_err(js_error)?;
+    let response = api::run(&request, &mut callbacks).map_err(js_error)?;
     to_js(&response)
 }
 
-/// Like [`run`], with `on_partial(value)` called with each part of the
-/// result that is ready early (a map column with its first lines).
+/// Like [`run`], with `on_partial(response)` called with each provisional
+/// answer (a map with its first lines, M5's best schedule so far).
 #[wasm_bindgen(js_name = runWithPartials)]
 pub fn run_with_partials(
     request: JsValue,
     on_progress: js_sys::Function,
     on_partial: js_sys::Function,
 ) -> Result<JsValue, JsError> {
-    struct Callbacks {
-        progress: js_sys::Function,
-        partial: js_sys::Function,
-    }
-    impl Progress for Callbacks {
-        fn report(&mut self, done: f64, what: &str) -> bool {
-            self.progress
-                .call2(
-                    &JsValue::NULL,
-                    &JsValue::from_f64(done),
-                    &JsValue::from_str(what),
-                )
-                .map(|r| r.as_bool() != Some(false))
-                .unwrap_or(true)
-        }
-        fn partial(&mut self, value: &serde_json::Value) {
-            if let Ok(v) = to_js(value) {
-                // A failing listener must not stop the computation.
-                let _ = self.partial.call1(&JsValue::NULL, &v);
-            }
-        }
-    }
     let request = request_of(request).map_err(js_error)?;
     let mut callbacks = Callbacks {
-        progress: on_progress,
-        partial: on_partial,
+        progress: Some(on_progress),
+        partial: Some(on_partial),
     };
     let response = api::run(&request, &mut callbacks).map_err(js_error)?;
     to_js(&response)
 }
 
 /// Every invalid field of a request, as `[{field, message}]` (empty when
-/// valid). A request that cannot be read at all gives one entry with an
-/// empty field.
+/// valid). A request that cannot be read at all gives one entry.
 #[wasm_bindgen]
 pub fn problems(request: JsValue) -> Result<JsValue, JsError> {
     let list = match request_of(request) {
@@ -114,7 +122,7 @@ pub fn problems(request: JsValue) -> Result<JsValue, JsError> {
 pub fn example(name: &str) -> Result<JsValue, JsError> {
     let request =
         Request::example(name).ok_or_else(|| js_error(format!("no example named {name:?}")))?;
-    to_js(&request)
+    to_js(&request.to_json())
 }
 
 fn from_js<T: serde::de::DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
@@ -202,13 +210,19 @@ pub fn map_point_near(map: JsValue, machines: f64, load: f64) -> Result<JsValue,
     to_js(&map.nearest(machines, load))
 }
 
-/// A response as CSV (maps, Table 1 and generalised maps), or `null` for
-/// responses that are not tables. Table 1's rows may come from several
-/// workers, joined into one response.
+/// A response (of any model, e.g. Table 1's rows joined from several
+/// workers) as CSV, or `null` for responses that are not tables.
 #[wasm_bindgen(js_name = responseCsv)]
 pub fn response_csv(response: JsValue) -> Result<Option<String>, JsError> {
-    let response: api::Response = from_js(response)?;
-    Ok(response.csv())
+    let mut value: serde_json::Value = from_js(response)?;
+    let model = value
+        .as_object_mut()
+        .and_then(|o| o.remove("model"))
+        .and_then(|m| m.as_str().map(str::to_string))
+        .ok_or_else(|| js_error("a response must name its model"))?;
+    let entry = registry::find(&model)
+        .ok_or_else(|| js_error(format!("no model named {:?}", shorten(&model))))?;
+    entry.csv(value).map_err(js_error)
 }
 
 /// A line chart as an SVG document (for export).

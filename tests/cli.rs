@@ -116,15 +116,15 @@ fn malformed_json_is_explained() {
         ("{", "dlt: malformed input: EOF while parsing an object"),
         (
             r#"{"model": "nope"}"#,
-            "dlt: malformed input: unknown variant `nope`",
+            "dlt: model: must name a model: \"nope\" is not one",
         ),
         (
             r#"{"model": "hierarchical", "load": 2}"#,
-            "dlt: malformed input: missing field `processors`",
+            "dlt: processors: must be given",
         ),
         (
             r#"{"model": "hierarchical", "load": 2, "processors": [], "colour": 1}"#,
-            "dlt: malformed input: unknown field `colour`",
+            "dlt: colour: unknown field `colour`",
         ),
     ];
     for (input, want) in cases {
@@ -149,7 +149,7 @@ fn usage_errors_exit_2_and_help_works() {
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("dlt solve [FILE]"));
     let out = dlt(&["example"], "");
-    assert!(text(&out.stdout).starts_with("hierarchical"));
+    assert!(text(&out.stdout).starts_with("linear-energy-small"));
     let out = dlt(&["example", "nope"], "");
     assert_eq!(out.status.code(), Some(2));
     let out = dlt(&["solve", "/no/such/file.json"], "");

@@ -1,10 +1,10 @@
 //! The Gantt chart's data and its SVG rendering.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::gantt::{Activity, Gantt};
-use dlt_calc::hierarchical::Instance;
+use dlt_calc::core::gantt::{Activity, Gantt};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::models::hierarchical::Instance;
 use dlt_calc::plot::gantt_svg;
-use dlt_calc::progress::Silent;
 
 #[test]
 fn worked_example_bars() {

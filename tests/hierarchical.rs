@@ -4,10 +4,11 @@
 
 mod common;
 
-use dlt_calc::hierarchical::{schedule_of, Instance};
-use dlt_calc::platform::Processor;
-use dlt_calc::processing::{Level, ProcessingTime};
-use dlt_calc::progress::Silent;
+use dlt_calc::core::error::Validate;
+use dlt_calc::core::platform::Processor;
+use dlt_calc::core::processing::{Level, ProcessingTime};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::models::hierarchical::{schedule_of, Instance};
 use dlt_calc::Error;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -382,7 +383,7 @@ mod properties {
 mod closed_form {
     use super::common::two_level_machines;
     use super::*;
-    use dlt_calc::hierarchical::{linear_program, optimal_split, Method, Split};
+    use dlt_calc::models::hierarchical::{linear_program, optimal_split, Method, Split};
     use proptest::prelude::*;
 
     proptest! {

@@ -1,11 +1,13 @@
 //! Isoefficiency maps, Table 1 and generalised maps.
 
-use dlt_calc::api::{run, Request, Response};
-use dlt_calc::contour;
-use dlt_calc::isoefficiency::probe::Probe;
-use dlt_calc::isoefficiency::table::PAPER;
-use dlt_calc::isoefficiency::Request as MapRequest;
-use dlt_calc::progress::Silent;
+use dlt_calc::core::error::Validate;
+use dlt_calc::core::model::Model;
+use dlt_calc::core::progress::Silent;
+use dlt_calc::maps::contour;
+use dlt_calc::maps::contour::GeneralisedMap;
+use dlt_calc::maps::isoefficiency::probe::Probe;
+use dlt_calc::maps::isoefficiency::table::PAPER;
+use dlt_calc::maps::isoefficiency::Request as MapRequest;
 use dlt_calc::Error;
 
 fn small_map() -> MapRequest {
@@ -283,11 +285,7 @@ fn invalid_map_requests_name_the_field() {
 #[test]
 fn contour_lines_lie_on_their_level() {
     let request = contour::Request::compute_vs_communication();
-    let Response::Contour { contour, charts } =
-        run(&Request::Contour(request.clone()), &mut Silent).unwrap()
-    else {
-        panic!("a contour request gets a contour response");
-    };
+    let contour::Output { contour, charts } = GeneralisedMap::solve(&request, &mut Silent).unwrap();
     assert_eq!(charts.len(), 1);
     assert_eq!(contour.invalid_cells, 0);
     let contour::Base::Linear(base) = &request.base else {
@@ -378,7 +376,7 @@ fn ram_is_an_axis_of_the_startup_model() {
     };
     for (j, &load) in c.y.iter().enumerate() {
         for (i, &ram) in c.x.iter().enumerate() {
-            let template = dlt_calc::startup::Instance {
+            let template = dlt_calc::models::startup::Instance {
                 b2: ram * (base.a1 - base.a2),
                 ..base.clone()
             };

@@ -1,11 +1,11 @@
 //! M2 (`[004]`): the closed form against the LP, prefixes, energy.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::hierarchical;
-use dlt_calc::linear::{split, Instance, Machine, Power};
-use dlt_calc::platform::Processor;
-use dlt_calc::processing::ProcessingTime;
-use dlt_calc::progress::Silent;
+use dlt_calc::core::platform::Processor;
+use dlt_calc::core::processing::ProcessingTime;
+use dlt_calc::core::progress::Silent;
+use dlt_calc::models::hierarchical;
+use dlt_calc::models::linear::{split, Instance, Machine, Power};
 use proptest::prelude::*;
 
 fn machine(startup: f64, rate: f64, compute: f64) -> Machine {
@@ -148,7 +148,7 @@ fn best_order_is_no_worse_than_given_orders() {
     let best = inst.solve(&mut Silent).unwrap();
     assert_eq!(best.orders_tried, 24);
     assert!(best.verdict.ok);
-    dlt_calc::permutations::for_each(4, |order| {
+    dlt_calc::core::permutations::for_each(4, |order| {
         let mut given = inst.clone();
         given.best_order = false;
         given.order = Some(order.to_vec());

@@ -5,12 +5,12 @@ mod common;
 
 use common::two_level_machines;
 
-use dlt_calc::multi_installment::{
+use dlt_calc::core::processing::{Level, ProcessingTime};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::core::verify::{verify, Rules};
+use dlt_calc::models::multi_installment::{
     admissible, evaluate, heuristic, schedule, simulate, Instance, Series,
 };
-use dlt_calc::processing::{Level, ProcessingTime};
-use dlt_calc::progress::Silent;
-use dlt_calc::verify::{verify, Rules};
 use proptest::prelude::*;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {

@@ -2,8 +2,8 @@
 //! force, the lower bound, and the reference instance.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::progress::Silent;
-use dlt_calc::startup::{Instance, Status};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::models::startup::{Instance, Status};
 use proptest::prelude::*;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -301,15 +301,16 @@ fn a_time_limit_stops_with_a_proven_gap() {
 #[test]
 fn a_long_search_shows_snapshots_and_stops_when_asked() {
     struct StopAfterSnapshots {
-        snapshots: Vec<dlt_calc::startup::Report>,
+        snapshots: Vec<dlt_calc::models::startup::Report>,
     }
-    impl dlt_calc::progress::Progress for StopAfterSnapshots {
+    impl dlt_calc::core::progress::Progress for StopAfterSnapshots {
         fn report(&mut self, _done: f64, _what: &str) -> bool {
             self.snapshots.len() < 2
         }
-        fn partial(&mut self, value: &serde_json::Value) {
-            self.snapshots
-                .push(serde_json::from_value(value.clone()).unwrap());
+        fn partial(&mut self, response: &dlt_calc::core::response::Response) {
+            assert_eq!(response.model(), "startup");
+            let report = response.get("report").unwrap().clone();
+            self.snapshots.push(serde_json::from_value(report).unwrap());
         }
     }
     let mut long = Instance::reference(12, 50_000.0);

@@ -2,10 +2,10 @@
 //! variant of it, naming the broken rule.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::hierarchical::Instance;
-use dlt_calc::progress::Silent;
-use dlt_calc::schedule::Schedule;
-use dlt_calc::verify::{verify, Rules};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::core::schedule::Schedule;
+use dlt_calc::core::verify::{verify, Rules};
+use dlt_calc::models::hierarchical::Instance;
 
 const RULES: Rules = Rules::SINGLE_INSTALLMENT;
 

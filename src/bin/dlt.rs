@@ -4,15 +4,16 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use dlt_calc::api::{self, Request, EXAMPLES};
+use dlt_calc::api::{self, examples, Request};
+use dlt_calc::core::progress::Silent;
+use dlt_calc::core::response::Response;
 use dlt_calc::plot::{gantt_svg, lines_svg};
-use dlt_calc::progress::Silent;
 
 const HELP: &str = "\
 dlt - divisible load theory calculator
 
 Usage:
-  dlt solve [FILE] [--svg OUT] [--charts DIR] [--compact]
+  dlt solve [FILE] [--svg OUT] [--charts DIR] [--csv] [--compact]
       Solve the request in FILE (or standard input when FILE is absent or -)
       and print the response as JSON. --svg writes the Gantt chart to OUT;
       --charts writes every line chart to DIR/<name>.svg; --csv prints
@@ -29,6 +30,12 @@ Usage:
   dlt example [NAME]
       Print a built-in example request; without NAME, list the examples.
   dlt --help | --version
+
+Options of solve, map and table:
+  --max-seconds S   stop after S seconds with the best result so far
+                    (marked \"completion\": \"partial\"), or an error when
+                    there is none yet; the request's own max_seconds
+                    applies too, whichever is shorter
 
 A request is a JSON object whose \"model\" field names the model, e.g.
   dlt example hierarchical | dlt solve
@@ -72,6 +79,7 @@ struct Args {
     charts: Option<String>,
     compact: bool,
     csv: bool,
+    max_seconds: Option<f64>,
 }
 
 fn parse_args() -> Result<Option<Args>, Failure> {
@@ -84,6 +92,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         charts: None,
         compact: false,
         csv: false,
+        max_seconds: None,
     };
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
@@ -99,6 +108,20 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("charts") => args.charts = Some(parser.value()?.string().map_err(usage)?),
             Long("compact") => args.compact = true,
             Long("csv") => args.csv = true,
+            Long("max-seconds") => {
+                let text = parser.value()?.string().map_err(usage)?;
+                let seconds = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| *s > 0.0 && *s <= api::MAX_SECONDS)
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "--max-seconds must be a number of seconds above 0 and at most {}",
+                            api::MAX_SECONDS
+                        ))
+                    })?;
+                args.max_seconds = Some(seconds);
+            }
             Value(v) if args.command.is_empty() => args.command = v.string().map_err(usage)?,
             Value(v) if args.file.is_none() => args.file = Some(v.string().map_err(usage)?),
             other => return Err(usage(other.unexpected())),
@@ -150,79 +173,101 @@ fn run() -> Result<(), Failure> {
         return Ok(());
     };
     match args.command.as_str() {
-        "solve" | "map" | "table" => {
-            let request = match (args.command.as_str(), args.file.as_deref()) {
-                ("map", None) => Request::example("isoefficiency").expect("a built-in example"),
-                ("table", None) => Request::example("table1").expect("a built-in example"),
-                (_, file) => read_request(file)?,
-            };
-            let wanted = match args.command.as_str() {
-                "map" => Some("isoefficiency"),
-                "table" => Some("table1"),
-                _ => None,
-            };
-            let model = serde_json::to_value(&request).map_err(input)?["model"].clone();
-            if let Some(want) = wanted.filter(|&w| model != w) {
-                return Err(input(format!(
-                    "{} needs a request of model {want:?}, not {model}",
-                    args.command
-                )));
-            }
-            let response = api::run(&request, &mut Silent).map_err(input)?;
-            if let Some(path) = &args.svg {
-                let gantt = response
-                    .gantt()
-                    .ok_or_else(|| input("this result has no Gantt chart (too many chunks)"))?;
-                let svg =
-                    gantt_svg(gantt, 900, 120 + 40 * gantt.rows.len() as u32).map_err(input)?;
-                std::fs::write(path, svg)
-                    .map_err(|e| input(format!("cannot write {path}: {e}")))?;
-            }
-            if let Some(dir) = &args.charts {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| input(format!("cannot create {dir}: {e}")))?;
-                for chart in response.charts() {
-                    let svg = lines_svg(chart, 900, 560).map_err(input)?;
-                    let path = std::path::Path::new(dir).join(format!("{}.svg", chart.name));
-                    std::fs::write(&path, svg)
-                        .map_err(|e| input(format!("cannot write {}: {e}", path.display())))?;
-                }
-            }
-            if args.csv {
-                let csv = response
-                    .csv()
-                    .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
-                print!("{csv}");
-                return Ok(());
-            }
-            print_json(&response, args.compact)
-        }
-        "check" => {
-            let request = read_request(args.file.as_deref())?;
-            let problems = request.problems();
-            for p in &problems {
-                println!("{}: {}", p.field, p.message);
-            }
-            if problems.is_empty() {
-                println!("ok");
-                Ok(())
-            } else {
-                Err(input(format!("{} invalid field(s)", problems.len())))
-            }
-        }
-        "example" => match args.file.as_deref() {
-            None => {
-                for (name, what) in EXAMPLES {
-                    println!("{name:14} {what}");
-                }
-                Ok(())
-            }
-            Some(name) => {
-                let request = Request::example(name)
-                    .ok_or_else(|| usage(format!("no example named {name:?}")))?;
-                print_json(&request, args.compact)
-            }
-        },
+        "solve" => solve(&args, None),
+        "map" => solve(&args, Some(("isoefficiency", "isoefficiency"))),
+        "table" => solve(&args, Some(("table1", "table1"))),
+        "check" => check(&args),
+        "example" => example(&args),
         other => Err(usage(format!("unknown command {other:?}"))),
+    }
+}
+
+/// Solves the request (for `map` and `table`: of the model `wanted.0`, the
+/// example `wanted.1` without a file) and prints or writes what was asked.
+fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
+    let mut request = match (wanted, args.file.as_deref()) {
+        (Some((_, example)), None) => Request::example(example)
+            .ok_or_else(|| input(format!("the built-in example {example:?} is missing")))?,
+        (_, file) => read_request(file)?,
+    };
+    if let Some((model, _)) = wanted.filter(|(m, _)| *m != request.model()) {
+        return Err(input(format!(
+            "{} needs a request of model {model:?}, not {:?}",
+            args.command,
+            request.model()
+        )));
+    }
+    if let Some(seconds) = args.max_seconds {
+        request.limit_time(seconds);
+    }
+    let response = api::run(&request, &mut Silent).map_err(input)?;
+    if let Some(path) = &args.svg {
+        write_gantt(&response, path)?;
+    }
+    if let Some(dir) = &args.charts {
+        write_charts(&response, dir)?;
+    }
+    if args.csv {
+        let csv = response
+            .csv()
+            .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
+        print!("{csv}");
+        return Ok(());
+    }
+    print_json(&response, args.compact)
+}
+
+fn write_gantt(response: &Response, path: &str) -> Result<(), Failure> {
+    let gantt = response
+        .gantt()
+        .ok_or_else(|| input("this result has no Gantt chart (too many chunks)"))?;
+    let height = 120 + 40 * u32::try_from(gantt.rows.len()).unwrap_or(u32::MAX / 80);
+    let svg = gantt_svg(gantt, 900, height).map_err(input)?;
+    std::fs::write(path, svg).map_err(|e| input(format!("cannot write {path}: {e}")))
+}
+
+fn write_charts(response: &Response, dir: &str) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| input(format!("cannot create {dir}: {e}")))?;
+    for chart in response.charts() {
+        let svg = lines_svg(chart, 900, 560).map_err(input)?;
+        let path = std::path::Path::new(dir).join(format!("{}.svg", chart.name));
+        std::fs::write(&path, svg)
+            .map_err(|e| input(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// Lists every invalid field: the same checks `solve` makes first.
+fn check(args: &Args) -> Result<(), Failure> {
+    let request = read_request(args.file.as_deref())?;
+    let problems = request.problems();
+    for p in &problems {
+        if p.field.is_empty() {
+            println!("{}", p.message);
+        } else {
+            println!("{}: {}", p.field, p.message);
+        }
+    }
+    if problems.is_empty() {
+        println!("ok");
+        Ok(())
+    } else {
+        Err(input(format!("{} invalid field(s)", problems.len())))
+    }
+}
+
+fn example(args: &Args) -> Result<(), Failure> {
+    match args.file.as_deref() {
+        None => {
+            for (name, _, what) in examples() {
+                println!("{name:26} {what}");
+            }
+            Ok(())
+        }
+        Some(name) => {
+            let request = Request::example(name)
+                .ok_or_else(|| usage(format!("no example named {name:?}")))?;
+            print_json(&request.to_json(), args.compact)
+        }
     }
 }

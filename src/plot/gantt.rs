@@ -4,8 +4,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawing;
-use crate::error::Error;
-use crate::gantt::{Activity, Gantt};
+use crate::core::error::Error;
+use crate::core::gantt::{Activity, Gantt};
 
 const RECEIVE: RGBColor = RGBColor(70, 130, 180);
 const IN_CORE: RGBColor = RGBColor(46, 139, 87);

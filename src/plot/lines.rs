@@ -4,8 +4,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawing;
-use crate::chart::{Frame, LineChart, Style};
-use crate::error::Error;
+use crate::core::chart::{Frame, LineChart, Style};
+use crate::core::error::Error;
 
 /// Colours of successive lines.
 const PALETTE: [RGBColor; 5] = [

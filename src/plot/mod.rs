@@ -11,9 +11,9 @@ pub use lines::draw_lines;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::chart::LineChart;
-use crate::error::Error;
-use crate::gantt::Gantt;
+use crate::core::chart::LineChart;
+use crate::core::error::Error;
+use crate::core::gantt::Gantt;
 
 /// Turns a plotters error into ours.
 pub(crate) fn drawing<E: std::error::Error + Send + Sync>(

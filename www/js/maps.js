@@ -95,7 +95,8 @@ class PooledSection extends Section {
       }, (i, value) => {
         // A column's first lines, before the column is complete.
         if (this.latest !== token || parts[i] || !this.early) return;
-        early[i] = value;
+        // A provisional map of this machine count: its column so far.
+        early[i] = value.map?.columns?.at(-1) ?? null;
         this.early(request, parts, early);
       });
       this.response = this.finish(request, parts);

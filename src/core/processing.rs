@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Checker, Invalid};
+use crate::core::error::{Checker, Invalid};
 
 /// One memory level: processing `x` units takes `intercept + slope·x`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -156,7 +156,9 @@ mod tests {
     }
 
     fn problems(f: &ProcessingTime) -> Vec<String> {
-        let errors = crate::error::problems_of(|c| f.check("levels", c));
+        let mut c = crate::core::error::Checker::default();
+        f.check("levels", &mut c);
+        let errors = c.into_errors();
         errors.iter().map(|e| e.to_string()).collect()
     }
 

@@ -32,9 +32,9 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::error::Error;
-use crate::lp::{Cmp, Problem, Var};
-use crate::progress::Progress;
+use crate::core::error::Error;
+use crate::core::lp::{Cmp, Problem, Var};
+use crate::core::progress::Progress;
 
 use super::{Instance, Solved};
 
@@ -366,7 +366,7 @@ impl Instance {
                 counts: counts.iter().map(|&ki| solution[ki]).collect(),
                 loads: r.iter().map(|&ri| solution[ri] / per_chunk).collect(),
             }),
-            Err(crate::lp::LpError::Infeasible) => Ok(pruned),
+            Err(crate::core::lp::LpError::Infeasible) => Ok(pruned),
             Err(e) => Err(e.into()),
         }
     }
@@ -457,7 +457,7 @@ impl Instance {
         // and usually good).
         let (mut best, first_lps) = match start {
             Some(sequence) => (self.solve_sequence(sequence)?, 1),
-            None => self.round_robin(&mut crate::progress::Silent)?,
+            None => self.round_robin(&mut crate::core::progress::Silent)?,
         };
         lps += first_lps;
         // The root's subtree holds the sequences with at least min(m, n)
@@ -535,9 +535,7 @@ impl Instance {
                         interrupted: true,
                     };
                     let report = self.report(&snapshot, super::Status::Interrupted);
-                    if let Ok(value) = serde_json::to_value(&report) {
-                        progress.partial(&value);
-                    }
+                    super::model::snapshot(self, report, progress);
                 }
             }
             nodes += 1;

@@ -11,8 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::platform::Processor;
-use crate::schedule::Schedule;
+use crate::core::platform::Processor;
+use crate::core::schedule::Schedule;
 
 /// Relative tolerance of every comparison.
 pub const RELATIVE_TOLERANCE: f64 = 1e-9;

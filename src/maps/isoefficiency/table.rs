@@ -9,9 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
-use crate::progress::Progress;
-use crate::startup::Status;
+use crate::core::error::{Error, Validate};
+use crate::core::progress::Progress;
+use crate::models::startup::Status;
 
 use super::probe::Probe;
 use super::{search, Request};
@@ -97,7 +97,7 @@ impl Request {
         let mut instance = self.instance(m, load);
         instance.gap = Some(1e-9);
         instance.max_lps = Some(lps as f64);
-        let report = instance.solve_from(Some(start), &mut crate::progress::Silent)?;
+        let report = instance.solve_from(Some(start), &mut crate::core::progress::Silent)?;
         Ok(Certified {
             load,
             makespan: report.makespan,
@@ -165,6 +165,7 @@ impl Request {
     ///
     /// As [`Request::column`].
     pub fn table(&self, progress: &mut dyn Progress) -> Result<Table, Error> {
+        self.check()?;
         let lps = self.certify_lps.map_or(DEFAULT_CERTIFY_LPS, |l| l as u64);
         let counts: Vec<usize> = self.machine_counts().collect();
         let mut rows = Vec::new();
@@ -173,6 +174,11 @@ impl Request {
             let mut inner =
                 |done: f64, what: &str| progress.report((i as f64 + done) * share, what);
             rows.push(self.table_row(m, lps, &mut inner)?);
+            let so_far = Table {
+                rows: rows.clone(),
+                reference: self.is_reference(),
+            };
+            super::model::table_so_far(so_far, progress);
         }
         Ok(Table {
             rows,

@@ -21,14 +21,18 @@
 //! Fig. 3): the split computed as if every machine ran at its core rate
 //! only, or at its out-of-core rate only, and what that split really takes.
 
+mod model;
+
+pub use model::{Hierarchical, Output};
+
 use serde::{Deserialize, Serialize};
 
-use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
-use crate::platform::{check_order, check_processors, Processor};
-use crate::processing::{Level, ProcessingTime};
-use crate::progress::Progress;
-use crate::schedule::{Chunk, Interval, MachineUse, Schedule};
-use crate::verify::{verify, Rules, Verdict};
+use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::platform::{check_order, check_processors, Processor};
+use crate::core::processing::{Level, ProcessingTime};
+use crate::core::progress::Progress;
+use crate::core::schedule::{Chunk, Interval, MachineUse, Schedule};
+use crate::core::verify::{verify, Rules, Verdict};
 
 mod split;
 
@@ -111,47 +115,6 @@ impl Instance {
         }
     }
 
-    /// Every invalid field, in field order (empty when the instance is
-    /// valid).
-    pub fn problems(&self) -> Vec<Error> {
-        problems_of(|c| self.check_into(c))
-    }
-
-    /// Checks the instance.
-    ///
-    /// # Errors
-    ///
-    /// The first invalid field, as [`Error::Field`].
-    pub fn check(&self) -> Result<(), Error> {
-        first_problem(|c| self.check_into(c))
-    }
-
-    fn check_into(&self, c: &mut Checker) {
-        c.positive("load", self.load);
-        check_processors("processors", &self.processors, MAX_PROCESSORS, c);
-        let m = self.processors.len();
-        if let Some(order) = &self.order {
-            check_order("order", order, m, c);
-        }
-        if self.best_order && m > MAX_ENUMERATED {
-            let invalid = Invalid::TooMany {
-                count: m,
-                limit: MAX_ENUMERATED,
-            };
-            c.fail("best_order", invalid);
-        }
-        if c.is_clean() {
-            let caps: Option<Vec<f64>> = self.processors.iter().map(|p| p.cap).collect();
-            if let Some(caps) = caps {
-                let total_cap: f64 = caps.iter().sum();
-                if total_cap < self.load {
-                    let load = self.load;
-                    c.fail("load", Invalid::ExceedsCaps { load, total_cap });
-                }
-            }
-        }
-    }
-
     fn given_order(&self) -> Vec<usize> {
         self.order
             .clone()
@@ -201,7 +164,7 @@ impl Instance {
         let mut best: Option<(f64, Vec<usize>, Split)> = None;
         let mut tried = 0;
         let mut outcome = Ok(());
-        crate::permutations::for_each(self.processors.len(), |order| {
+        crate::core::permutations::for_each(self.processors.len(), |order| {
             let split = match optimal_split(&self.processors, self.load, order) {
                 Ok(split) => split,
                 Err(e) => {
@@ -290,4 +253,32 @@ pub fn schedule_of(processors: &[Processor], order: &[usize], sizes: &[f64]) -> 
         })
         .collect();
     Schedule::new(processors.len(), chunks)
+}
+
+impl Validate for Instance {
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        check_processors("processors", &self.processors, MAX_PROCESSORS, c);
+        let m = self.processors.len();
+        if let Some(order) = &self.order {
+            check_order("order", order, m, c);
+        }
+        if self.best_order && m > MAX_ENUMERATED {
+            let invalid = Invalid::TooMany {
+                count: m,
+                limit: MAX_ENUMERATED,
+            };
+            c.fail("best_order", invalid);
+        }
+        if c.is_clean() {
+            let caps: Option<Vec<f64>> = self.processors.iter().map(|p| p.cap).collect();
+            if let Some(caps) = caps {
+                let total_cap: f64 = caps.iter().sum();
+                if total_cap < self.load {
+                    let load = self.load;
+                    c.fail("load", Invalid::ExceedsCaps { load, total_cap });
+                }
+            }
+        }
+    }
 }

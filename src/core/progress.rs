@@ -2,17 +2,20 @@
 //!
 //! A solver calls [`Progress::report`] now and then with the fraction done;
 //! the caller answers whether to go on. The page forwards reports from its
-//! worker to the progress bar; the CLI ignores them.
+//! worker to the progress bar; the CLI uses them for its time limit.
+
+use crate::core::response::Response;
 
 /// Receives progress reports; returns `false` to cancel.
 pub trait Progress {
     /// `done` is in `[0, 1]`; `what` says what is being computed.
     fn report(&mut self, done: f64, what: &str) -> bool;
 
-    /// A part of the result, ready before the whole (e.g. a map column
-    /// with its first lines), so a page can show it at once. Ignored by
-    /// default.
-    fn partial(&mut self, _value: &serde_json::Value) {}
+    /// A provisional answer, ready before the final one (M5's best schedule
+    /// so far, a map column with its first lines), as a whole response of
+    /// the running model, so a page can show it as it would show the final
+    /// one. Ignored by default.
+    fn partial(&mut self, _response: &Response) {}
 }
 
 /// Ignores every report and never cancels.

@@ -14,8 +14,9 @@
 
 use std::collections::HashMap;
 
-use crate::error::Error;
-use crate::startup::Instance;
+use crate::core::error::Error;
+use crate::core::error::Validate;
+use crate::models::startup::Instance;
 
 /// The efficiency at one load, with its proven accuracy.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -119,8 +120,10 @@ impl Probe {
             max_lps: Some(max_lps as f64),
             ..self.instance(point.load)
         };
-        let report =
-            instance.solve_from(Some(&point.round_robin()), &mut crate::progress::Silent)?;
+        let report = instance.solve_from(
+            Some(&point.round_robin()),
+            &mut crate::core::progress::Silent,
+        )?;
         self.lps += report.lps;
         let lower = (point.makespan * (1.0 - point.gap)).max(report.lower_bound);
         let better = report.makespan < point.makespan;
@@ -249,7 +252,7 @@ impl Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Silent;
+    use crate::core::progress::Silent;
 
     /// Where every chunk fits in RAM the root bound alone certifies a map
     /// point: the machines share the channel (the `q` smallest starts of

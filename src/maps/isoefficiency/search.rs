@@ -11,8 +11,8 @@
 //! bisection step when the bracket does not halve; both stop once the
 //! bracket is narrower than the load tolerance.
 
-use crate::error::Error;
-use crate::progress::Progress;
+use crate::core::error::Error;
+use crate::core::progress::Progress;
 
 use super::probe::{Point, Probe};
 

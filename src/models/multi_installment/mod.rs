@@ -25,15 +25,19 @@
 //! `β = max_i (Σ_j S_j − A^l_i1)/(A^l_i2 − Σ_j C_j)`, which only makes sense
 //! when numerator and denominator are positive.
 
+mod model;
+
+pub use model::{MultiInstallment, Output};
+
 use serde::{Deserialize, Serialize};
 
-use crate::chart::{Axis, Line, LineChart};
-use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
-use crate::hierarchical;
-use crate::platform::{check_processors, Processor};
-use crate::progress::{Progress, Silent};
-use crate::schedule::{Chunk, Interval, Schedule};
-use crate::verify::{verify, Rules, Verdict};
+use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::platform::{check_processors, Processor};
+use crate::core::progress::{Progress, Silent};
+use crate::core::schedule::{Chunk, Interval, Schedule};
+use crate::core::verify::{verify, Rules, Verdict};
+use crate::models::hierarchical;
 
 /// The most machines.
 pub const MAX_PROCESSORS: usize = 1000;
@@ -161,7 +165,7 @@ impl Instance {
     /// core `0 + 1e−3 x`, out-of-core `−9.9e6 + 0.1 x` (swap point `1e8`),
     /// heuristic `β = 1e4`; the series compares with `β = 5`.
     pub fn figure_10() -> Instance {
-        use crate::processing::{Level, ProcessingTime};
+        use crate::core::processing::{Level, ProcessingTime};
         let machine = Processor {
             startup: 1e-3,
             rate: 9.99e-5,
@@ -178,57 +182,6 @@ impl Instance {
                 points: 45.0,
             }),
         }
-    }
-
-    /// Every invalid field, in field order.
-    pub fn problems(&self) -> Vec<Error> {
-        problems_of(|c| self.check_into(c))
-    }
-
-    fn check_into(&self, c: &mut Checker) {
-        c.positive("load", self.load);
-        check_processors("processors", &self.processors, MAX_PROCESSORS, c);
-        for (i, p) in self.processors.iter().enumerate() {
-            if p.cap.is_some() {
-                let reason = "every machine receives equal chunks until the load is used up";
-                c.fail(format!("processors[{i}].cap"), Invalid::Unused(reason));
-            }
-        }
-        if let Some(beta) = self.chunk {
-            if c.positive("chunk", beta) && self.load.is_finite() && self.load / beta > MAX_CHUNKS {
-                let invalid = Invalid::TooMany {
-                    count: (self.load / beta).min(usize::MAX as f64) as usize,
-                    limit: MAX_CHUNKS as usize,
-                };
-                c.fail("chunk", invalid);
-            }
-        }
-        if let Some(s) = &self.series {
-            let ok = c.positive("series.from", s.from) & c.positive("series.to", s.to);
-            if ok && s.to <= s.from {
-                let invalid = Invalid::BelowMinimum {
-                    value: s.to,
-                    minimum: s.from,
-                };
-                c.fail("series.to", invalid);
-            }
-            c.whole("series.points", s.points, 2, MAX_SERIES_POINTS);
-        }
-        if c.is_clean() && self.chunk.is_none() {
-            let h = heuristic(&self.processors, &admissible(&self.processors));
-            if h.chunk.is_none() {
-                c.fail("chunk", Invalid::Needed(h.explanation));
-            }
-        }
-    }
-
-    /// Checks the instance.
-    ///
-    /// # Errors
-    ///
-    /// The first invalid field, as [`Error::Field`].
-    pub fn check(&self) -> Result<(), Error> {
-        first_problem(|c| self.check_into(c))
     }
 
     /// Evaluates the schedule, checks it, and computes the series.
@@ -568,5 +521,47 @@ impl Report {
             lines,
             legend: true,
         }]
+    }
+}
+
+impl Validate for Instance {
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        check_processors("processors", &self.processors, MAX_PROCESSORS, c);
+        for (i, p) in self.processors.iter().enumerate() {
+            if p.cap.is_some() {
+                let reason = "every machine receives equal chunks until the load is used up";
+                c.fail(format!("processors[{i}].cap"), Invalid::Unused(reason));
+            }
+        }
+        if let Some(beta) = self.chunk {
+            if c.positive("chunk", beta) && self.load.is_finite() && self.load / beta > MAX_CHUNKS {
+                let invalid = Invalid::TooMany {
+                    count: (self.load / beta).min(usize::MAX as f64) as usize,
+                    limit: MAX_CHUNKS as usize,
+                };
+                c.fail("chunk", invalid);
+            }
+        }
+        if let Some(s) = &self.series {
+            let ok = c.positive("series.from", s.from) & c.positive("series.to", s.to);
+            if ok && s.to <= s.from {
+                let invalid = Invalid::BelowMinimum {
+                    value: s.to,
+                    minimum: s.from,
+                };
+                c.fail("series.to", invalid);
+            }
+            c.whole("series.points", s.points, 2, MAX_SERIES_POINTS);
+        }
+        if c.is_clean() && self.chunk.is_none() {
+            let h = heuristic(&self.processors, &admissible(&self.processors));
+            if h.chunk.is_none() {
+                c.fail(
+                    "chunk",
+                    Invalid::Needed(format!("the heuristic {}", h.explanation)),
+                );
+            }
+        }
     }
 }

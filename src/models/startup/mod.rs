@@ -38,14 +38,18 @@
 mod search;
 mod sequence;
 
+mod model;
+
+pub use model::{Output, Startup};
+
 use serde::{Deserialize, Serialize};
 
-use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
-use crate::platform::Processor;
-use crate::processing::{Level, ProcessingTime};
-use crate::progress::Progress;
-use crate::schedule::{MachineUse, Schedule};
-use crate::verify::{verify, Rules, Verdict};
+use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::platform::Processor;
+use crate::core::processing::{Level, ProcessingTime};
+use crate::core::progress::Progress;
+use crate::core::schedule::{MachineUse, Schedule};
+use crate::core::verify::{verify, Rules, Verdict};
 
 pub use sequence::Solved;
 
@@ -107,7 +111,7 @@ pub enum Status {
     /// Stopped at the time limit; the gap bounds the distance to the optimum.
     StoppedAtTime,
     /// Interrupted: cancelled by the caller, or a snapshot of a search still
-    /// running ([`crate::progress::Progress::partial`]); the gap bounds the
+    /// running ([`crate::core::progress::Progress::partial`]); the gap bounds the
     /// distance to the optimum.
     Interrupted,
 }
@@ -189,56 +193,6 @@ impl Instance {
     pub fn single(&self) -> f64 {
         let v = self.load;
         self.startup + self.overhead + self.rate * v + (self.a1 * v).max(self.a2 * v + self.b2)
-    }
-
-    /// Every invalid field, in field order.
-    pub fn problems(&self) -> Vec<Error> {
-        problems_of(|c| self.check_into(c))
-    }
-
-    /// Checks the instance.
-    ///
-    /// # Errors
-    ///
-    /// The first invalid field, as [`Error::Field`].
-    pub fn check(&self) -> Result<(), Error> {
-        first_problem(|c| self.check_into(c))
-    }
-
-    fn check_into(&self, c: &mut Checker) {
-        let a1 = c.positive("a1", self.a1);
-        if c.positive("a2", self.a2) && a1 && self.a2 <= self.a1 {
-            let invalid = Invalid::NotConvex {
-                slope: self.a2,
-                previous: self.a1,
-            };
-            c.fail("a2", invalid);
-        }
-        if c.finite("b2", self.b2) && self.b2 >= 0.0 {
-            c.fail("b2", Invalid::NotNegative(self.b2));
-        }
-        c.non_negative("rate", self.rate);
-        c.non_negative("overhead", self.overhead);
-        c.non_negative("startup", self.startup);
-        c.whole("machines", self.machines, 1, MAX_MACHINES);
-        c.whole("chunks", self.chunks, 1, MAX_CHUNKS);
-        c.positive("load", self.load);
-        if let Some(gap) = self.gap {
-            if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
-                let invalid = Invalid::OutOfBounds {
-                    value: gap,
-                    low: 0.0,
-                    high: 1.0,
-                };
-                c.fail("gap", invalid);
-            }
-        }
-        if let Some(lps) = self.max_lps {
-            c.whole("max_lps", lps, 1, 100_000_000);
-        }
-        if let Some(seconds) = self.max_seconds {
-            c.positive("max_seconds", seconds);
-        }
     }
 
     /// The machine every chunk runs on, as the verifier sees it.
@@ -406,5 +360,43 @@ impl Instance {
             }
         }
         Ok((best.expect("at least one sequence"), lps))
+    }
+}
+
+impl Validate for Instance {
+    fn check_into(&self, c: &mut Checker) {
+        let a1 = c.positive("a1", self.a1);
+        if c.positive("a2", self.a2) && a1 && self.a2 <= self.a1 {
+            let invalid = Invalid::NotConvex {
+                slope: self.a2,
+                previous: self.a1,
+            };
+            c.fail("a2", invalid);
+        }
+        if c.finite("b2", self.b2) && self.b2 >= 0.0 {
+            c.fail("b2", Invalid::NotNegative(self.b2));
+        }
+        c.non_negative("rate", self.rate);
+        c.non_negative("overhead", self.overhead);
+        c.non_negative("startup", self.startup);
+        c.whole("machines", self.machines, 1, MAX_MACHINES);
+        c.whole("chunks", self.chunks, 1, MAX_CHUNKS);
+        c.positive("load", self.load);
+        if let Some(gap) = self.gap {
+            if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
+                let invalid = Invalid::OutOfBounds {
+                    value: gap,
+                    low: 0.0,
+                    high: 1.0,
+                };
+                c.fail("gap", invalid);
+            }
+        }
+        if let Some(lps) = self.max_lps {
+            c.whole("max_lps", lps, 1, 100_000_000);
+        }
+        if let Some(seconds) = self.max_seconds {
+            c.positive("max_seconds", seconds);
+        }
     }
 }

@@ -25,15 +25,19 @@
 //! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
 //! count in `E_I`.
 
+mod model;
+
+pub use model::{Linear, Output};
+
 use serde::{Deserialize, Serialize};
 
-use crate::chart::{Axis, Line, LineChart};
-use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
-use crate::platform::{check_order, Processor};
-use crate::processing::ProcessingTime;
-use crate::progress::Progress;
-use crate::schedule::{Chunk, Interval, Schedule};
-use crate::verify::{verify, Rules, Verdict};
+use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::platform::{check_order, Processor};
+use crate::core::processing::ProcessingTime;
+use crate::core::progress::Progress;
+use crate::core::schedule::{Chunk, Interval, Schedule};
+use crate::core::verify::{verify, Rules, Verdict};
 
 /// The most machines an instance may have (after expanding `count`).
 pub const MAX_MACHINES: usize = 1_000_000;
@@ -261,69 +265,6 @@ impl Instance {
             .collect()
     }
 
-    /// Every invalid field, in field order.
-    pub fn problems(&self) -> Vec<Error> {
-        problems_of(|c| self.check_into(c))
-    }
-
-    /// Checks the instance.
-    ///
-    /// # Errors
-    ///
-    /// The first invalid field, as [`Error::Field`].
-    pub fn check(&self) -> Result<(), Error> {
-        first_problem(|c| self.check_into(c))
-    }
-
-    fn check_into(&self, c: &mut Checker) {
-        c.positive("load", self.load);
-        if c.count("machines", self.machines.len(), MAX_MACHINES) {
-            let mut total = 0usize;
-            for (i, m) in self.machines.iter().enumerate() {
-                c.non_negative(&format!("machines[{i}].startup"), m.startup);
-                c.non_negative(&format!("machines[{i}].rate"), m.rate);
-                c.positive(&format!("machines[{i}].compute"), m.compute);
-                if c.whole(&format!("machines[{i}].count"), m.count, 1, MAX_MACHINES) {
-                    total = total.saturating_add(m.count as usize);
-                }
-            }
-            if !c.is_clean() {
-                return;
-            }
-            if total > MAX_MACHINES {
-                let invalid = Invalid::TooMany {
-                    count: total,
-                    limit: MAX_MACHINES,
-                };
-                c.fail("machines", invalid);
-                return;
-            }
-            if let Some(order) = &self.order {
-                check_order("order", order, total, c);
-            }
-            if self.best_order && total > MAX_ENUMERATED {
-                let invalid = Invalid::TooMany {
-                    count: total,
-                    limit: MAX_ENUMERATED,
-                };
-                c.fail("best_order", invalid);
-            }
-        }
-        if let Some(p) = &self.power {
-            c.non_negative("power.processor", p.processor);
-            c.non_negative("power.network", p.network);
-            if c.finite("power.idle_factor", p.idle_factor) && p.idle_factor < 1.0 {
-                c.fail(
-                    "power.idle_factor",
-                    Invalid::BelowMinimum {
-                        value: p.idle_factor,
-                        minimum: 1.0,
-                    },
-                );
-            }
-        }
-    }
-
     /// Solves the instance.
     ///
     /// # Errors
@@ -509,7 +450,7 @@ fn best_order(
     let mut tried = 0;
     let total: usize = (1..=all.len()).product();
     let mut cancelled = false;
-    crate::permutations::for_each(all.len(), |order| {
+    crate::core::permutations::for_each(all.len(), |order| {
         let ms: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
         let s = split(&ms, load);
         tried += 1;
@@ -576,5 +517,56 @@ impl Report {
             legend: true,
         });
         charts
+    }
+}
+
+impl Validate for Instance {
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        if c.count("machines", self.machines.len(), MAX_MACHINES) {
+            let mut total = 0usize;
+            for (i, m) in self.machines.iter().enumerate() {
+                c.non_negative(&format!("machines[{i}].startup"), m.startup);
+                c.non_negative(&format!("machines[{i}].rate"), m.rate);
+                c.positive(&format!("machines[{i}].compute"), m.compute);
+                if c.whole(&format!("machines[{i}].count"), m.count, 1, MAX_MACHINES) {
+                    total = total.saturating_add(m.count as usize);
+                }
+            }
+            if !c.is_clean() {
+                return;
+            }
+            if total > MAX_MACHINES {
+                let invalid = Invalid::TooMany {
+                    count: total,
+                    limit: MAX_MACHINES,
+                };
+                c.fail("machines", invalid);
+                return;
+            }
+            if let Some(order) = &self.order {
+                check_order("order", order, total, c);
+            }
+            if self.best_order && total > MAX_ENUMERATED {
+                let invalid = Invalid::TooMany {
+                    count: total,
+                    limit: MAX_ENUMERATED,
+                };
+                c.fail("best_order", invalid);
+            }
+        }
+        if let Some(p) = &self.power {
+            c.non_negative("power.processor", p.processor);
+            c.non_negative("power.network", p.network);
+            if c.finite("power.idle_factor", p.idle_factor) && p.idle_factor < 1.0 {
+                c.fail(
+                    "power.idle_factor",
+                    Invalid::BelowMinimum {
+                        value: p.idle_factor,
+                        minimum: 1.0,
+                    },
+                );
+            }
+        }
     }
 }

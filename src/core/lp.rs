@@ -16,7 +16,7 @@
 //! # Example
 //!
 //! ```
-//! use dlt_calc::lp::{Cmp, Problem};
+//! use dlt_calc::core::lp::{Cmp, Problem};
 //!
 //! // minimize x + y subject to x + 2y >= 4, x - y = 1, x, y >= 0
 //! let mut lp = Problem::new();
@@ -27,7 +27,7 @@
 //! let solution = lp.solve()?;
 //! assert!((solution.objective() - 3.0).abs() < 1e-9);
 //! assert!((solution[x] - 2.0).abs() < 1e-9);
-//! # Ok::<(), dlt_calc::lp::LpError>(())
+//! # Ok::<(), dlt_calc::core::lp::LpError>(())
 //! ```
 
 use std::fmt;

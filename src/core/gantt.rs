@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schedule::Schedule;
+use crate::core::schedule::Schedule;
 
 /// What a machine is doing during a bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Checker, Invalid};
-use crate::processing::ProcessingTime;
+use crate::core::error::{Checker, Invalid};
+use crate::core::processing::ProcessingTime;
 
 /// A worker machine on a star network: the originator reaches it over its
 /// own link, and it computes with its own processing-time function.

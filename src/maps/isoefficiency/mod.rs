@@ -30,6 +30,7 @@
 //! `Vmax` (they would need idle time inserted on purpose). A level outside
 //! the range of `E` over the load range has no point on that side.
 
+mod model;
 pub mod overlay;
 pub mod probe;
 mod search;
@@ -37,11 +38,13 @@ pub mod table;
 
 use serde::{Deserialize, Serialize};
 
-use crate::chart::{Axis, Line, LineChart, Style};
-use crate::error::{first_problem, problems_of, Checker, Error, Invalid};
-use crate::progress::Progress;
-use crate::startup::{self, Instance};
+use crate::core::chart::{Axis, Line, LineChart, Style};
+use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::progress::Progress;
+use crate::core::response::Response;
+use crate::models::startup::{self, Instance};
 
+pub use model::{IsoefficiencyMap, MapOutput, Table1, TableOutput};
 pub use table::Table;
 
 use overlay::Overlay;
@@ -223,62 +226,6 @@ impl Request {
         levels
     }
 
-    /// Every invalid field, in field order.
-    pub fn problems(&self) -> Vec<Error> {
-        problems_of(|c| self.check_into(c))
-    }
-
-    /// Checks the request.
-    ///
-    /// # Errors
-    ///
-    /// The first invalid field, as [`Error::Field`].
-    pub fn check(&self) -> Result<(), Error> {
-        first_problem(|c| self.check_into(c))
-    }
-
-    fn check_into(&self, c: &mut Checker) {
-        // The model's own fields, as M5 checks them (m and V are ours).
-        for e in self.instance(2, 1.0).problems() {
-            if let Error::Field { field, invalid } = e {
-                c.fail(field, invalid);
-            }
-        }
-        let from = c.whole(
-            "machines_from",
-            self.machines_from,
-            2,
-            startup::MAX_MACHINES,
-        );
-        if c.whole("machines_to", self.machines_to, 2, startup::MAX_MACHINES)
-            && from
-            && self.machines_to < self.machines_from
-        {
-            let invalid = Invalid::BelowMinimum {
-                value: self.machines_to,
-                minimum: self.machines_from,
-            };
-            c.fail("machines_to", invalid);
-        }
-        if c.count("levels", self.levels.len(), MAX_LEVELS) {
-            for (i, &e) in self.levels.iter().enumerate() {
-                c.positive(&format!("levels[{i}]"), e);
-            }
-        }
-        c.positive("tolerance", self.tolerance);
-        let low = c.positive("load_min", self.load_min);
-        if c.positive("load_max", self.load_max) && low && self.load_max <= self.load_min {
-            let invalid = Invalid::BelowMinimum {
-                value: self.load_max,
-                minimum: self.load_min,
-            };
-            c.fail("load_max", invalid);
-        }
-        if let Some(lps) = self.certify_lps {
-            c.whole("certify_lps", lps, 1, 100_000_000);
-        }
-    }
-
     /// The column of `m` machines (see the module docs).
     ///
     /// # Errors
@@ -286,6 +233,17 @@ impl Request {
     /// [`Error::Field`] for an invalid request, [`Error::Solver`] if an LP
     /// fails, [`Error::Cancelled`] if `progress` asks to stop.
     pub fn column(&self, machines: usize, progress: &mut dyn Progress) -> Result<Column, Error> {
+        self.column_after(machines, &[], progress)
+    }
+
+    /// The column of `m` machines, handing out the map so far (`done` and
+    /// this column's first lines) as it goes.
+    fn column_after(
+        &self,
+        machines: usize,
+        done: &[Column],
+        progress: &mut dyn Progress,
+    ) -> Result<Column, Error> {
         self.check()?;
         let mut probe = Probe::new(&self.instance(machines, 1.0))?;
         let what = format!("m = {machines}: sweep of loads");
@@ -335,9 +293,12 @@ impl Request {
             lps: probe.lps,
             overlay: overlay.clone(),
         };
-        if let Ok(value) = serde_json::to_value(partial(&below, &above, &probe)) {
-            progress.partial(&value);
-        }
+        let so_far = |column: Column| {
+            let mut columns = done.to_vec();
+            columns.push(column);
+            Map::new(columns, self)
+        };
+        model::map_so_far(so_far(partial(&below, &above, &probe)), progress);
         for (i, &level) in levels.iter().enumerate() {
             if level < max.efficiency {
                 // The last rise through the level before the maximum.
@@ -360,9 +321,7 @@ impl Request {
                     }
                 }
             }
-            if let Ok(value) = serde_json::to_value(partial(&below, &above, &probe)) {
-                progress.partial(&value);
-            }
+            model::map_so_far(so_far(partial(&below, &above, &probe)), progress);
             let done = 0.5 + 0.4 * (i + 1) as f64 / levels.len() as f64;
             if !progress.report(done, &format!("m = {machines}: levels")) {
                 return Err(Error::Cancelled);
@@ -415,7 +374,8 @@ impl Request {
                 from: i as f64 * share,
                 share,
             };
-            columns.push(self.column(m, &mut part)?);
+            let column = self.column_after(m, &columns, &mut part)?;
+            columns.push(column);
         }
         Ok(Map::new(columns, self))
     }
@@ -434,8 +394,8 @@ impl Progress for Part<'_> {
         self.whole.report(self.from + done * self.share, what)
     }
 
-    fn partial(&mut self, value: &serde_json::Value) {
-        self.whole.partial(value);
+    fn partial(&mut self, response: &Response) {
+        self.whole.partial(response);
     }
 }
 
@@ -591,5 +551,49 @@ impl Map {
             }
         }
         out
+    }
+}
+
+impl Validate for Request {
+    fn check_into(&self, c: &mut Checker) {
+        // The model's own fields, as M5 checks them (m and V are ours).
+        for e in self.instance(2, 1.0).problems() {
+            if let Error::Field { field, invalid } = e {
+                c.fail(field, invalid);
+            }
+        }
+        let from = c.whole(
+            "machines_from",
+            self.machines_from,
+            2,
+            startup::MAX_MACHINES,
+        );
+        if c.whole("machines_to", self.machines_to, 2, startup::MAX_MACHINES)
+            && from
+            && self.machines_to < self.machines_from
+        {
+            let invalid = Invalid::BelowMinimum {
+                value: self.machines_to,
+                minimum: self.machines_from,
+            };
+            c.fail("machines_to", invalid);
+        }
+        if c.count("levels", self.levels.len(), MAX_LEVELS) {
+            for (i, &e) in self.levels.iter().enumerate() {
+                c.positive(&format!("levels[{i}]"), e);
+            }
+        }
+        c.positive("tolerance", self.tolerance);
+        let low = c.positive("load_min", self.load_min);
+        if c.positive("load_max", self.load_max) && low && self.load_max <= self.load_min {
+            let invalid = Invalid::BelowMinimum {
+                value: self.load_max,
+                minimum: self.load_min,
+            };
+            c.fail("load_max", invalid);
+        }
+        if let Some(lps) = self.certify_lps {
+            c.whole("certify_lps", lps, 1, 100_000_000);
+        }
     }
 }

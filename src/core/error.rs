@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::lp::LpError;
+use crate::core::lp::LpError;
 
 /// Why a parameter value is rejected.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +54,11 @@ pub enum Invalid {
     NotPermutation,
     /// A parameter name that the model does not have (the known ones listed).
     UnknownParameter { name: String, known: String },
+    /// A model tag that names no model (the known ones listed).
+    UnknownModel { name: String, known: String },
+    /// The value could not be read as the field's type (the reader's words,
+    /// with long values shortened).
+    Unreadable(String),
 }
 
 impl fmt::Display for Invalid {
@@ -70,7 +75,7 @@ impl fmt::Display for Invalid {
                 write!(f, "must be between {low} and {high} (got {value})")
             }
             Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
-            Invalid::Needed(reason) => write!(f, "must be given: the heuristic {reason}"),
+            Invalid::Needed(reason) => write!(f, "must be given: {reason}"),
             Invalid::TooLarge { value, limit } => {
                 write!(f, "is too large (got {value:e}, the limit is {limit:e})")
             }
@@ -109,6 +114,10 @@ impl fmt::Display for Invalid {
                 f,
                 "must list every processor exactly once (a permutation of 0..m)"
             ),
+            Invalid::UnknownModel { name, known } => {
+                write!(f, "must name a model: {name:?} is not one ({known})")
+            }
+            Invalid::Unreadable(msg) => write!(f, "{msg}"),
             Invalid::UnknownParameter { name, known } => {
                 write!(
                     f,
@@ -133,6 +142,8 @@ pub enum Error {
     Solver(LpError),
     /// The computation was cancelled by the caller.
     Cancelled,
+    /// The time limit (seconds) came before any result.
+    TimeLimit(f64),
     /// A chart could not be drawn.
     Drawing(String),
 }
@@ -143,6 +154,66 @@ impl Error {
         Error::Field {
             field: field.into(),
             invalid,
+        }
+    }
+
+    /// A value the reader could not take as its field's type, at `path` as
+    /// the reader gives it (`.` for the whole request).
+    pub fn malformed_at(path: String, message: String) -> Error {
+        let path = if path == "." { String::new() } else { path };
+        // A missing field is named by its own path, not its parent's.
+        let missing = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next());
+        let field = match missing {
+            Some(name) if path.is_empty() => name.to_string(),
+            Some(name) => format!("{path}.{name}"),
+            None => path,
+        };
+        // JSON has no NaN: a page's unreadable number arrives as null.
+        let invalid = if message.starts_with("invalid type: null, expected f64") {
+            Invalid::NotFinite
+        } else if missing.is_some() {
+            Invalid::Needed("this field has no default".into())
+        } else {
+            Invalid::Unreadable(shorten(&message))
+        };
+        if field.is_empty() {
+            return Error::Malformed(shorten(&message));
+        }
+        Error::Field { field, invalid }
+    }
+
+    /// A request that is not JSON: says where, and names the field whose
+    /// value is unreadable when there is one (`"load": NaN`).
+    pub fn syntax(text: &str, e: &serde_json::Error) -> Error {
+        let at = text
+            .lines()
+            .take(e.line().saturating_sub(1))
+            .map(|l| l.len() + 1)
+            .sum::<usize>()
+            + e.column().saturating_sub(1);
+        let before = text.get(..at.min(text.len())).unwrap_or_default();
+        let key = before
+            .rfind(':')
+            .filter(|&colon| !before[colon + 1..].contains([',', '{', '}', '[', ']', '"']))
+            .and_then(|colon| {
+                let head = before[..colon].trim_end().strip_suffix('"')?;
+                let start = head.rfind('"')?;
+                Some(head[start + 1..].to_string())
+            });
+        let what = e.to_string();
+        let message = if what.starts_with("number out of range") {
+            "is not a finite number (too large for a 64-bit float)".to_string()
+        } else {
+            format!("is not a JSON value ({what}; NaN and Infinity are not JSON numbers)")
+        };
+        match key {
+            Some(field) if !field.is_empty() && field.len() <= 80 => Error::Field {
+                field,
+                invalid: Invalid::Unreadable(message),
+            },
+            _ => Error::Malformed(shorten(&what)),
         }
     }
 
@@ -162,6 +233,11 @@ impl fmt::Display for Error {
             Error::Malformed(msg) => write!(f, "malformed input: {msg}"),
             Error::Solver(e) => write!(f, "the LP solver failed: {e}"),
             Error::Cancelled => write!(f, "cancelled"),
+            Error::TimeLimit(s) => write!(
+                f,
+                "the time limit of {s} s was reached before any result; allow more time \
+                 (max_seconds) or ask for less work"
+            ),
             Error::Drawing(msg) => write!(f, "the chart could not be drawn: {msg}"),
         }
     }
@@ -175,40 +251,77 @@ impl From<LpError> for Error {
     }
 }
 
+/// The most characters of a value quoted in a message.
+pub const MAX_QUOTED: usize = 80;
+
+/// `text` with every run longer than [`MAX_QUOTED`] characters between
+/// quotes cut short, and the whole at most a few hundred characters, so a
+/// pasted megabyte never comes back in an error.
+pub fn shorten(text: &str) -> String {
+    let mut out = String::new();
+    let mut run = 0usize;
+    for ch in text.chars() {
+        if matches!(ch, '"' | '`') {
+            run = 0;
+        } else {
+            run += 1;
+        }
+        if run == MAX_QUOTED {
+            out.push('…');
+        }
+        if run < MAX_QUOTED {
+            out.push(ch);
+        }
+        if out.chars().count() >= 4 * MAX_QUOTED {
+            out.push('…');
+            break;
+        }
+    }
+    out
+}
+
 /// The largest magnitude accepted for any parameter. Beyond it, sums and
 /// products of parameters lose the precision a schedule needs.
 pub const MAX_MAGNITUDE: f64 = 1e18;
 
-/// Every problem `check` records (for the page's field messages).
-pub(crate) fn problems_of(check: impl FnOnce(&mut Checker)) -> Vec<Error> {
-    let mut c = Checker::default();
-    check(&mut c);
-    c.errors
-}
+/// A request that can list every invalid field at once, so a page can mark
+/// them all and a command line can print them all.
+pub trait Validate {
+    /// Records every invalid field in `c`, each under its path.
+    fn check_into(&self, c: &mut Checker);
 
-/// The first problem `check` records, as an error.
-pub(crate) fn first_problem(check: impl FnOnce(&mut Checker)) -> Result<(), Error> {
-    match problems_of(check).into_iter().next() {
-        None => Ok(()),
-        Some(e) => Err(e),
+    /// Every invalid field, in field order (empty when valid).
+    fn problems(&self) -> Vec<Error> {
+        let mut c = Checker::default();
+        self.check_into(&mut c);
+        c.errors
+    }
+
+    /// Checks the whole request.
+    ///
+    /// # Errors
+    ///
+    /// The first invalid field, as [`Error::Field`].
+    fn check(&self) -> Result<(), Error> {
+        self.problems().into_iter().next().map_or(Ok(()), Err)
     }
 }
 
 /// Collects every invalid field of an input, so the page can mark them all
 /// at once.
 #[derive(Debug, Default)]
-pub(crate) struct Checker {
+pub struct Checker {
     errors: Vec<Error>,
 }
 
 impl Checker {
     /// Records `invalid` for `field`.
-    pub(crate) fn fail(&mut self, field: impl Into<String>, invalid: Invalid) {
+    pub fn fail(&mut self, field: impl Into<String>, invalid: Invalid) {
         self.errors.push(Error::field(field, invalid));
     }
 
     /// Is `value` finite and within [`MAX_MAGNITUDE`]? Records why not.
-    pub(crate) fn finite(&mut self, field: &str, value: f64) -> bool {
+    pub fn finite(&mut self, field: &str, value: f64) -> bool {
         if !value.is_finite() {
             self.fail(field, Invalid::NotFinite);
             false
@@ -222,7 +335,7 @@ impl Checker {
     }
 
     /// Is `value` finite, in range and not negative? Records why not.
-    pub(crate) fn non_negative(&mut self, field: &str, value: f64) -> bool {
+    pub fn non_negative(&mut self, field: &str, value: f64) -> bool {
         if !self.finite(field, value) {
             return false;
         }
@@ -234,7 +347,7 @@ impl Checker {
     }
 
     /// Is `value` finite, in range and positive? Records why not.
-    pub(crate) fn positive(&mut self, field: &str, value: f64) -> bool {
+    pub fn positive(&mut self, field: &str, value: f64) -> bool {
         if !self.finite(field, value) {
             return false;
         }
@@ -246,7 +359,7 @@ impl Checker {
     }
 
     /// Is `value` a whole number in `low..=high`? Records why not.
-    pub(crate) fn whole(&mut self, field: &str, value: f64, low: usize, high: usize) -> bool {
+    pub fn whole(&mut self, field: &str, value: f64, low: usize, high: usize) -> bool {
         if !self.finite(field, value) {
             return false;
         }
@@ -263,7 +376,7 @@ impl Checker {
     }
 
     /// Does the list have between 1 and `limit` entries? Records why not.
-    pub(crate) fn count(&mut self, field: &str, count: usize, limit: usize) -> bool {
+    pub fn count(&mut self, field: &str, count: usize, limit: usize) -> bool {
         if count == 0 {
             self.fail(field, Invalid::Empty);
             false
@@ -275,8 +388,13 @@ impl Checker {
         }
     }
 
+    /// The errors recorded, in order.
+    pub fn into_errors(self) -> Vec<Error> {
+        self.errors
+    }
+
     /// No error so far?
-    pub(crate) fn is_clean(&self) -> bool {
+    pub fn is_clean(&self) -> bool {
         self.errors.is_empty()
     }
 }

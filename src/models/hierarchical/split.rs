@@ -27,9 +27,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::schedule_of;
-use crate::error::Error;
-use crate::lp::{Backend, Cmp, Problem};
-use crate::platform::Processor;
+use crate::core::error::Error;
+use crate::core::lp::{Backend, Cmp, Problem};
+use crate::core::platform::Processor;
 
 /// How a split was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -25,9 +25,9 @@
 //! out ("at most `n` chunks", unless exactly `n` are asked for): never
 //! longer than the LP's `T`.
 
-use crate::error::Error;
-use crate::lp::{Cmp, Problem};
-use crate::schedule::{Chunk, Interval, Schedule};
+use crate::core::error::Error;
+use crate::core::lp::{Cmp, Problem};
+use crate::core::schedule::{Chunk, Interval, Schedule};
 
 use super::Instance;
 

@@ -1,0 +1,15 @@
+//! What every model shares: processing times, the platform, schedules and
+//! their verifier, the LP adapter, errors, progress and chart data.
+
+pub mod chart;
+pub mod error;
+pub mod gantt;
+pub mod lp;
+pub mod model;
+pub mod permutations;
+pub mod platform;
+pub mod processing;
+pub mod progress;
+pub mod response;
+pub mod schedule;
+pub mod verify;

@@ -1,0 +1,54 @@
+//! The one trait every model implements, so that the page, the command
+//! line and the registry treat all of them alike.
+//!
+//! A model owns its request type (validated whole by [`Validate`] before
+//! any work), its solver and its output (the report and the views a front
+//! end draws). Adding a model is a new folder that implements this trait
+//! and one line in [`crate::registry`].
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::core::error::{Error, Validate};
+use crate::core::progress::Progress;
+use crate::core::response::Views;
+
+/// A built-in request of a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset<R> {
+    /// The name `dlt example` and the page's preset list use.
+    pub name: &'static str,
+    /// One line: where it comes from and what it shows.
+    pub label: &'static str,
+    /// The request itself.
+    pub request: R,
+}
+
+/// A model of the calculator (or a map over one): request in, output out.
+pub trait Model: 'static {
+    /// The request's `"model"` tag.
+    const NAME: &'static str;
+    /// A short title for lists and tabs.
+    const TITLE: &'static str;
+    /// Whether the request has its own `max_seconds` and stops itself with
+    /// a status of its own; otherwise the registry applies the time limit.
+    const OWN_TIME_LIMIT: bool = false;
+
+    /// The request, as read from JSON.
+    type Request: Serialize + DeserializeOwned + Validate;
+    /// The answer: the report and its views (read back by the page when
+    /// it joins the answers of several workers).
+    type Output: Serialize + DeserializeOwned + Views;
+
+    /// The built-in requests, the first being the tab's default.
+    fn presets() -> Vec<Preset<Self::Request>>;
+
+    /// Solves a request that [`Validate::check`] accepted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] when a solver fails, [`Error::Cancelled`] when
+    /// `progress` asks to stop, [`Error::Field`] for a request that was not
+    /// validated first.
+    fn solve(request: &Self::Request, progress: &mut dyn Progress) -> Result<Self::Output, Error>;
+}

@@ -1,0 +1,115 @@
+//! The answer to any request, in the one shape the page and the command
+//! line read: the model's tag, its output's fields, and the views every
+//! front end knows how to show (a Gantt chart, line charts, a CSV table).
+
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::core::chart::LineChart;
+use crate::core::error::Error;
+use crate::core::gantt::Gantt;
+
+/// What a front end can show of an output besides its numbers.
+pub trait Views {
+    /// The Gantt chart of the schedule, when there is one to draw.
+    fn gantt(&self) -> Option<&Gantt> {
+        None
+    }
+
+    /// The line charts (none when no series was asked for).
+    fn charts(&self) -> &[LineChart] {
+        &[]
+    }
+
+    /// The result as CSV, for outputs that are tables or grids.
+    fn csv(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Whether a response is the final answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Completion {
+    /// The computation ran to its end.
+    Complete,
+    /// A provisional answer: the best so far of a computation still running
+    /// or stopped by its time limit.
+    Partial,
+}
+
+/// A model's output in wire form, with its views.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    fields: Map<String, Value>,
+    gantt: Option<Gantt>,
+    charts: Vec<LineChart>,
+    csv: Option<String>,
+}
+
+impl Response {
+    /// The response of model `model` for `output`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Malformed`] if the output does not serialise to an object
+    /// (a bug in the model, reported rather than hidden).
+    pub fn new<O: Serialize + Views>(model: &str, output: &O) -> Result<Response, Error> {
+        let value = serde_json::to_value(output).map_err(|e| Error::Malformed(e.to_string()))?;
+        let Value::Object(mut fields) = value else {
+            return Err(Error::Malformed(format!(
+                "the {model} output is not an object"
+            )));
+        };
+        fields.insert("model".into(), Value::String(model.into()));
+        Ok(Response {
+            fields,
+            gantt: output.gantt().cloned(),
+            charts: output.charts().to_vec(),
+            csv: output.csv(),
+        })
+    }
+
+    /// The model that answered.
+    pub fn model(&self) -> &str {
+        self.fields
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// A field of the output (e.g. `report`).
+    pub fn get(&self, field: &str) -> Option<&Value> {
+        self.fields.get(field)
+    }
+
+    /// Marks the response as provisional or final (the `status` of the
+    /// whole response; a model's own report may carry a finer one).
+    pub fn with_completion(mut self, completion: Completion) -> Response {
+        if let Ok(value) = serde_json::to_value(completion) {
+            self.fields.insert("completion".into(), value);
+        }
+        self
+    }
+
+    /// The Gantt chart, when the response has one.
+    pub fn gantt(&self) -> Option<&Gantt> {
+        self.gantt.as_ref()
+    }
+
+    /// The line charts of the response.
+    pub fn charts(&self) -> &[LineChart] {
+        &self.charts
+    }
+
+    /// The result as CSV, for the responses that are tables.
+    pub fn csv(&self) -> Option<&str> {
+        self.csv.as_deref()
+    }
+}
+
+impl Serialize for Response {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.fields.serialize(serializer)
+    }
+}

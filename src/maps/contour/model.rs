@@ -1,0 +1,68 @@
+//! Generalised maps in the registry: presets and the answer.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Contour, Request};
+use crate::core::chart::LineChart;
+use crate::core::error::Error;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::Views;
+
+/// A generalised map (`[004]`): lines of equal value over two parameters.
+#[derive(Debug)]
+pub struct GeneralisedMap;
+
+/// A generalised map's answer: the grid with its lines, and their chart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// The grid and the lines.
+    pub contour: Box<Contour>,
+    /// The lines, drawn.
+    pub charts: Vec<LineChart>,
+}
+
+impl Views for Output {
+    fn charts(&self) -> &[LineChart] {
+        &self.charts
+    }
+
+    fn csv(&self) -> Option<String> {
+        Some(self.contour.csv())
+    }
+}
+
+impl Model for GeneralisedMap {
+    const NAME: &'static str = "contour";
+    const TITLE: &'static str = "Generalised maps";
+    type Request = Request;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Request>> {
+        vec![
+            Preset {
+                name: "map-compute-communication",
+                label: "[004] linear DLT: efficiency over A and C, m = 10",
+                request: Request::compute_vs_communication(),
+            },
+            Preset {
+                name: "map-energy",
+                label: "[004] linear DLT: iso-energy lines over m and the idle factor k",
+                request: Request::energy_vs_idle_factor(),
+            },
+            Preset {
+                name: "map-startup",
+                label: "[000] reference instance, m = 8: efficiency over C and V",
+                request: Request::startup_reference(),
+            },
+        ]
+    }
+
+    fn solve(request: &Request, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let contour = request.contour(progress)?;
+        Ok(Output {
+            charts: vec![contour.chart(request)],
+            contour: Box::new(contour),
+        })
+    }
+}

@@ -1,0 +1,126 @@
+//! The isoefficiency map and Table 1 in the registry: presets, answers,
+//! and the partial answers a long map hands out.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Map, Request, Table};
+use crate::core::chart::LineChart;
+use crate::core::error::Error;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::{Response, Views};
+
+/// M6: the isoefficiency map of M5 (`[000]`), `m` across, `V` up.
+#[derive(Debug)]
+pub struct IsoefficiencyMap;
+
+/// `[000]` Table 1: `Emax` and `Vmax` per machine count.
+#[derive(Debug)]
+pub struct Table1;
+
+/// The map and its chart (without overlays; see [`Map::chart`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapOutput {
+    /// Every column.
+    pub map: Box<Map>,
+    /// The map, drawn.
+    pub charts: Vec<LineChart>,
+}
+
+impl MapOutput {
+    /// The answer for `map`.
+    pub fn of(map: Map) -> MapOutput {
+        MapOutput {
+            charts: vec![map.chart(false)],
+            map: Box::new(map),
+        }
+    }
+}
+
+impl Views for MapOutput {
+    fn charts(&self) -> &[LineChart] {
+        &self.charts
+    }
+
+    fn csv(&self) -> Option<String> {
+        Some(self.map.csv())
+    }
+}
+
+/// Table 1's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableOutput {
+    /// One row per machine count.
+    pub table: Table,
+}
+
+impl Views for TableOutput {
+    fn csv(&self) -> Option<String> {
+        Some(self.table.csv())
+    }
+}
+
+/// Hands the map so far to `progress` as a whole answer.
+pub(crate) fn map_so_far(map: Map, progress: &mut dyn Progress) {
+    if let Ok(response) = Response::new(IsoefficiencyMap::NAME, &MapOutput::of(map)) {
+        progress.partial(&response);
+    }
+}
+
+/// Hands the table so far to `progress` as a whole answer.
+pub(crate) fn table_so_far(table: Table, progress: &mut dyn Progress) {
+    if let Ok(response) = Response::new(Table1::NAME, &TableOutput { table }) {
+        progress.partial(&response);
+    }
+}
+
+impl Model for IsoefficiencyMap {
+    const NAME: &'static str = "isoefficiency";
+    const TITLE: &'static str = "Isoefficiency map";
+    type Request = Request;
+    type Output = MapOutput;
+
+    fn presets() -> Vec<Preset<Request>> {
+        vec![
+            Preset {
+                name: "isoefficiency",
+                label: "[000] Figs. 1-2: isoefficiency map of the reference instance, m = 2..20",
+                request: Request::reference(),
+            },
+            Preset {
+                name: "isoefficiency-small",
+                label: "[000] reference instance, m = 2..5, levels 1, 10, 30",
+                request: Request {
+                    machines_to: 5.0,
+                    levels: vec![1.0, 10.0, 30.0],
+                    ..Request::reference()
+                },
+            },
+        ]
+    }
+
+    fn solve(request: &Request, progress: &mut dyn Progress) -> Result<MapOutput, Error> {
+        Ok(MapOutput::of(request.map(progress)?))
+    }
+}
+
+impl Model for Table1 {
+    const NAME: &'static str = "table1";
+    const TITLE: &'static str = "Table 1";
+    type Request = Request;
+    type Output = TableOutput;
+
+    fn presets() -> Vec<Preset<Request>> {
+        vec![Preset {
+            name: "table1",
+            label: "[000] Table 1: Emax and Vmax of the reference instance, m = 2..20",
+            request: Request::reference(),
+        }]
+    }
+
+    fn solve(request: &Request, progress: &mut dyn Progress) -> Result<TableOutput, Error> {
+        Ok(TableOutput {
+            table: request.table(progress)?,
+        })
+    }
+}

@@ -1,0 +1,53 @@
+//! M3 in the registry: its preset and its answer.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Instance, Report};
+use crate::core::error::Error;
+use crate::core::gantt::Gantt;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::Views;
+
+/// M3: one installment, memory hierarchy, LP (`[003]`).
+#[derive(Debug)]
+pub struct Hierarchical;
+
+/// M3's answer: the report and the Gantt chart of its schedule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// The numbers.
+    pub report: Box<Report>,
+    /// The schedule, drawn.
+    pub gantt: Gantt,
+}
+
+impl Views for Output {
+    fn gantt(&self) -> Option<&Gantt> {
+        Some(&self.gantt)
+    }
+}
+
+impl Model for Hierarchical {
+    const NAME: &'static str = "hierarchical";
+    const TITLE: &'static str = "Memory hierarchy";
+    type Request = Instance;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Instance>> {
+        vec![Preset {
+            name: "hierarchical",
+            label: "[003] worked example: two machines, core 1 + x, out-of-core -9 + 10x, \
+                    C = S = 1, V = 2",
+            request: Instance::worked_example(),
+        }]
+    }
+
+    fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let report = request.solve(progress)?;
+        Ok(Output {
+            gantt: Gantt::of(&report.schedule),
+            report: Box::new(report),
+        })
+    }
+}

@@ -1,0 +1,64 @@
+//! M4 in the registry: its preset and its answer.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Instance, Report};
+use crate::core::chart::LineChart;
+use crate::core::error::Error;
+use crate::core::gantt::Gantt;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::Views;
+
+/// M4: equal chunks in round robin (`[003]`).
+#[derive(Debug)]
+pub struct MultiInstallment;
+
+/// M4's answer: the report, the Gantt chart (when few enough chunks) and
+/// the series' charts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// The numbers.
+    pub report: Box<Report>,
+    /// The schedule, drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gantt: Option<Gantt>,
+    /// Processing time against load, when a series was asked for.
+    #[serde(default)]
+    pub charts: Vec<LineChart>,
+}
+
+impl Views for Output {
+    fn gantt(&self) -> Option<&Gantt> {
+        self.gantt.as_ref()
+    }
+
+    fn charts(&self) -> &[LineChart] {
+        &self.charts
+    }
+}
+
+impl Model for MultiInstallment {
+    const NAME: &'static str = "multi-installment";
+    const TITLE: &'static str = "Multi-installment";
+    type Request = Instance;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Instance>> {
+        vec![Preset {
+            name: "multi-installment",
+            label: "[003] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs \
+                    heuristic 1e4",
+            request: Instance::figure_10(),
+        }]
+    }
+
+    fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let report = request.solve(progress)?;
+        Ok(Output {
+            gantt: report.schedule.as_ref().map(Gantt::of),
+            charts: report.charts(),
+            report: Box::new(report),
+        })
+    }
+}

@@ -1,0 +1,69 @@
+//! M5 in the registry: its preset and its answer, also as the snapshots a
+//! long search hands out.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Instance, Report};
+use crate::core::error::Error;
+use crate::core::gantt::Gantt;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::{Response, Views};
+
+/// M5: multi-installment with machine start-up and memory hierarchy
+/// (`[000]`).
+#[derive(Debug)]
+pub struct Startup;
+
+/// M5's answer: the report and the Gantt chart of its best schedule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// The numbers.
+    pub report: Box<Report>,
+    /// The schedule, drawn with each machine's start-up.
+    pub gantt: Gantt,
+}
+
+impl Views for Output {
+    fn gantt(&self) -> Option<&Gantt> {
+        Some(&self.gantt)
+    }
+}
+
+impl Output {
+    /// The answer of `instance` for `report`.
+    pub fn of(instance: &Instance, report: Report) -> Output {
+        Output {
+            gantt: Gantt::with_startup(&report.schedule, instance.startup),
+            report: Box::new(report),
+        }
+    }
+}
+
+/// Hands a search's best schedule so far to `progress` as a whole answer.
+pub(crate) fn snapshot(instance: &Instance, report: Report, progress: &mut dyn Progress) {
+    if let Ok(response) = Response::new(Startup::NAME, &Output::of(instance, report)) {
+        progress.partial(&response);
+    }
+}
+
+impl Model for Startup {
+    const NAME: &'static str = "startup";
+    const TITLE: &'static str = "Start-up & installments";
+    const OWN_TIME_LIMIT: bool = true;
+    type Request = Instance;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Instance>> {
+        vec![Preset {
+            name: "startup",
+            label: "[000] reference instance, m = 2, n = 20, V = 134485 MB (Table 1's Vmax)",
+            request: Instance::reference(2, 134_485.0),
+        }]
+    }
+
+    fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let report = request.solve(progress)?;
+        Ok(Output::of(request, report))
+    }
+}
