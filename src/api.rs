@@ -1,6 +1,6 @@
 //! The calculator's entry points, shared by the page (through the binding
 //! module) and the command-line tool: one JSON request in, one JSON
-//! response out, for any model of the [registry](crate::registry).
+//! response out, for any model of the [`registry`].
 //!
 //! A request names its model in the field `"model"`:
 //!
@@ -33,7 +33,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::error::{Error, Invalid};
-use crate::core::progress::Progress;
+use crate::core::lp::LpError;
+use crate::core::progress::{with_deadline, Progress};
 use crate::core::response::{Completion, Response};
 use crate::registry::{self, Entry};
 
@@ -230,17 +231,24 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
     let Some(seconds) = request.max_seconds else {
         return request.model.run(request.body.clone(), progress);
     };
+    let end = web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds);
     let mut limited = Deadline {
         inner: progress,
-        end: web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds),
+        end,
         expired: false,
         last: None,
     };
-    match request.model.run(request.body.clone(), &mut limited) {
-        Err(Error::Cancelled) if limited.expired => match limited.last {
-            Some(partial) => Ok(partial.with_completion(Completion::Partial)),
-            None => Err(Error::TimeLimit(seconds)),
-        },
+    let result = with_deadline(end, || {
+        request.model.run(request.body.clone(), &mut limited)
+    });
+    let expired = limited.expired || web_time::Instant::now() >= end;
+    match result {
+        Err(Error::Cancelled | Error::Solver(LpError::TimeLimit)) if expired => {
+            match limited.last {
+                Some(partial) => Ok(partial.with_completion(Completion::Partial)),
+                None => Err(Error::TimeLimit(seconds)),
+            }
+        }
         other => other,
     }
 }

@@ -3,8 +3,20 @@
 //! A root machine (the originator) sends pieces of a divisible load to worker
 //! machines over a network; each worker computes fast while its piece fits in
 //! core memory and far slower once it spills to disk. The calculator finds
-//! the fastest schedule, checks it with an independent [verifier](verify),
-//! and describes it as data a chart can draw ([`gantt`]).
+//! the fastest schedule, checks it with an independent
+//! [verifier](crate::core::verify), and describes it as data a chart can
+//! draw ([`gantt`](crate::core::gantt)).
+//!
+//! The crate is laid out as the architecture:
+//! - [`core`]: what every model shares (processing times, the
+//!   platform, schedules and their verifier, the LP adapter, errors,
+//!   progress, responses, the [`Model`](crate::core::model::Model) trait);
+//! - [`models`]: one folder per model (request, validation, solver, report,
+//!   presets);
+//! - [`maps`]: the isoefficiency map, Table 1 and generalised maps;
+//! - [`registry`]: the one list of models that the edges walk;
+//! - thin edges: [`api`] (JSON in, JSON out), the binding module `web`
+//!   (wasm only), the CLI `dlt`, and [`plot`] (drawing).
 //!
 //! The models and solvers are plain Rust, used the same way by the native
 //! command-line tool `dlt` and, compiled to WebAssembly, by the page. The

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use dlt_calc::api::{self, examples, Request};
+use dlt_calc::api::{self, examples, FieldProblem, Request};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::core::response::Response;
 use dlt_calc::plot::{gantt_svg, lines_svg};
@@ -142,6 +142,10 @@ impl From<lexopt::Error> for Failure {
 }
 
 fn read_request(file: Option<&str>) -> Result<Request, Failure> {
+    Request::from_json(&read_text(file)?).map_err(input)
+}
+
+fn read_text(file: Option<&str>) -> Result<String, Failure> {
     let text = match file {
         None | Some("-") => {
             let mut s = String::new();
@@ -154,7 +158,7 @@ fn read_request(file: Option<&str>) -> Result<Request, Failure> {
             std::fs::read_to_string(path).map_err(|e| input(format!("cannot read {path}: {e}")))?
         }
     };
-    Request::from_json(&text).map_err(input)
+    Ok(text)
 }
 
 fn print_json<T: serde::Serialize>(value: &T, compact: bool) -> Result<(), Failure> {
@@ -239,8 +243,11 @@ fn write_charts(response: &Response, dir: &str) -> Result<(), Failure> {
 
 /// Lists every invalid field: the same checks `solve` makes first.
 fn check(args: &Args) -> Result<(), Failure> {
-    let request = read_request(args.file.as_deref())?;
-    let problems = request.problems();
+    let text = read_text(args.file.as_deref())?;
+    let problems = match Request::from_json(&text) {
+        Ok(request) => request.problems(),
+        Err(e) => vec![FieldProblem::from(&e)],
+    };
     for p in &problems {
         if p.field.is_empty() {
             println!("{}", p.message);

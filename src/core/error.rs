@@ -25,6 +25,10 @@ pub enum Invalid {
     BelowMinimum { value: f64, minimum: f64 },
     /// Outside `[low, high]`.
     OutOfBounds { value: f64, low: f64, high: f64 },
+    /// Outside `[low, high)`: `high` itself is excluded.
+    OutOfRangeOpen { value: f64, low: f64, high: f64 },
+    /// Nonzero but closer to zero than the calculator can compute with.
+    TooSmall { value: f64, limit: f64 },
     /// Not used by this model (the reason stated), so rejected rather than
     /// silently ignored.
     Unused(&'static str),
@@ -74,6 +78,13 @@ impl fmt::Display for Invalid {
             Invalid::OutOfBounds { value, low, high } => {
                 write!(f, "must be between {low} and {high} (got {value})")
             }
+            Invalid::OutOfRangeOpen { value, low, high } => {
+                write!(f, "must be at least {low} and below {high} (got {value})")
+            }
+            Invalid::TooSmall { value, limit } => write!(
+                f,
+                "is too small (got {value:e}): give 0 or a magnitude of at least {limit:e}"
+            ),
             Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
             Invalid::Needed(reason) => write!(f, "must be given: {reason}"),
             Invalid::TooLarge { value, limit } => {
@@ -283,6 +294,11 @@ pub fn shorten(text: &str) -> String {
 /// The largest magnitude accepted for any parameter. Beyond it, sums and
 /// products of parameters lose the precision a schedule needs.
 pub const MAX_MAGNITUDE: f64 = 1e18;
+/// The smallest nonzero magnitude accepted for any parameter: 30 orders of
+/// magnitude below [`MAX_MAGNITUDE`]. Closer to zero, products with other
+/// parameters underflow and the LPs lose every digit (a rate of `1e-308`
+/// made the simplex divide by zero); zero itself is always exact.
+pub const MIN_MAGNITUDE: f64 = 1e-12;
 
 /// A request that can list every invalid field at once, so a page can mark
 /// them all and a command line can print them all.
@@ -320,7 +336,8 @@ impl Checker {
         self.errors.push(Error::field(field, invalid));
     }
 
-    /// Is `value` finite and within [`MAX_MAGNITUDE`]? Records why not.
+    /// Is `value` finite, at most [`MAX_MAGNITUDE`] and either zero or at
+    /// least [`MIN_MAGNITUDE`] in magnitude? Records why not.
     pub fn finite(&mut self, field: &str, value: f64) -> bool {
         if !value.is_finite() {
             self.fail(field, Invalid::NotFinite);
@@ -328,6 +345,10 @@ impl Checker {
         } else if value.abs() > MAX_MAGNITUDE {
             let limit = MAX_MAGNITUDE;
             self.fail(field, Invalid::TooLarge { value, limit });
+            false
+        } else if value != 0.0 && value.abs() < MIN_MAGNITUDE {
+            let limit = MIN_MAGNITUDE;
+            self.fail(field, Invalid::TooSmall { value, limit });
             false
         } else {
             true

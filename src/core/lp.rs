@@ -80,6 +80,9 @@ pub enum LpError {
     /// The backend failed numerically (or panicked), or returned a point that
     /// violates the problem.
     Failed(String),
+    /// The time limit of the computation came first
+    /// ([`crate::core::progress::with_deadline`]).
+    TimeLimit,
 }
 
 impl fmt::Display for LpError {
@@ -89,6 +92,7 @@ impl fmt::Display for LpError {
             LpError::Unbounded => write!(f, "the linear program is unbounded"),
             LpError::NotFinite(what) => write!(f, "{what} is not a finite number"),
             LpError::Failed(msg) => write!(f, "numerical failure: {msg}"),
+            LpError::TimeLimit => write!(f, "the time limit was reached"),
         }
     }
 }
@@ -321,14 +325,22 @@ mod microlp_backend {
             };
             lp.add_constraint(terms.as_slice(), op, r.rhs);
         }
+        let left = crate::core::progress::time_left();
+        if let Some(left) = left {
+            if left.is_zero() {
+                return Err(LpError::TimeLimit);
+            }
+            lp.set_time_limit(left);
+        }
         let outcome = lp.solve().map_err(|e| match e {
             microlp::Error::Infeasible => LpError::Infeasible,
             microlp::Error::Unbounded => LpError::Unbounded,
             other => LpError::Failed(other.to_string()),
         })?;
-        let solution = outcome
-            .into_solution()
-            .map_err(|_| LpError::Failed("the solve was interrupted".into()))?;
+        let solution = outcome.into_solution().map_err(|_| match left {
+            Some(_) => LpError::TimeLimit,
+            None => LpError::Failed("the solve was interrupted".into()),
+        })?;
         Ok(Solution {
             objective: solution.objective(),
             values: vars.iter().map(|v| solution.var_value(*v)).collect(),

@@ -26,6 +26,11 @@ use march::march;
 
 /// The most grid steps per axis.
 pub const MAX_STEPS: usize = 200;
+/// The most grid cells of a map of the start-up model (each cell is a
+/// search of its own; about ten minutes at the reference instance).
+pub const MAX_STARTUP_CELLS: usize = 10_000;
+/// Seconds between two partial maps handed out while the grid fills.
+const PARTIAL_EVERY: f64 = 0.5;
 
 /// The model a map is drawn for, with its fixed parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -305,58 +310,89 @@ impl Request {
         let whole = |p: &str| self.base.parameters().iter().any(|&(n, w)| n == p && w);
         let xs = self.x.values(whole(&self.x.parameter));
         let ys = self.y.values(whole(&self.y.parameter));
+        let mut grid = Contour {
+            values: vec![vec![None; xs.len()]; ys.len()],
+            x: xs,
+            y: ys,
+            lines: Vec::new(),
+            largest_gap: 0.0,
+            invalid_cells: 0,
+        };
         let mut probe: Option<Probe> = None;
-        let mut values = Vec::with_capacity(ys.len());
-        let mut largest_gap: f64 = 0.0;
-        let mut invalid_cells = 0;
-        for (j, &y) in ys.iter().enumerate() {
-            let mut row = Vec::with_capacity(xs.len());
-            // Serpentine order: the probe's hint moves to a neighbour cell.
-            let order: Vec<usize> = if j % 2 == 0 {
-                (0..xs.len()).collect()
-            } else {
-                (0..xs.len()).rev().collect()
-            };
-            let mut cells = vec![None; xs.len()];
-            for i in order {
-                let mut base = self.base.clone();
-                let mut axes = [(&self.x.parameter, xs[i]), (&self.y.parameter, y)];
-                axes.sort_by_key(|(p, _)| p.as_str() == "ram");
-                for (p, v) in axes {
-                    base.set(p, v);
-                }
-                if !base.problems().is_empty() {
-                    invalid_cells += 1;
-                    continue;
-                }
-                let (value, gap) = self.value(&base, &mut probe)?;
-                largest_gap = largest_gap.max(gap);
-                cells[i] = value.is_finite().then_some(value);
-            }
-            row.extend(cells);
-            values.push(row);
-            if !progress.report((j + 1) as f64 / ys.len() as f64, "grid of the map") {
-                return Err(Error::Cancelled);
+        let clock = web_time::Instant::now();
+        let mut shown = f64::NEG_INFINITY;
+        for j in 0..grid.y.len() {
+            self.row(&mut grid, j, &mut probe, progress)?;
+            // The map so far, now and then: what a time limit returns.
+            let now = clock.elapsed().as_secs_f64();
+            if now >= shown + PARTIAL_EVERY && j + 1 < grid.y.len() {
+                shown = now;
+                let mut so_far = grid.clone();
+                self.trace(&mut so_far);
+                model::so_far(self, so_far, progress);
             }
         }
-        let lines = self
+        self.trace(&mut grid);
+        Ok(grid)
+    }
+
+    /// Computes row `j` of the grid, in serpentine order so that the
+    /// probe's hint moves to a neighbour cell.
+    fn row(
+        &self,
+        grid: &mut Contour,
+        j: usize,
+        probe: &mut Option<Probe>,
+        progress: &mut dyn Progress,
+    ) -> Result<(), Error> {
+        let (width, height) = (grid.x.len(), grid.y.len());
+        let order: Vec<usize> = if j % 2 == 0 {
+            (0..width).collect()
+        } else {
+            (0..width).rev().collect()
+        };
+        for (k, i) in order.into_iter().enumerate() {
+            let done = (j * width + k) as f64 / (width * height) as f64;
+            if !progress.report(done, "grid of the map") {
+                return Err(Error::Cancelled);
+            }
+            let mut base = self.base.clone();
+            let mut axes = [
+                (&self.x.parameter, grid.x[i]),
+                (&self.y.parameter, grid.y[j]),
+            ];
+            axes.sort_by_key(|(p, _)| p.as_str() == "ram");
+            for (p, v) in axes {
+                base.set(p, v);
+            }
+            if !base.problems().is_empty() {
+                grid.invalid_cells += 1;
+                continue;
+            }
+            let (value, gap) = self.value(&base, probe)?;
+            grid.largest_gap = grid.largest_gap.max(gap);
+            grid.values[j][i] = value.is_finite().then_some(value);
+        }
+        Ok(())
+    }
+
+    /// Traces every level's lines through the grid's values.
+    fn trace(&self, grid: &mut Contour) {
+        grid.lines = self
             .levels
             .iter()
             .map(|&level| {
-                (
+                let lines = march(
+                    &grid.x,
+                    &grid.y,
+                    &grid.values,
                     level,
-                    march(&xs, &ys, &values, level, self.x.log, self.y.log),
-                )
+                    self.x.log,
+                    self.y.log,
+                );
+                (level, lines)
             })
             .collect();
-        Ok(Contour {
-            x: xs,
-            y: ys,
-            values,
-            lines,
-            largest_gap,
-            invalid_cells,
-        })
     }
 
     /// The quantity at one valid cell, and its proven gap.
@@ -460,6 +496,15 @@ impl Validate for Request {
         }
         self.x.check_into(c, "x", &self.base);
         self.y.check_into(c, "y", &self.base);
+        // Each cell of a start-up map is a search: bound the whole grid.
+        let cells = self.x.steps * self.y.steps;
+        if matches!(self.base, Base::Startup(_)) && cells > MAX_STARTUP_CELLS as f64 {
+            let invalid = Invalid::TooMany {
+                count: cells as usize,
+                limit: MAX_STARTUP_CELLS,
+            };
+            c.fail("y.steps", invalid);
+        }
         let energy = matches!(&self.base, Base::Linear(l) if l.power.is_some());
         if self.quantity == Quantity::Energy && !energy {
             c.fail(

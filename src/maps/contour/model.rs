@@ -7,7 +7,7 @@ use crate::core::chart::LineChart;
 use crate::core::error::Error;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::Views;
+use crate::core::response::{Response, Views};
 
 /// A generalised map (`[004]`): lines of equal value over two parameters.
 #[derive(Debug)]
@@ -29,6 +29,17 @@ impl Views for Output {
 
     fn csv(&self) -> Option<String> {
         Some(self.contour.csv())
+    }
+}
+
+/// Hands the map so far to `progress` as a whole answer.
+pub(crate) fn so_far(request: &Request, contour: Contour, progress: &mut dyn Progress) {
+    let output = Output {
+        charts: vec![contour.chart(request)],
+        contour: Box::new(contour),
+    };
+    if let Ok(response) = Response::new(GeneralisedMap::NAME, &output) {
+        progress.partial(&response);
     }
 }
 

@@ -65,6 +65,12 @@ pub const CERTIFY_GAP: f64 = 0.01;
 /// leaves about one point in twenty of the reference map above 1 %; this
 /// budget brings every one of them to 1 %.
 pub const DEFAULT_MAP_CERTIFY_LPS: u64 = 1_000;
+/// The widest load range searched: `load_max / load_min` (20 decades, 120
+/// sweep probes per machine count).
+pub const MAX_LOAD_RATIO: f64 = 1e20;
+/// The narrowest load tolerance, relative to `load_max`: a thousand times
+/// the floating-point spacing of loads.
+pub const RESOLUTION: f64 = 1e3 * f64::EPSILON;
 /// The most machine counts in one map.
 pub const MAX_COLUMNS: usize = 64;
 /// The most levels.
@@ -583,14 +589,34 @@ impl Validate for Request {
                 c.positive(&format!("levels[{i}]"), e);
             }
         }
-        c.positive("tolerance", self.tolerance);
+        let tolerance = c.positive("tolerance", self.tolerance);
         let low = c.positive("load_min", self.load_min);
-        if c.positive("load_max", self.load_max) && low && self.load_max <= self.load_min {
+        let high = c.positive("load_max", self.load_max);
+        if high && low && self.load_max <= self.load_min {
             let invalid = Invalid::BelowMinimum {
                 value: self.load_max,
                 minimum: self.load_min,
             };
             c.fail("load_max", invalid);
+        } else if high && low && self.load_max > self.load_min * MAX_LOAD_RATIO {
+            // The sweep probes every decade between the two.
+            let invalid = Invalid::OutOfBounds {
+                value: self.load_max,
+                low: self.load_min,
+                high: self.load_min * MAX_LOAD_RATIO,
+            };
+            c.fail("load_max", invalid);
+        }
+        // A bracket of loads near load_max cannot be narrower than the
+        // floating-point spacing there: the searches would never stop.
+        let resolution = RESOLUTION * self.load_max;
+        if tolerance && high && self.tolerance < resolution {
+            let minimum = resolution;
+            let invalid = Invalid::BelowMinimum {
+                value: self.tolerance,
+                minimum,
+            };
+            c.fail("tolerance", invalid);
         }
         if let Some(lps) = self.certify_lps {
             c.whole("certify_lps", lps, 1, 100_000_000);

@@ -16,6 +16,13 @@ use crate::core::progress::Progress;
 
 use super::probe::{Point, Probe};
 
+/// The most narrowing steps of one search. Validation keeps the tolerance
+/// above the floating-point spacing of the loads, so the searches end long
+/// before (golden section shrinks a bracket of `1e30` to `1e-12` of its
+/// width in under 200 steps); this bound makes their end certain whatever
+/// the input.
+const MAX_STEPS: usize = 400;
+
 /// Golden-section ratio `1/φ`.
 const INVERSE_PHI: f64 = 0.618_033_988_749_894_9;
 
@@ -27,7 +34,8 @@ pub(super) fn sweep(
     per_decade: usize,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> Result<Vec<Point>, Error> {
-    let decades = (high / low).log10().max(0.0);
+    // Validation bounds high / low, so the count is small and finite.
+    let decades = (high / low).log10().clamp(0.0, 30.0);
     let steps = ((decades * per_decade as f64).ceil() as usize).max(2);
     let mut points = Vec::with_capacity(steps + 1);
     for i in 0..=steps {
@@ -46,7 +54,10 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
     let (mut a, mut b) = (a, b);
     let mut left = probe.at(b - INVERSE_PHI * (b - a))?;
     let mut right = probe.at(a + INVERSE_PHI * (b - a))?;
-    while b - a > tolerance {
+    for _ in 0..MAX_STEPS {
+        if b - a <= tolerance {
+            break;
+        }
         if left.efficiency >= right.efficiency {
             b = right.load;
             right = left;
@@ -68,9 +79,11 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
 /// bracket it, [`maximum`] narrows the bracket, and the better of the
 /// narrowed point and the grid point is kept.
 pub(super) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result<Point, Error> {
-    let top = (0..sweep.len())
-        .max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
-        .expect("a sweep has points");
+    let Some(top) =
+        (0..sweep.len()).max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
+    else {
+        return Err(Error::Malformed("a sweep without points".into()));
+    };
     let (a, b) = (
         sweep[top.saturating_sub(1)].load,
         sweep[(top + 1).min(sweep.len() - 1)].load,
@@ -97,7 +110,10 @@ pub(super) fn crossing(
     let (mut fa, mut fb) = (a.efficiency - level, b.efficiency - level);
     // Which end was kept last, for the Illinois halving.
     let mut kept = 0i8;
-    while b.load - a.load > tolerance {
+    for _ in 0..MAX_STEPS {
+        if b.load - a.load <= tolerance {
+            break;
+        }
         let width = b.load - a.load;
         let mut load = if fa != fb {
             a.load - fa * width / (fb - fa)

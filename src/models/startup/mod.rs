@@ -384,7 +384,7 @@ impl Validate for Instance {
         c.positive("load", self.load);
         if let Some(gap) = self.gap {
             if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
-                let invalid = Invalid::OutOfBounds {
+                let invalid = Invalid::OutOfRangeOpen {
                     value: gap,
                     low: 0.0,
                     high: 1.0,
@@ -396,7 +396,16 @@ impl Validate for Instance {
             c.whole("max_lps", lps, 1, 100_000_000);
         }
         if let Some(seconds) = self.max_seconds {
-            c.positive("max_seconds", seconds);
+            if c.positive("max_seconds", seconds) && seconds > crate::api::MAX_SECONDS {
+                let limit = crate::api::MAX_SECONDS;
+                c.fail(
+                    "max_seconds",
+                    Invalid::TooLarge {
+                        value: seconds,
+                        limit,
+                    },
+                );
+            }
         }
     }
 }

@@ -1,0 +1,172 @@
+//! Regression tests for inputs that once crashed, hung or misled the
+//! command line, each named after its input. Every one must now give a
+//! short message naming its field, the same from `check` as from `solve`,
+//! or finish within its time limit.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod cli_support;
+
+use std::time::Duration;
+
+use cli_support::{dlt, dlt_within, example_with};
+use serde_json::{json, Value};
+
+/// `solve` fails with `message` (its first line) and `check` lists the same
+/// message among its lines.
+fn rejected(request: &str, message: &str) {
+    let solve = dlt(&["solve"], request);
+    assert_eq!(solve.code, Some(1), "solve: {}", solve.stderr);
+    assert!(
+        solve.stderr.starts_with(&format!("dlt: {message}")),
+        "solve said {:?}, not {message:?}",
+        solve.stderr
+    );
+    assert!(solve.stderr.len() < 300, "long message: {}", solve.stderr);
+    let check = dlt(&["check"], request);
+    assert_eq!(check.code, Some(1), "check: {}", check.stdout);
+    assert!(
+        check.stdout.lines().any(|l| l.starts_with(message)),
+        "check said {:?}, not {message:?}",
+        check.stdout
+    );
+}
+
+#[test]
+fn table1_machines_to_1e12() {
+    let request = example_with("table1", |r| r["machines_to"] = json!(1e12));
+    rejected(&request, "machines_to: must be between 2 and 64");
+}
+
+#[test]
+fn table1_machines_to_18446744073709551615() {
+    let request = example_with("table1", |r| r["machines_to"] = json!(1.0)).replace(
+        "\"machines_to\":1.0",
+        "\"machines_to\":18446744073709551615",
+    );
+    rejected(&request, "machines_to: is too large");
+}
+
+#[test]
+fn table1_a1_minus_1_is_an_error_not_an_empty_table() {
+    let request = example_with("table1", |r| r["a1"] = json!(-1));
+    rejected(&request, "a1: must be greater than zero");
+}
+
+#[test]
+fn map_tolerance_1e_minus_12() {
+    let request = example_with("isoefficiency-small", |r| r["tolerance"] = json!(1e-12));
+    rejected(&request, "tolerance: must be at least");
+}
+
+#[test]
+fn load_min_1e_minus_308() {
+    let request = example_with("isoefficiency-small", |r| r["load_min"] = json!(1e-308));
+    rejected(&request, "load_min: is too small");
+}
+
+#[test]
+fn load_max_1e18_over_load_min_1() {
+    let request = example_with("isoefficiency-small", |r| {
+        r["load_min"] = json!(1e-12);
+        r["load_max"] = json!(1e18);
+        r["tolerance"] = json!(1e6);
+    });
+    rejected(&request, "load_max: must be between");
+}
+
+#[test]
+fn load_nan_names_its_field() {
+    let request =
+        example_with("startup", |r| r["load"] = json!(1.0)).replace("\"load\":1.0", "\"load\":NaN");
+    rejected(&request, "load: is not a JSON value");
+}
+
+#[test]
+fn load_1e999_names_its_field() {
+    let request = example_with("startup", |r| r["load"] = json!(1.0))
+        .replace("\"load\":1.0", "\"load\":1e999");
+    rejected(&request, "load: is not a finite number");
+}
+
+#[test]
+fn gap_1_says_the_range_excludes_1() {
+    let request = example_with("startup", |r| r["gap"] = json!(1));
+    rejected(&request, "gap: must be at least 0 and below 1 (got 1)");
+}
+
+#[test]
+fn rate_1e_minus_308_is_rejected_before_the_lp() {
+    let request = example_with("startup", |r| r["rate"] = json!(1e-308));
+    rejected(&request, "rate: is too small");
+}
+
+#[test]
+fn ten_megabyte_string_is_not_echoed() {
+    let long = "x".repeat(10_000_000);
+    let request = example_with("hierarchical", |r| r["load"] = json!(long));
+    let solve = dlt(&["solve"], &request);
+    assert_eq!(solve.code, Some(1));
+    assert!(solve.stderr.len() < 300, "{} bytes", solve.stderr.len());
+    let short = example_with("hierarchical", |r| r["load"] = json!("x".repeat(100_000)));
+    rejected(&short, "load: invalid type: string");
+}
+
+#[test]
+fn model_with_a_long_unknown_name_is_shortened() {
+    let request = json!({"model": "m".repeat(5000)}).to_string();
+    rejected(&request, "model: must name a model");
+}
+
+#[test]
+fn multi_installment_1000_machine_series_stops_at_max_seconds() {
+    let request = example_with("multi-installment", |r| {
+        let machine = r["processors"][0].clone();
+        r["processors"] = Value::Array(vec![machine; 1000]);
+        r["series"] = json!({"from": 1, "to": 1e11, "points": 200});
+    });
+    let run = dlt_within(
+        &["solve", "--max-seconds", "2", "--compact"],
+        &request,
+        Duration::from_secs(30),
+    );
+    assert!(!run.timed_out);
+    assert!(run.seconds < 20.0, "took {} s", run.seconds);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(run.stderr.contains("time limit of 2 s"), "{}", run.stderr);
+}
+
+#[test]
+fn contour_200_by_200_stops_at_max_seconds_with_the_grid_so_far() {
+    let request = example_with("map-compute-communication", |r| {
+        r["x"]["steps"] = json!(200);
+        r["y"]["steps"] = json!(200);
+        r["base"]["machines"][0]["count"] = json!(2_000);
+        r["max_seconds"] = json!(3);
+    });
+    let run = dlt_within(&["solve", "--compact"], &request, Duration::from_secs(60));
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let response: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(response["completion"], "partial");
+    let rows = response["contour"]["values"].as_array().unwrap();
+    assert_eq!(rows.len(), 200);
+    assert!(rows[0].as_array().unwrap().iter().all(|v| v.is_number()));
+    assert!(rows[199].as_array().unwrap().iter().all(Value::is_null));
+}
+
+#[test]
+fn startup_map_of_200_by_200_is_refused_before_work() {
+    let request = example_with("map-startup", |r| {
+        r["x"]["steps"] = json!(200);
+        r["y"]["steps"] = json!(200);
+    });
+    rejected(
+        &request,
+        "y.steps: has too many entries (40000, the limit is 10000)",
+    );
+}
+
+#[test]
+fn max_seconds_0_names_its_field() {
+    let request = example_with("table1", |r| r["max_seconds"] = json!(0));
+    rejected(&request, "max_seconds: must be between 0 and 86400");
+}
