@@ -2,7 +2,7 @@
 //! line read: the model's tag, its output's fields, and the views every
 //! front end knows how to show (a Gantt chart, line charts, a CSV table).
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::core::chart::LineChart;
@@ -24,6 +24,30 @@ pub trait Views {
     /// The result as CSV, for outputs that are tables or grids.
     fn csv(&self) -> Option<String> {
         None
+    }
+}
+
+/// The answer of a model with one report: the report and the charts drawn
+/// from it. Models whose answer is a map or a table have their own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer<R> {
+    /// The numbers.
+    pub report: Box<R>,
+    /// The schedule, drawn (absent when too large to draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gantt: Option<Gantt>,
+    /// Series against a parameter, when one was asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub charts: Vec<LineChart>,
+}
+
+impl<R> Views for Answer<R> {
+    fn gantt(&self) -> Option<&Gantt> {
+        self.gantt.as_ref()
+    }
+
+    fn charts(&self) -> &[LineChart] {
+        &self.charts
     }
 }
 

@@ -176,6 +176,25 @@ test('rows move up to change the serving order', async (page) => {
   assert.match(page.url(), /p=0\.2,0\.5,0,2,-20,12,&p=1,1,1,1,-9,10,/);
 });
 
+test('a 1.7 MB link with 100 000 rows is refused at once and the defaults shown', async (page) => {
+  const rows = Array.from({ length: 100000 }, () => 'p=1,1,1,1,-9,10,').join('&');
+  await page.goto(`${base}?V=3&${rows}`);
+  await page.waitForFunction(() => /characters long \(the limit is 100000\); the defaults are shown/.test(
+    (document.querySelector('#link-error')?.textContent ?? '')), null, { timeout: 10000 });
+  assert.equal(await page.inputValue('#m3-V'), '2');
+  assert.equal(await page.locator('#m3 tbody tr').count(), 2);
+  await result(page, 'm3');
+  assert.equal(await page.textContent('#m3-makespan'), fmt(cli(worked(2)).report.makespan));
+});
+
+test('a link with 3 000 machine rows is refused and the defaults shown', async (page) => {
+  const rows = Array.from({ length: 3000 }, () => 'p=1,1,1,1,-9,10,').join('&');
+  await page.goto(`${base}?${rows}`);
+  await page.waitForFunction(() => /3000 machine rows \(the limit is 2000\)/.test(
+    (document.querySelector('#link-error')?.textContent ?? '')), null, { timeout: 10000 });
+  assert.equal(await page.locator('#m3 tbody tr').count(), 2);
+});
+
 test('a crashing worker is replaced and the user told; inputs and result stay', async (page) => {
   // A worker that starts fine and dies on its first job.
   const crashing = "self.postMessage({ type: 'ready' });" +

@@ -35,6 +35,28 @@ function progress(done, what) {
   $('#status-text').textContent = `Computing: ${what} (${Math.round(done * 100)} %)`;
 }
 
+/** The longest link read, in characters, and the most machine rows it may
+ * hold: far above any real instance, low enough that a pasted link cannot
+ * freeze the tab. */
+const MAX_LINK = 100_000;
+const MAX_LINK_ROWS = 2_000;
+
+/** The link's parameters, or none (the defaults) with the reason when the
+ * link is too long or has too many rows; checked before anything is built. */
+function linkParams(search) {
+  const none = new URLSearchParams();
+  if (search.length > MAX_LINK) {
+    return { params: none, refused: `This link is ${search.length} characters long (the limit is ${MAX_LINK}); the defaults are shown instead.` };
+  }
+  const params = new URLSearchParams(search);
+  let rows = 0;
+  for (const key of params.keys()) if (key === 'p' || key.endsWith('.p')) rows++;
+  if (rows > MAX_LINK_ROWS) {
+    return { params: none, refused: `This link has ${rows} machine rows (the limit is ${MAX_LINK_ROWS}); the defaults are shown instead.` };
+  }
+  return { params, refused: null };
+}
+
 function query() {
   const params = new URLSearchParams();
   params.set('tab', active.spec.id);
@@ -81,7 +103,7 @@ async function main() {
   const pool = new Pool();
   const ui = { computer, pool, status, progress, copyLink, onChange: saveUrl, isActive: (s) => s === active };
   sections = SPECS.map(([spec, Kind]) => new Kind(spec, ui));
-  const params = new URLSearchParams(location.search);
+  const { params, refused } = linkParams(location.search);
   for (const s of sections) {
     s.fill(s.fromParams(params) ?? s.spec.fromRequest(example(s.spec.presets[0].name)));
   }
@@ -103,6 +125,11 @@ async function main() {
   } catch (err) {
     status(err.message);
     return;
+  }
+  if (refused) {
+    // Kept on screen: the status line moves on as soon as a tab computes.
+    $('#status').after(Object.assign(document.createElement('p'),
+      { id: 'link-error', className: 'error', role: 'alert', textContent: refused }));
   }
   status('Ready.');
   pool.warm();

@@ -1,32 +1,18 @@
 //! M3 in the registry: its preset and its answer.
 
-use serde::{Deserialize, Serialize};
-
 use super::{Instance, Report};
 use crate::core::error::Error;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::Views;
+use crate::core::response::Answer;
 
 /// M3: one installment, memory hierarchy, LP (`[003]`).
 #[derive(Debug)]
 pub struct Hierarchical;
 
 /// M3's answer: the report and the Gantt chart of its schedule.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Output {
-    /// The numbers.
-    pub report: Box<Report>,
-    /// The schedule, drawn.
-    pub gantt: Gantt,
-}
-
-impl Views for Output {
-    fn gantt(&self) -> Option<&Gantt> {
-        Some(&self.gantt)
-    }
-}
+pub type Output = Answer<Report>;
 
 impl Model for Hierarchical {
     const NAME: &'static str = "hierarchical";
@@ -45,8 +31,9 @@ impl Model for Hierarchical {
 
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let report = request.solve(progress)?;
-        Ok(Output {
-            gantt: Gantt::of(&report.schedule),
+        Ok(Answer {
+            gantt: Some(Gantt::of(&report.schedule)),
+            charts: Vec::new(),
             report: Box::new(report),
         })
     }

@@ -1,14 +1,11 @@
 //! M4 in the registry: its preset and its answer.
 
-use serde::{Deserialize, Serialize};
-
 use super::{Instance, Report};
-use crate::core::chart::LineChart;
 use crate::core::error::Error;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::Views;
+use crate::core::response::Answer;
 
 /// M4: equal chunks in round robin (`[003]`).
 #[derive(Debug)]
@@ -16,27 +13,7 @@ pub struct MultiInstallment;
 
 /// M4's answer: the report, the Gantt chart (when few enough chunks) and
 /// the series' charts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Output {
-    /// The numbers.
-    pub report: Box<Report>,
-    /// The schedule, drawn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gantt: Option<Gantt>,
-    /// Processing time against load, when a series was asked for.
-    #[serde(default)]
-    pub charts: Vec<LineChart>,
-}
-
-impl Views for Output {
-    fn gantt(&self) -> Option<&Gantt> {
-        self.gantt.as_ref()
-    }
-
-    fn charts(&self) -> &[LineChart] {
-        &self.charts
-    }
-}
+pub type Output = Answer<Report>;
 
 impl Model for MultiInstallment {
     const NAME: &'static str = "multi-installment";
@@ -55,7 +32,7 @@ impl Model for MultiInstallment {
 
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let report = request.solve(progress)?;
-        Ok(Output {
+        Ok(Answer {
             gantt: report.schedule.as_ref().map(Gantt::of),
             charts: report.charts(),
             report: Box::new(report),

@@ -1,14 +1,12 @@
 //! M5 in the registry: its preset and its answer, also as the snapshots a
 //! long search hands out.
 
-use serde::{Deserialize, Serialize};
-
 use super::{Instance, Report};
 use crate::core::error::Error;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::{Response, Views};
+use crate::core::response::{Answer, Response};
 
 /// M5: multi-installment with machine start-up and memory hierarchy
 /// (`[000]`).
@@ -16,33 +14,21 @@ use crate::core::response::{Response, Views};
 pub struct Startup;
 
 /// M5's answer: the report and the Gantt chart of its best schedule.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Output {
-    /// The numbers.
-    pub report: Box<Report>,
-    /// The schedule, drawn with each machine's start-up.
-    pub gantt: Gantt,
-}
+pub type Output = Answer<Report>;
 
-impl Views for Output {
-    fn gantt(&self) -> Option<&Gantt> {
-        Some(&self.gantt)
-    }
-}
-
-impl Output {
-    /// The answer of `instance` for `report`.
-    pub fn of(instance: &Instance, report: Report) -> Output {
-        Output {
-            gantt: Gantt::with_startup(&report.schedule, instance.startup),
-            report: Box::new(report),
-        }
+/// The answer of `instance` for `report`: the Gantt chart shows each
+/// machine's start-up.
+pub fn answer(instance: &Instance, report: Report) -> Output {
+    Answer {
+        gantt: Some(Gantt::with_startup(&report.schedule, instance.startup)),
+        charts: Vec::new(),
+        report: Box::new(report),
     }
 }
 
 /// Hands a search's best schedule so far to `progress` as a whole answer.
 pub(crate) fn snapshot(instance: &Instance, report: Report, progress: &mut dyn Progress) {
-    if let Ok(response) = Response::new(Startup::NAME, &Output::of(instance, report)) {
+    if let Ok(response) = Response::new(Startup::NAME, &answer(instance, report)) {
         progress.partial(&response);
     }
 }
@@ -64,6 +50,6 @@ impl Model for Startup {
 
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let report = request.solve(progress)?;
-        Ok(Output::of(request, report))
+        Ok(answer(request, report))
     }
 }
