@@ -1,10 +1,11 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
+# make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps
+.PHONY: serve test build setup bench-maps fuzz
 
 setup:
 	@.ci/setup
@@ -23,3 +24,11 @@ test:
 bench-maps: build
 	cargo build --release --bin dlt
 	node tests/e2e/bench-maps.mjs
+
+# Hostile requests against `dlt` (tests/fuzz.rs), more of them than `make test`
+# runs: FUZZ_CASES cases (default 5000) from FUZZ_SEED (default: the test's).
+FUZZ_CASES ?= 5000
+fuzz:
+	cargo build --release --bin dlt
+	DLT_FUZZ_CASES=$(FUZZ_CASES) $(if $(FUZZ_SEED),DLT_FUZZ_SEED=$(FUZZ_SEED)) \
+	  cargo test --release --test fuzz -- --nocapture

@@ -1,0 +1,1307 @@
+//! Hostile requests against the `dlt` command, as a black box.
+//!
+//! Every case takes a preset (`dlt example NAME`, round robin over all of
+//! them), changes one to three fields anywhere in its JSON tree (inside
+//! arrays and nested objects too) to something hostile — zero, negatives,
+//! subnormals, huge and out-of-range numbers, NaN and infinities as raw tokens
+//! and as strings, fractions where whole numbers are expected, wrong types,
+//! missing and unknown fields, long strings, empty and huge arrays, another
+//! model tag — and runs `dlt check` and `dlt solve` on it, each under a
+//! wall-clock limit. It then requires that
+//!
+//! - both exit 0 or 1 (no panic, abort, signal, usage error or time-out);
+//! - a failure is one short line on standard error (at most 300 characters)
+//!   that names a changed field: its path such as `machines[0].rate`, a
+//!   container of it such as `processors[0].levels`, a field it is compared
+//!   with (`a2` for `a1`), or, in a JSON-level error, the field's name;
+//! - a solved request's response holds finite numbers only (no `null` where
+//!   the presets' responses have a number, no "NaN" or "inf" strings), and
+//!   every `verdict` in it is ok;
+//! - `check` and `solve` agree: `check` passes exactly when `solve` succeeds
+//!   (a computation that fails after a passing check is reported too).
+//!
+//! The maps (presets `isoefficiency*`, `table1`, `map-*`) and the largest
+//! linear preset are shrunk first (one machine count, two levels, 3 × 3
+//! grids), so a case takes well under a second unless something is wrong.
+//! Every failure is collected and printed with what reproduces it, then
+//! summarised by kind; the test fails at the end with their count.
+//!
+//! Environment: `DLT_FUZZ_SEED` (the run's seed, decimal or `0x` hex),
+//! `DLT_FUZZ_CASES` (how many cases, default 200), `DLT_FUZZ_ONLY` (run only
+//! this case of the run, to reproduce one), `DLT_FUZZ_TIMEOUT` (seconds per
+//! command, default 20, or 45 in a debug build), `DLT_FUZZ_JOBS` (cases run
+//! at once, default 2). One case per run (chosen by the seed) sends a 10 MB
+//! string. `make fuzz` runs 5000 cases against a release build.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::Rng;
+use proptest::test_runner::{RngAlgorithm, TestRng};
+use serde_json::{json, Value};
+
+const DEFAULT_SEED: u64 = 0x00D1_7F00_2024_0001;
+const DEFAULT_CASES: usize = 200;
+/// Longest acceptable error message (one line on standard error).
+const MAX_MESSAGE: usize = 300;
+/// How much of a request a failure report shows.
+const SHOWN: usize = 500;
+/// The name of the unknown field the generator adds.
+const EXTRA: &str = "fuzz_extra";
+/// How much an array of copies may add to a request, in bytes.
+const MAX_GROWTH: usize = 4 << 20;
+/// Placeholders for raw tokens that are not JSON values (`NaN`, `1e999`):
+/// the request is serialized with these strings, then they are replaced.
+const RAW_MARK: &str = "@@dlt-fuzz-raw-";
+/// Response fields where `null` is an answer: a grid cell where the
+/// combination is invalid, and a level a map's bound does not reach.
+const NULL_BY_DESIGN: &[&str] = &[".contour.values[]", ".map.columns[].overlay."];
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    match std::env::var(name) {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={text:?} is not a valid value")),
+        Err(_) => default,
+    }
+}
+
+fn seed_from_env() -> u64 {
+    match std::env::var("DLT_FUZZ_SEED") {
+        Ok(text) => {
+            let text = text.trim();
+            match text.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => text.parse(),
+            }
+            .unwrap_or_else(|_| panic!("DLT_FUZZ_SEED={text:?} is not a number"))
+        }
+        Err(_) => DEFAULT_SEED,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Random choices
+
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The random source of one case: ChaCha seeded from the run's seed and the
+/// case number, so any case can be replayed on its own.
+struct Gen(TestRng);
+
+impl Gen {
+    fn new(seed: u64, case: usize) -> Gen {
+        let mut state = seed ^ (case as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let mut bytes = [0u8; 32];
+        for chunk in bytes.chunks_mut(8) {
+            chunk.copy_from_slice(&splitmix64(&mut state).to_le_bytes());
+        }
+        Gen(TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.0.next_u64() % n.max(1) as u64) as usize
+    }
+
+    fn percent(&mut self, p: usize) -> bool {
+        self.below(100) < p
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Paths in a JSON tree
+
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// `machines[0].rate`, the way the calculator names fields.
+fn show_path(path: &[Step]) -> String {
+    let mut text = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) => {
+                if !text.is_empty() {
+                    text.push('.');
+                }
+                text.push_str(key);
+            }
+            Step::Index(i) => {
+                let _ = write!(text, "[{i}]");
+            }
+        }
+    }
+    text
+}
+
+/// Every node below the root, parents before children.
+fn all_paths(value: &Value) -> Vec<Vec<Step>> {
+    fn walk(value: &Value, path: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    path.push(Step::Key(key.clone()));
+                    out.push(path.clone());
+                    walk(child, path, out);
+                    path.pop();
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    path.push(Step::Index(i));
+                    out.push(path.clone());
+                    walk(child, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, &mut Vec::new(), &mut out);
+    out
+}
+
+fn node_mut<'a>(mut value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+    for step in path {
+        value = match step {
+            Step::Key(key) => value.as_object_mut()?.get_mut(key)?,
+            Step::Index(i) => value.as_array_mut()?.get_mut(*i)?,
+        };
+    }
+    Some(value)
+}
+
+fn is_tag(path: &[Step]) -> bool {
+    matches!(path.last(), Some(Step::Key(key)) if key == "model")
+}
+
+// ---------------------------------------------------------------------------
+// Mutations
+
+/// What a mutation puts in place of a node.
+#[derive(Clone, Debug)]
+enum Hostile {
+    /// Any JSON value (numbers, strings, wrong types).
+    Value(Value),
+    /// A token serde_json does not take as a number (`NaN`, `1e999`).
+    Raw(&'static str),
+    /// The field (or array element) is removed.
+    Delete,
+    /// An unknown field is added to this object.
+    Extra,
+    /// A string of this many characters.
+    Text(usize),
+    /// An array of this many entries (copies of the node or of its entries).
+    Many(usize),
+}
+
+struct Mutation {
+    path: Vec<Step>,
+    hostile: Hostile,
+}
+
+impl Mutation {
+    /// The path whose name an error should mention.
+    fn field(&self) -> Vec<Step> {
+        let mut path = self.path.clone();
+        if let Hostile::Extra = self.hostile {
+            path.push(Step::Key(EXTRA.into()));
+        }
+        path
+    }
+
+    /// A short label of the kind of value, for the summary.
+    fn label(&self) -> String {
+        match &self.hostile {
+            Hostile::Value(v) => short_json(v, 40),
+            Hostile::Raw(token) => format!("raw {token}"),
+            Hostile::Delete => "deleted".into(),
+            Hostile::Extra => format!("unknown field {EXTRA}"),
+            Hostile::Text(n) => format!("string of {n} chars"),
+            Hostile::Many(n) => format!("array of {n}"),
+        }
+    }
+
+    fn describe(&self) -> String {
+        let path = show_path(&self.path);
+        let path = if path.is_empty() { "(root)" } else { &path };
+        match &self.hostile {
+            Hostile::Delete => format!("{path} deleted"),
+            Hostile::Extra => format!("{path} gets \"{EXTRA}\": 1"),
+            _ => format!("{path} = {}", self.label()),
+        }
+    }
+}
+
+fn short_json(value: &Value, max: usize) -> String {
+    let text = value.to_string();
+    if text.len() <= max {
+        text
+    } else {
+        format!("{}… ({} chars)", cut(&text, max), text.len())
+    }
+}
+
+fn cut(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn numbers() -> Vec<Value> {
+    vec![
+        json!(0),
+        json!(0.0),
+        json!(-0.0),
+        json!(-1),
+        json!(-1e-300),
+        json!(1e-308),
+        json!(5e-324),
+        json!(1e-12),
+        json!(1e308),
+        json!(-1e308),
+        json!(1e12),
+        json!(1000000000000u64),
+        json!(1e18),
+        json!(1.5e18),
+        json!(1e19),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(2.5),
+        json!(0.5),
+        json!(1),
+        json!(65),
+    ]
+}
+
+const RAW: &[&str] = &[
+    "NaN",
+    "-NaN",
+    "Infinity",
+    "-Infinity",
+    "1e999",
+    "-1e999",
+    "1e-999",
+];
+
+fn strings() -> Vec<Value> {
+    ["NaN", "Infinity", "-inf", "inf", "1e999", "x", "", "2"]
+        .iter()
+        .map(|s| json!(s))
+        .collect()
+}
+
+fn wrong_types() -> Vec<Value> {
+    vec![
+        json!(true),
+        json!(false),
+        Value::Null,
+        json!([]),
+        json!({}),
+        json!([1, 2]),
+        json!({"a": 1}),
+    ]
+}
+
+fn tags() -> Vec<Hostile> {
+    let mut out: Vec<Hostile> = [
+        "linear",
+        "hierarchical",
+        "multi-installment",
+        "startup",
+        "isoefficiency",
+        "table1",
+        "contour",
+        "Linear",
+        "",
+        "nope",
+    ]
+    .iter()
+    .map(|t| Hostile::Value(json!(t)))
+    .collect();
+    out.extend([
+        Hostile::Value(json!(5)),
+        Hostile::Value(Value::Null),
+        Hostile::Value(json!(["linear"])),
+        Hostile::Delete,
+        Hostile::Raw("NaN"),
+    ]);
+    out
+}
+
+/// Chooses one mutation of the request (which is not changed yet).
+fn choose(gen: &mut Gen, request: &Value) -> Option<Mutation> {
+    let paths = all_paths(request);
+    if paths.is_empty() {
+        return None;
+    }
+    // The model tag (or the base's) now and then.
+    if gen.percent(7) {
+        let tag_paths: Vec<_> = paths.iter().filter(|p| is_tag(p)).cloned().collect();
+        if !tag_paths.is_empty() {
+            let path = gen.pick(&tag_paths).clone();
+            let hostile = gen.pick(&tags()).clone();
+            return Some(Mutation { path, hostile });
+        }
+    }
+    // An unknown field in any object, the root included.
+    if gen.percent(6) {
+        let mut objects: Vec<Vec<Step>> = vec![Vec::new()];
+        objects.extend(paths.iter().filter(|p| is_object_at(request, p)).cloned());
+        let path = gen.pick(&objects).clone();
+        return Some(Mutation {
+            path,
+            hostile: Hostile::Extra,
+        });
+    }
+    // A field, each kind of field (its path without indices) as likely as
+    // another, so the top-level fields are not drowned by array entries.
+    let mut kinds = BTreeMap::<String, Vec<Vec<Step>>>::new();
+    for path in paths.iter().filter(|p| !is_tag(p)) {
+        kinds
+            .entry(index_free(path))
+            .or_default()
+            .push(path.clone());
+    }
+    let kinds: Vec<_> = kinds.into_values().collect();
+    let path = {
+        let members = gen.pick(&kinds);
+        gen.pick(members)
+    }
+    .clone();
+    // Weights (percent) of numbers, raw tokens, strings, wrong types,
+    // deletion, a 1 MB string, an empty array and a huge array, by the kind
+    // of node: numbers get mostly numbers, arrays mostly arrays.
+    let weights: [usize; 8] = match lookup(request, &path) {
+        Some(Value::Number(_)) => [50, 15, 8, 10, 7, 3, 3, 4],
+        Some(Value::Array(_)) => [12, 6, 6, 15, 10, 3, 20, 28],
+        Some(Value::Object(_)) => [20, 10, 10, 30, 20, 4, 3, 3],
+        _ => [20, 10, 25, 20, 12, 8, 2, 3],
+    };
+    let mut roll = gen.below(weights.iter().sum());
+    let mut choice = 0;
+    while roll >= weights[choice] {
+        roll -= weights[choice];
+        choice += 1;
+    }
+    let hostile = match choice {
+        0 => Hostile::Value(gen.pick(&numbers()).clone()),
+        1 => Hostile::Raw(RAW[gen.below(RAW.len())]),
+        2 => Hostile::Value(gen.pick(&strings()).clone()),
+        3 => Hostile::Value(gen.pick(&wrong_types()).clone()),
+        4 => Hostile::Delete,
+        5 => Hostile::Text(1 << 20),
+        6 => Hostile::Value(json!([])),
+        _ => Hostile::Many(*gen.pick(&[1000, 3000, 5000])),
+    };
+    // Thousands of copies of a node that already holds a long string or a
+    // huge array would make a request of gigabytes: fewer copies then.
+    let hostile = match (hostile, lookup(request, &path)) {
+        (Hostile::Many(n), Some(node)) => {
+            let entry = match node {
+                Value::Array(items) if !items.is_empty() => node.to_string().len() / items.len(),
+                _ => node.to_string().len(),
+            };
+            Hostile::Many(n.min(MAX_GROWTH / entry.max(1)).max(2))
+        }
+        (hostile, _) => hostile,
+    };
+    Some(Mutation { path, hostile })
+}
+
+fn lookup<'a>(mut value: &'a Value, path: &[Step]) -> Option<&'a Value> {
+    for step in path {
+        value = match step {
+            Step::Key(key) => value.get(key)?,
+            Step::Index(i) => value.get(*i)?,
+        };
+    }
+    Some(value)
+}
+
+fn is_object_at(value: &Value, path: &[Step]) -> bool {
+    matches!(lookup(value, path), Some(Value::Object(_)))
+}
+
+/// Applies a mutation; raw tokens become placeholders listed in `raws`.
+fn apply(request: &mut Value, mutation: &Mutation, raws: &mut Vec<&'static str>) {
+    let (parent_path, last) = match mutation.path.split_last() {
+        Some((last, parent)) => (parent, Some(last)),
+        None => (&[][..], None),
+    };
+    match &mutation.hostile {
+        Hostile::Delete => {
+            let parent = node_mut(request, parent_path).expect("the parent exists");
+            match (parent, last) {
+                (Value::Object(map), Some(Step::Key(key))) => {
+                    map.remove(key);
+                }
+                (Value::Array(items), Some(Step::Index(i))) => {
+                    items.remove(*i);
+                }
+                _ => unreachable!("a deleted node has a parent"),
+            }
+        }
+        Hostile::Extra => {
+            let node = node_mut(request, &mutation.path).expect("the object exists");
+            node.as_object_mut()
+                .expect("an object")
+                .insert(EXTRA.into(), json!(1));
+        }
+        other => {
+            let node = node_mut(request, &mutation.path).expect("the node exists");
+            let new = match other {
+                Hostile::Value(v) => v.clone(),
+                Hostile::Raw(token) => {
+                    raws.push(token);
+                    Value::String(format!("{RAW_MARK}{}@@", raws.len() - 1))
+                }
+                Hostile::Text(n) => Value::String("x".repeat(*n)),
+                Hostile::Many(n) => {
+                    let items: Vec<Value> = match &*node {
+                        Value::Array(items) if !items.is_empty() => {
+                            items.iter().cycle().take(*n).cloned().collect()
+                        }
+                        Value::Array(_) => vec![json!(1.0); *n],
+                        single => vec![single.clone(); *n],
+                    };
+                    Value::Array(items)
+                }
+                Hostile::Delete | Hostile::Extra => unreachable!(),
+            };
+            *node = new;
+        }
+    }
+}
+
+fn serialize(request: &Value, raws: &[&str]) -> String {
+    let mut text = request.to_string();
+    for (i, token) in raws.iter().enumerate() {
+        text = text.replace(&format!("\"{RAW_MARK}{i}@@\""), token);
+    }
+    text
+}
+
+/// The request as shown in a report: long strings abbreviated, then cut.
+fn shown_request(request: &Value, raws: &[&str]) -> String {
+    fn abbreviate(value: &mut Value) {
+        match value {
+            Value::String(s) if s.len() > 40 => {
+                *s = format!("{}…({} chars)", cut(s, 8), s.len());
+            }
+            Value::Array(items) if items.len() > 20 => {
+                let n = items.len();
+                items.truncate(3);
+                items.push(json!(format!("…({n} entries)")));
+                items.iter_mut().for_each(abbreviate);
+            }
+            Value::Array(items) => items.iter_mut().for_each(abbreviate),
+            Value::Object(map) => map.values_mut().for_each(abbreviate),
+            _ => {}
+        }
+    }
+    let mut shown = request.clone();
+    abbreviate(&mut shown);
+    let text = serialize(&shown, raws);
+    if text.len() <= SHOWN {
+        text
+    } else {
+        format!("{}… ({} chars)", cut(&text, SHOWN), text.len())
+    }
+}
+
+/// Makes the heavy presets cheap before they are mutated: one machine count,
+/// two levels, 3 × 3 grids, a thousand linear machines.
+fn shrink(name: &str, request: &mut Value) {
+    if name.contains("isoefficiency") || name.contains("table1") {
+        request["machines_to"] = request["machines_from"].clone();
+        request["levels"] = json!([1.0, 10.0]);
+    }
+    if name.starts_with("map-") {
+        for axis in ["x", "y"] {
+            request[axis]["steps"] = json!(3.0);
+            if request[axis]["parameter"] == "machines" {
+                request[axis]["to"] = json!(100.0);
+            }
+        }
+    }
+    if let Some(machines) = request.get_mut("machines").and_then(Value::as_array_mut) {
+        for machine in machines {
+            if machine["count"].as_f64().is_some_and(|c| c > 1000.0) {
+                machine["count"] = json!(1000.0);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Running the command
+
+struct Run {
+    code: Option<i32>,
+    signal: Option<i32>,
+    timed_out: bool,
+    stdout: String,
+    stderr: String,
+    seconds: f64,
+}
+
+impl Run {
+    fn status(&self) -> String {
+        if self.timed_out {
+            format!("timed out after {:.1} s", self.seconds)
+        } else if let Some(code) = self.code {
+            format!("exit {code}")
+        } else {
+            format!("killed by signal {}", self.signal.unwrap_or(-1))
+        }
+    }
+}
+
+#[cfg(unix)]
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: &std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+/// Runs `dlt COMMAND` on the request in `file` (passed as the file argument,
+/// or on standard input as `-` when `stdin`), killing it after `timeout`.
+fn dlt(command: &str, file: &Path, stdin: bool, timeout: Duration) -> Run {
+    let out_path = file.with_extension(format!("{command}.out"));
+    let err_path = file.with_extension(format!("{command}.err"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dlt"));
+    cmd.arg(command);
+    if command == "solve" {
+        cmd.arg("--compact");
+    }
+    if stdin {
+        cmd.arg("-")
+            .stdin(File::open(file).expect("the request file"));
+    } else {
+        cmd.arg(file).stdin(Stdio::null());
+    }
+    cmd.stdout(File::create(&out_path).expect("a temporary file"))
+        .stderr(File::create(&err_path).expect("a temporary file"));
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("dlt starts");
+    let mut nap = Duration::from_millis(2);
+    let (status, timed_out) = loop {
+        if let Some(status) = child.try_wait().expect("dlt can be waited for") {
+            break (status, false);
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            break (child.wait().expect("dlt can be waited for"), true);
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(50));
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let read = |path: &PathBuf| {
+        let bytes = std::fs::read(path).unwrap_or_default();
+        let _ = std::fs::remove_file(path);
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    Run {
+        code: status.code(),
+        signal: signal_of(&status),
+        timed_out,
+        stdout: read(&out_path),
+        stderr: read(&err_path),
+        seconds,
+    }
+}
+
+fn dlt_text(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_dlt"))
+        .args(args)
+        .output()
+        .expect("dlt runs");
+    assert!(out.status.success(), "dlt {args:?}: {:?}", out.status);
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+// ---------------------------------------------------------------------------
+// Judging the outcome
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Kind {
+    Crash,
+    Timeout,
+    UsageError,
+    UnnamedField,
+    LongMessage,
+    MalformedMessage,
+    NonFinite,
+    VerdictNotOk,
+    CheckOkSolveRejects,
+    CheckOkSolveFails,
+    CheckFailsSolveOk,
+}
+
+impl Kind {
+    fn title(self) -> &'static str {
+        match self {
+            Kind::Crash => "crash (panic, abort or signal)",
+            Kind::Timeout => "no answer within the time limit",
+            Kind::UsageError => "usage error (exit 2) for a well-formed invocation",
+            Kind::UnnamedField => "error does not name the changed field",
+            Kind::LongMessage => "error message longer than 300 characters",
+            Kind::MalformedMessage => "error is not one line starting with `dlt: `",
+            Kind::NonFinite => "non-finite or missing number in the response",
+            Kind::VerdictNotOk => "a verdict in the response is not ok",
+            Kind::CheckOkSolveRejects => "check says ok, solve rejects a field",
+            Kind::CheckOkSolveFails => "check says ok, the computation fails",
+            Kind::CheckFailsSolveOk => "check rejects, solve succeeds",
+        }
+    }
+}
+
+struct Failure {
+    case: usize,
+    preset: String,
+    command: &'static str,
+    kind: Kind,
+    detail: String,
+    mutations: Vec<String>,
+    request: String,
+}
+
+/// Numbers and nulls seen in the presets' responses, by model and by path
+/// with array indices dropped: a `null` is suspect where the presets have a
+/// number and never a `null`, and it is not one of the places where `null`
+/// is an answer ([`NULL_BY_DESIGN`]).
+#[derive(Default)]
+struct Baseline {
+    numbers: HashMap<String, HashSet<String>>,
+    nulls: HashMap<String, HashSet<String>>,
+}
+
+fn index_free(path: &[Step]) -> String {
+    let mut text = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) => {
+                text.push('.');
+                text.push_str(key);
+            }
+            Step::Index(_) => text.push_str("[]"),
+        }
+    }
+    text
+}
+
+fn leaves(value: &Value, path: &mut Vec<Step>, visit: &mut dyn FnMut(&[Step], &Value)) {
+    visit(path, value);
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                path.push(Step::Key(key.clone()));
+                leaves(child, path, visit);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                path.push(Step::Index(i));
+                leaves(child, path, visit);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Baseline {
+    fn learn(&mut self, response: &Value) {
+        let model = response["model"].to_string();
+        let numbers = self.numbers.entry(model.clone()).or_default();
+        let nulls = self.nulls.entry(model).or_default();
+        leaves(response, &mut Vec::new(), &mut |path, v| match v {
+            Value::Number(_) => {
+                numbers.insert(index_free(path));
+            }
+            Value::Null => {
+                nulls.insert(index_free(path));
+            }
+            _ => {}
+        });
+    }
+
+    /// Problems of a successful response: suspect nulls, non-finite strings,
+    /// verdicts that are not ok.
+    fn judge(&self, response: &Value) -> Vec<(Kind, String)> {
+        let model = response["model"].to_string();
+        let empty = HashSet::new();
+        let numbers = self.numbers.get(&model).unwrap_or(&empty);
+        let nulls = self.nulls.get(&model).unwrap_or(&empty);
+        let mut found = Vec::new();
+        let mut nulls_at = BTreeMap::<String, usize>::new();
+        leaves(response, &mut Vec::new(), &mut |path, v| match v {
+            Value::Null => {
+                let key = index_free(path);
+                if numbers.contains(&key)
+                    && !nulls.contains(&key)
+                    && !NULL_BY_DESIGN.iter().any(|p| key.starts_with(p))
+                {
+                    *nulls_at.entry(show_path(path)).or_default() += 1;
+                }
+            }
+            Value::String(s) => {
+                let lower = s.trim().to_ascii_lowercase();
+                let bare = lower.trim_start_matches(['-', '+']);
+                if ["nan", "inf", "infinity"].contains(&bare) {
+                    found.push((Kind::NonFinite, format!("{} = {s:?}", show_path(path))));
+                }
+            }
+            Value::Number(n) if n.as_f64().is_none_or(|x| !x.is_finite()) => {
+                found.push((Kind::NonFinite, format!("{} = {n}", show_path(path))));
+            }
+            Value::Object(map) => {
+                if let Some(verdict @ Value::Object(_)) = map.get("verdict") {
+                    if verdict["ok"] != true {
+                        found.push((
+                            Kind::VerdictNotOk,
+                            format!("{}.verdict = {}", show_path(path), short_json(verdict, 200)),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        });
+        if !nulls_at.is_empty() {
+            let n = nulls_at.len();
+            let some: Vec<_> = nulls_at.keys().take(5).cloned().collect();
+            found.push((
+                Kind::NonFinite,
+                format!(
+                    "null where the presets have a number, at {n} place(s): {}",
+                    some.join(", ")
+                ),
+            ));
+        }
+        found
+    }
+}
+
+/// A changed field, as an error should name it.
+struct Changed {
+    path: Vec<Step>,
+    /// The model tag (any message about the model or its fields will do).
+    tag: bool,
+    /// The field names inside the node before it changed (a replaced object
+    /// may be reported as missing one of them).
+    inner: Vec<String>,
+}
+
+fn keys_in(value: &Value) -> Vec<String> {
+    let mut keys = Vec::new();
+    leaves(value, &mut Vec::new(), &mut |path, _| {
+        if let Some(Step::Key(key)) = path.last() {
+            keys.push(key.clone());
+        }
+    });
+    keys
+}
+
+/// Whether an error message names one of the changed fields: its path, a
+/// container of it (`processors[0].levels` for a slope), something inside
+/// it (for a replaced object or array), a sibling (a relation such as
+/// `a2` above `a1`), or, in a JSON-level error, its name or one inside it.
+fn names_field(message: &str, changed: &[Changed]) -> bool {
+    let body = message
+        .trim()
+        .strip_prefix("dlt: ")
+        .unwrap_or(message.trim());
+    let serde = body.starts_with("malformed input:");
+    let (head, rest) = match body.split_once(": ") {
+        Some((head, rest)) if !serde => (head, rest),
+        _ => ("", body),
+    };
+    changed.iter().any(|c| {
+        let path = &c.path;
+        let full = show_path(path);
+        if c.tag {
+            return has_word(body, "model")
+                || body.contains("unknown variant")
+                || body.contains("unknown field")
+                || body.contains("missing field");
+        }
+        let name = path.iter().rev().find_map(|s| match s {
+            Step::Key(k) => Some(k.as_str()),
+            Step::Index(_) => None,
+        });
+        if serde {
+            return body.contains(&full)
+                || name.is_some_and(|n| has_word(body, n))
+                || c.inner
+                    .iter()
+                    .any(|k| body.contains(&format!("field `{k}`")));
+        }
+        let related = parse_path(head).is_some_and(|named| {
+            let n = named.len().min(path.len());
+            let parent = &path[..path.len().saturating_sub(1)];
+            n > 0
+                // A container of the field, the field, or inside it.
+                && (named[..n] == path[..n]
+                    // A relation with a sibling, or with something inside a
+                    // sibling (`levels[1].slope` against `levels[0]`).
+                    || named.len() == path.len() && named[..n - 1] == path[..n - 1]
+                    || !parent.is_empty() && named.starts_with(parent))
+        });
+        related || has_word(rest, &full) || name.is_some_and(|n| has_word(rest, n))
+    })
+}
+
+/// `machines[0].rate` as steps (`None` if it is not a path).
+fn parse_path(text: &str) -> Option<Vec<Step>> {
+    if text.is_empty() || text.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut steps = Vec::new();
+    for part in text.split('.') {
+        let (key, mut indices) = part
+            .split_once('[')
+            .map_or((part, ""), |(k, rest)| (k, rest));
+        if key.is_empty() {
+            return None;
+        }
+        steps.push(Step::Key(key.to_string()));
+        while !indices.is_empty() {
+            let (index, rest) = indices.split_once(']')?;
+            steps.push(Step::Index(index.parse().ok()?));
+            indices = rest.strip_prefix('[').unwrap_or(rest);
+        }
+    }
+    Some(steps)
+}
+
+/// `word` occurs in `text` between characters that cannot be part of a name.
+fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
+}
+
+fn one_case(
+    seed: u64,
+    case: usize,
+    huge: bool,
+    presets: &[(String, Value)],
+    baseline: &Baseline,
+    dir: &Path,
+    timeout: Duration,
+) -> Vec<Failure> {
+    let mut gen = Gen::new(seed, case);
+    let (preset, original) = &presets[case % presets.len()];
+    let mut request = original.clone();
+    let count = match gen.below(10) {
+        0..=5 => 1,
+        6..=8 => 2,
+        _ => 3,
+    };
+    let mut mutations = Vec::new();
+    let mut changed = Vec::new();
+    let mut raws = Vec::new();
+    for _ in 0..count {
+        let mutation = if huge && mutations.is_empty() {
+            // The run's one 10 MB string, in any field but the tag.
+            let fields: Vec<_> = all_paths(&request)
+                .into_iter()
+                .filter(|p| !is_tag(p))
+                .collect();
+            Mutation {
+                path: gen.pick(&fields).clone(),
+                hostile: Hostile::Text(10 << 20),
+            }
+        } else {
+            match choose(&mut gen, &request) {
+                Some(mutation) => mutation,
+                None => break,
+            }
+        };
+        changed.push(Changed {
+            path: mutation.field(),
+            tag: is_tag(&mutation.path),
+            inner: lookup(&request, &mutation.path)
+                .map(keys_in)
+                .unwrap_or_default(),
+        });
+        apply(&mut request, &mutation, &mut raws);
+        mutations.push(mutation);
+    }
+    let text = serialize(&request, &raws);
+    let file = dir.join(format!("case-{case}.json"));
+    std::fs::write(&file, &text).expect("a temporary file");
+    let stdin = case % 2 == 1;
+    let check = dlt("check", &file, stdin, timeout);
+    let solve = dlt("solve", &file, stdin, timeout);
+    let _ = std::fs::remove_file(&file);
+
+    let check_ok = check.code == Some(0);
+    let mut found: Vec<(&'static str, Kind, String)> = Vec::new();
+    found.extend(judge_exit("check", &check, &changed, true));
+    // After a passing check, a failing solve is reported as such below.
+    found.extend(judge_exit("solve", &solve, &changed, !check_ok));
+    let solve_ok = solve.code == Some(0);
+    if check_ok && solve.code == Some(1) {
+        let message = solve.stderr.trim();
+        let field = message
+            .strip_prefix("dlt: ")
+            .and_then(|m| m.split_once(": "))
+            .is_some_and(|(head, _)| parse_path(head).is_some());
+        found.push((
+            "solve",
+            if field {
+                Kind::CheckOkSolveRejects
+            } else {
+                Kind::CheckOkSolveFails
+            },
+            short_text(message, 200),
+        ));
+    }
+    if check.code == Some(1) && solve_ok {
+        found.push((
+            "check",
+            Kind::CheckFailsSolveOk,
+            short_text(&format!("{}{}", check.stdout, check.stderr), 200),
+        ));
+    }
+    if check_ok && check.stdout.trim() != "ok" {
+        found.push((
+            "check",
+            Kind::MalformedMessage,
+            format!("exit 0 without `ok`: {}", short_text(&check.stdout, 200)),
+        ));
+    }
+    if solve_ok {
+        match serde_json::from_str::<Value>(&solve.stdout) {
+            Ok(response) => {
+                for (kind, detail) in baseline.judge(&response) {
+                    found.push(("solve", kind, detail));
+                }
+            }
+            Err(e) => found.push((
+                "solve",
+                Kind::NonFinite,
+                format!(
+                    "the response is not JSON ({e}): {}",
+                    short_text(&solve.stdout, 200)
+                ),
+            )),
+        }
+    }
+    found
+        .into_iter()
+        .map(|(command, kind, detail)| Failure {
+            case,
+            preset: preset.clone(),
+            command,
+            kind,
+            detail,
+            mutations: mutations.iter().map(Mutation::describe).collect(),
+            request: shown_request(&request, &raws),
+        })
+        .collect()
+}
+
+/// A message with its particulars blanked, to count messages of one kind
+/// once: the field it starts with becomes `<field>`, quoted text `"…"`,
+/// numbers `N`.
+fn shape(text: &str) -> String {
+    let mut line = text.lines().next().unwrap_or("");
+    let mut out = String::new();
+    if let Some(rest) = line.strip_prefix("dlt: ") {
+        out.push_str("dlt: ");
+        line = rest;
+    }
+    if let Some((head, rest)) = line.split_once(": ") {
+        if parse_path(head).is_some() {
+            out.push_str("<field>: ");
+            line = rest;
+        }
+    }
+    let mut chars = line.chars().peekable();
+    let mut prev = ' ';
+    while let Some(c) = chars.next() {
+        if c == '"' || c == '`' {
+            for d in chars.by_ref() {
+                if d == c {
+                    break;
+                }
+            }
+            out.push(c);
+            out.push('…');
+            out.push(c);
+        } else if c.is_ascii_digit() && !(prev.is_ascii_alphanumeric() || prev == '_') {
+            while chars
+                .peek()
+                .is_some_and(|d| d.is_ascii_digit() || matches!(d, '.' | 'e' | 'E' | '+' | '-'))
+            {
+                chars.next();
+            }
+            out.push('N');
+        } else {
+            out.push(c);
+        }
+        prev = c;
+        if out.len() > 160 {
+            out.push('…');
+            break;
+        }
+    }
+    out
+}
+
+fn short_text(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        text.to_string()
+    } else {
+        format!("{}… ({} chars)", cut(text, max), text.len())
+    }
+}
+
+/// Exit status and error message of one command.
+fn judge_exit(
+    command: &'static str,
+    run: &Run,
+    changed: &[Changed],
+    must_name: bool,
+) -> Vec<(&'static str, Kind, String)> {
+    let mut found = Vec::new();
+    let stderr = run.stderr.trim_end();
+    let tail = || short_text(stderr, 200);
+    match run.code {
+        _ if run.timed_out => {
+            found.push((command, Kind::Timeout, run.status()));
+            return found;
+        }
+        Some(0) => return found,
+        Some(1) => {}
+        Some(2) => {
+            found.push((command, Kind::UsageError, tail()));
+            return found;
+        }
+        _ => {
+            // The panic or abort message, without the backtrace.
+            let what: Vec<&str> = stderr
+                .lines()
+                .take_while(|l| !l.starts_with("stack backtrace") && !l.starts_with("note: "))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let what = short_text(&what.join(" "), 200);
+            found.push((command, Kind::Crash, format!("{}: {what}", run.status())));
+            return found;
+        }
+    }
+    if stderr.len() > MAX_MESSAGE {
+        found.push((command, Kind::LongMessage, short_text(stderr, 120)));
+    }
+    if stderr.lines().count() != 1 || !stderr.starts_with("dlt: ") {
+        found.push((command, Kind::MalformedMessage, tail()));
+    }
+    // `check` lists the invalid fields on standard output, one per line.
+    let mut messages: Vec<String> = vec![stderr.to_string()];
+    if command == "check" {
+        for line in run.stdout.lines() {
+            if line.len() > MAX_MESSAGE {
+                found.push((command, Kind::LongMessage, short_text(line, 120)));
+            }
+            messages.push(format!("dlt: {line}"));
+        }
+    }
+    if must_name && !messages.iter().any(|m| names_field(m, changed)) {
+        let shown = if command == "check" && !run.stdout.trim().is_empty() {
+            format!("{} / {}", short_text(run.stdout.trim(), 200), tail())
+        } else {
+            tail()
+        };
+        found.push((command, Kind::UnnamedField, shown));
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------
+
+#[test]
+fn hostile_requests() {
+    let seed = seed_from_env();
+    let cases: usize = env_or("DLT_FUZZ_CASES", DEFAULT_CASES);
+    let only: Option<usize> = std::env::var("DLT_FUZZ_ONLY")
+        .ok()
+        .map(|_| env_or("DLT_FUZZ_ONLY", 0));
+    // A debug build of `dlt` is about ten times slower: the largest valid
+    // requests (a thousand machines) take half a minute there.
+    let default_timeout = if cfg!(debug_assertions) { 45.0 } else { 20.0 };
+    let timeout = Duration::from_secs_f64(env_or("DLT_FUZZ_TIMEOUT", default_timeout));
+    let jobs: usize = env_or("DLT_FUZZ_JOBS", 2).max(1);
+    let started = Instant::now();
+
+    let dir = std::env::temp_dir().join(format!("dlt-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+
+    // Every preset, shrunk, and what its response looks like.
+    let list = dlt_text(&["example"]);
+    let names: Vec<String> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    assert!(!names.is_empty(), "dlt example lists no presets");
+    let mut presets = Vec::new();
+    let mut baseline = Baseline::default();
+    let mut failures = Vec::new();
+    for name in &names {
+        let mut request: Value =
+            serde_json::from_str(&dlt_text(&["example", name])).expect("a preset is JSON");
+        shrink(name, &mut request);
+        let file = dir.join(format!("preset-{name}.json"));
+        std::fs::write(&file, request.to_string()).expect("a temporary file");
+        let run = dlt("solve", &file, false, timeout);
+        let _ = std::fs::remove_file(&file);
+        match serde_json::from_str::<Value>(&run.stdout) {
+            Ok(response) if run.code == Some(0) => baseline.learn(&response),
+            _ => failures.push(Failure {
+                case: usize::MAX,
+                preset: name.clone(),
+                command: "solve",
+                kind: if run.timed_out {
+                    Kind::Timeout
+                } else {
+                    Kind::Crash
+                },
+                detail: format!(
+                    "the unchanged preset fails: {}: {}",
+                    run.status(),
+                    short_text(run.stderr.trim(), 200)
+                ),
+                mutations: Vec::new(),
+                request: short_text(&request.to_string(), SHOWN),
+            }),
+        }
+        presets.push((name.clone(), request));
+    }
+
+    let huge_case = (seed % cases.max(1) as u64) as usize;
+    let todo: Vec<usize> = match only {
+        Some(case) => vec![case],
+        None => (0..cases).collect(),
+    };
+    let next = AtomicUsize::new(0);
+    let found = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(todo.len()).max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&case) = todo.get(i) else { break };
+                let out = one_case(
+                    seed,
+                    case,
+                    case == huge_case,
+                    &presets,
+                    &baseline,
+                    &dir,
+                    timeout,
+                );
+                found.lock().unwrap().extend(out);
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    failures.extend(found.into_inner().unwrap());
+    failures.sort_by_key(|f| (f.case, f.command, f.kind));
+
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "dlt fuzz: seed {seed:#x}, {} case(s), {} preset(s), {seconds:.1} s, {} failure(s)",
+        todo.len(),
+        presets.len(),
+        failures.len()
+    );
+    if failures.is_empty() {
+        return;
+    }
+    for f in &failures {
+        let case = if f.case == usize::MAX {
+            "preset".to_string()
+        } else {
+            format!("case {}", f.case)
+        };
+        println!(
+            "\n[{}] seed {seed:#x} {case} ({}), dlt {}\n  {}\n  changed: {}\n  request: {}\n  replay: DLT_FUZZ_SEED={seed:#x} DLT_FUZZ_CASES={cases} DLT_FUZZ_ONLY={}",
+            f.kind.title(),
+            f.preset,
+            f.command,
+            f.detail,
+            if f.mutations.is_empty() { "nothing".into() } else { f.mutations.join("; ") },
+            f.request,
+            f.case,
+        );
+    }
+    // One line per distinct message (numbers, indices and quoted text
+    // blanked), with how often it came and a case that shows it.
+    let mut classes = BTreeMap::<(Kind, &str, String), (usize, usize, String)>::new();
+    for f in &failures {
+        let key = (f.kind, f.command, shape(&f.detail));
+        let entry = classes
+            .entry(key)
+            .or_insert_with(|| (0, f.case, f.mutations.join("; ")));
+        entry.0 += 1;
+    }
+    let mut kinds = BTreeMap::<Kind, usize>::new();
+    for f in &failures {
+        *kinds.entry(f.kind).or_default() += 1;
+    }
+    println!("\nsummary by kind:");
+    for (kind, n) in &kinds {
+        println!("  {n:5}  {}", kind.title());
+    }
+    println!("\ndistinct messages ({}):", classes.len());
+    for ((kind, command, what), (n, case, change)) in &classes {
+        println!(
+            "  {n:4} × {} | dlt {command} | {what}\n         e.g. case {case}: {}",
+            kind.title(),
+            short_text(change, 160)
+        );
+    }
+    panic!(
+        "{} failure(s) in {} case(s) with seed {seed:#x} (see above)",
+        failures.len(),
+        todo.len()
+    );
+}
