@@ -39,9 +39,9 @@ use crate::core::response::{Completion, Response};
 use crate::registry::{self, Entry};
 
 /// The longest request the calculator reads, in bytes. Far above any real
-/// instance (a thousand machine rows is about 100 KB), low enough that a
-/// pasted file or link cannot freeze a page.
-pub const MAX_REQUEST_BYTES: usize = 4_000_000;
+/// instance (a thousand machine rows is about 100 KB), yet a request with a
+/// stray 10 MB value is still read, so that its error names the field.
+pub const MAX_REQUEST_BYTES: usize = 32_000_000;
 /// The longest time limit accepted, in seconds (a day).
 pub const MAX_SECONDS: f64 = 86_400.0;
 
@@ -96,6 +96,29 @@ pub fn examples() -> Vec<(&'static str, &'static str, &'static str)> {
             m.presets()
                 .into_iter()
                 .map(|(name, label, _)| (name, m.name(), label))
+        })
+        .collect()
+}
+
+/// A tab of the page: its model, form and presets.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tab {
+    /// The model's tag.
+    pub model: &'static str,
+    /// The form.
+    pub form: crate::core::form::Form,
+    /// The presets' names and labels (the first is the default).
+    pub presets: Vec<(&'static str, &'static str)>,
+}
+
+/// Every model's tab, in the registry's order.
+pub fn tabs() -> Vec<Tab> {
+    registry::MODELS
+        .iter()
+        .map(|m| Tab {
+            model: m.name(),
+            form: m.form(),
+            presets: m.presets().into_iter().map(|(n, l, _)| (n, l)).collect(),
         })
         .collect()
 }
@@ -207,6 +230,25 @@ impl Request {
             }
         }
         self.max_seconds = Some(self.max_seconds.map_or(seconds, |s| s.min(seconds)));
+    }
+
+    /// The parts a page computes apart (empty when the request is one
+    /// piece of work), each a whole request.
+    ///
+    /// # Errors
+    ///
+    /// The request's first problem.
+    pub fn split(&self) -> Result<Vec<Value>, Error> {
+        self.model.split(self.body.clone())
+    }
+
+    /// The answer to the request from its parts' answers.
+    ///
+    /// # Errors
+    ///
+    /// The request's first problem, or a part that is not an answer.
+    pub fn join(&self, parts: Vec<Value>) -> Result<Response, Error> {
+        self.model.join(self.body.clone(), parts)
     }
 
     /// Every invalid field of the request (empty when it is valid): the

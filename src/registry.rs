@@ -6,7 +6,9 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use crate::core::error::{Error, Invalid, Validate};
+use crate::core::chart::LineChart;
+use crate::core::error::{shorten, Error, Invalid, Validate};
+use crate::core::form::Form;
 use crate::core::model::Model;
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
@@ -59,7 +61,37 @@ pub trait Entry: Sync {
     ///
     /// [`Error::Malformed`] when `response` is not an output of the model.
     fn csv(&self, response: Value) -> Result<Option<String>, Error>;
+    /// The page's tab.
+    fn form(&self) -> Form;
+    /// The parts of a request body a page computes apart (empty: none).
+    ///
+    /// # Errors
+    ///
+    /// The request's first problem.
+    fn split(&self, body: Value) -> Result<Vec<Value>, Error>;
+    /// The answer to a request from the answers to its parts.
+    ///
+    /// # Errors
+    ///
+    /// The request's first problem, or [`Error::Malformed`] for a part that
+    /// is not an answer of this model.
+    fn join(&self, body: Value, parts: Vec<Value>) -> Result<Response, Error>;
+    /// An answer's charts drawn with the page's view options.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Malformed`] when `response` is not an answer of this model.
+    fn charts(&self, response: Value, options: &Value) -> Result<Vec<LineChart>, Error>;
+    /// A read-out of an answer under the pointer, built once per answer.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Malformed`] when `response` is not an answer of this model.
+    fn lookup(&self, response: Value) -> Result<Lookup, Error>;
 }
+
+/// What lies under the pointer at chart coordinates `(x, y)`, in words.
+pub type Lookup = Box<dyn Fn(f64, f64) -> Option<String>>;
 
 /// A model in the registry.
 struct Registered<M>(PhantomData<fn() -> M>);
@@ -166,10 +198,56 @@ impl<M: Model> Entry for Registered<M> {
     }
 
     fn csv(&self, response: Value) -> Result<Option<String>, Error> {
-        let output: M::Output =
-            serde_json::from_value(response).map_err(|e| Error::Malformed(e.to_string()))?;
-        Ok(output.csv())
+        Ok(output::<M>(response)?.csv())
     }
+
+    fn form(&self) -> Form {
+        M::form()
+    }
+
+    fn split(&self, body: Value) -> Result<Vec<Value>, Error> {
+        let request = typed::<M>(body).map_err(first)?;
+        M::split(&request)
+            .iter()
+            .map(|part| {
+                let mut value =
+                    serde_json::to_value(part).map_err(|e| Error::Malformed(e.to_string()))?;
+                if let Some(fields) = value.as_object_mut() {
+                    fields.insert("model".into(), Value::String(M::NAME.into()));
+                }
+                Ok(value)
+            })
+            .collect()
+    }
+
+    fn join(&self, body: Value, parts: Vec<Value>) -> Result<Response, Error> {
+        let request = typed::<M>(body).map_err(first)?;
+        let parts = parts
+            .into_iter()
+            .map(output::<M>)
+            .collect::<Result<Vec<_>, _>>()?;
+        Response::new(M::NAME, &M::join(&request, parts)?)
+    }
+
+    fn charts(&self, response: Value, options: &Value) -> Result<Vec<LineChart>, Error> {
+        Ok(M::charts_with(&output::<M>(response)?, options))
+    }
+
+    fn lookup(&self, response: Value) -> Result<Lookup, Error> {
+        let output = output::<M>(response)?;
+        Ok(Box::new(move |x, y| M::point_text(&output, x, y)))
+    }
+}
+
+/// A model's output read back from JSON (the tag and view left aside).
+fn output<M: Model>(mut response: Value) -> Result<M::Output, Error> {
+    if let Some(fields) = response.as_object_mut() {
+        fields.remove("model");
+        fields.remove("view");
+        fields.remove("completion");
+        fields.remove("has_csv");
+    }
+    serde_json::from_value(response).map_err(|e| Error::Malformed(shorten(&e.to_string())))
 }
 
 /// The first of a request's problems (there is at least one).

@@ -16,7 +16,6 @@ use crate::core::error::Error;
 use crate::core::gantt::Gantt;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
-use crate::maps::isoefficiency;
 use crate::plot;
 use crate::registry;
 
@@ -68,7 +67,7 @@ impl Progress for Callbacks {
     }
 
     fn partial(&mut self, response: &Response) {
-        if let (Some(f), Ok(v)) = (&self.partial, to_js(response)) {
+        if let (Some(f), Ok(v)) = (&self.partial, to_js(&response.for_page())) {
             // A failing listener must not stop the computation.
             let _ = f.call1(&JsValue::NULL, &v);
         }
@@ -86,7 +85,7 @@ pub fn run(request: JsValue, on_progress: Option<js_sys::Function>) -> Result<Js
         partial: None,
     };
     let response = api::run(&request, &mut callbacks).map_err(js_error)?;
-    to_js(&response)
+    to_js(&response.for_page())
 }
 
 /// Like [`run`], with `on_partial(response)` called with each provisional
@@ -103,7 +102,7 @@ pub fn run_with_partials(
         partial: Some(on_partial),
     };
     let response = api::run(&request, &mut callbacks).map_err(js_error)?;
-    to_js(&response)
+    to_js(&response.for_page())
 }
 
 /// Every invalid field of a request, as `[{field, message}]` (empty when
@@ -177,51 +176,81 @@ pub fn chart_value_at(frame: JsValue, px: f64, py: f64) -> Result<JsValue, JsErr
     to_js(&frame.value_at(px, py))
 }
 
-/// Assembles a map from columns computed separately (by a pool of workers,
-/// one machine count each): `{map, chart}`, the chart with the overlays of
-/// `[000]` when `overlays` is true.
-#[wasm_bindgen(js_name = isoefficiencyMap)]
-pub fn isoefficiency_map(
-    request: JsValue,
-    columns: JsValue,
-    overlays: bool,
-) -> Result<JsValue, JsError> {
-    let request: isoefficiency::Request = from_js(request)?;
-    let columns: Vec<isoefficiency::Column> = from_js(columns)?;
-    let map = isoefficiency::Map::new(columns, &request);
-    #[derive(Serialize)]
-    struct Drawn {
-        chart: LineChart,
-        csv: String,
-        map: isoefficiency::Map,
-    }
-    to_js(&Drawn {
-        chart: map.chart(overlays),
-        csv: map.csv(),
-        map,
-    })
+/// Every tab of the page: `[{model, form, presets}]`, in the registry's
+/// order (the page builds its tabs and forms from these).
+#[wasm_bindgen]
+pub fn tabs() -> Result<JsValue, JsError> {
+    to_js(&api::tabs())
 }
 
-/// The map point nearest to `(m, V)` (same machine count, nearest load on a
-/// log scale), or `null`.
-#[wasm_bindgen(js_name = mapPointNear)]
-pub fn map_point_near(map: JsValue, machines: f64, load: f64) -> Result<JsValue, JsError> {
-    let map: isoefficiency::Map = from_js(map)?;
-    to_js(&map.nearest(machines, load))
+/// The parts of a request a page computes apart, one per worker (an empty
+/// list when it is one piece of work).
+#[wasm_bindgen]
+pub fn split(request: JsValue) -> Result<JsValue, JsError> {
+    let request = request_of(request).map_err(js_error)?;
+    to_js(&request.split().map_err(js_error)?)
+}
+
+/// The answer to a request from the answers to its parts (all, or those
+/// ready so far), as [`run`] would give it.
+#[wasm_bindgen]
+pub fn join(request: JsValue, parts: JsValue) -> Result<JsValue, JsError> {
+    let request = request_of(request).map_err(js_error)?;
+    let parts: Vec<serde_json::Value> = from_js(parts)?;
+    to_js(&request.join(parts).map_err(js_error)?.for_page())
+}
+
+/// The model that gave a response, and the response without its tag.
+fn answer_of(
+    response: JsValue,
+) -> Result<(&'static dyn registry::Entry, serde_json::Value), JsError> {
+    let value: serde_json::Value = from_js(response)?;
+    let model = value
+        .get("model")
+        .and_then(|m| m.as_str())
+        .ok_or_else(|| js_error("a response must name its model"))?;
+    let entry = registry::find(model)
+        .ok_or_else(|| js_error(format!("no model named {:?}", shorten(model))))?;
+    Ok((entry, value))
+}
+
+/// A response's charts drawn with the page's view options (e.g. the map's
+/// overlays), without computing anything again.
+#[wasm_bindgen]
+pub fn charts(response: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    let (entry, value) = answer_of(response)?;
+    let options: serde_json::Value = from_js(options)?;
+    to_js(&entry.charts(value, &options).map_err(js_error)?)
+}
+
+/// The read-out of one answer under the pointer: built once per answer, so
+/// that moving the pointer reads no JSON.
+#[wasm_bindgen]
+pub struct Pointer {
+    lookup: registry::Lookup,
+}
+
+#[wasm_bindgen]
+impl Pointer {
+    /// The read-out of `response`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(response: JsValue) -> Result<Pointer, JsError> {
+        let (entry, value) = answer_of(response)?;
+        let lookup = entry.lookup(value).map_err(js_error)?;
+        Ok(Pointer { lookup })
+    }
+
+    /// What lies at chart coordinates `(x, y)`, in words, or `undefined`.
+    pub fn at(&self, x: f64, y: f64) -> Option<String> {
+        (self.lookup)(x, y)
+    }
 }
 
 /// A response (of any model, e.g. Table 1's rows joined from several
 /// workers) as CSV, or `null` for responses that are not tables.
 #[wasm_bindgen(js_name = responseCsv)]
 pub fn response_csv(response: JsValue) -> Result<Option<String>, JsError> {
-    let mut value: serde_json::Value = from_js(response)?;
-    let model = value
-        .as_object_mut()
-        .and_then(|o| o.remove("model"))
-        .and_then(|m| m.as_str().map(str::to_string))
-        .ok_or_else(|| js_error("a response must name its model"))?;
-    let entry = registry::find(&model)
-        .ok_or_else(|| js_error(format!("no model named {:?}", shorten(&model))))?;
+    let (entry, value) = answer_of(response)?;
     entry.csv(value).map_err(js_error)
 }
 

@@ -118,11 +118,21 @@ fn model_with_a_long_unknown_name_is_shortened() {
 }
 
 #[test]
-fn multi_installment_1000_machine_series_stops_at_max_seconds() {
+fn multi_installment_1000_machine_series_of_200_points_is_refused() {
     let request = example_with("multi-installment", |r| {
         let machine = r["processors"][0].clone();
         r["processors"] = Value::Array(vec![machine; 1000]);
         r["series"] = json!({"from": 1, "to": 1e11, "points": 200});
+    });
+    rejected(&request, "series.points: must be between 2 and 4 (got 200)");
+}
+
+#[test]
+fn multi_installment_1000_machine_series_stops_at_max_seconds() {
+    let request = example_with("multi-installment", |r| {
+        let machine = r["processors"][0].clone();
+        r["processors"] = Value::Array(vec![machine; 1000]);
+        r["series"] = json!({"from": 1, "to": 1e11, "points": 4});
     });
     let run = dlt_within(
         &["solve", "--max-seconds", "2", "--compact"],

@@ -67,19 +67,33 @@ pub enum Invalid {
 
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Numbers as the page shows them: `1e-300`, not 300 zeros.
+        let n = crate::core::view::number;
         match self {
             Invalid::NotFinite => write!(f, "must be a finite number"),
-            Invalid::Negative(v) => write!(f, "must not be negative (got {v})"),
-            Invalid::NotNegative(v) => write!(f, "must be below zero (got {v})"),
-            Invalid::NotPositive(v) => write!(f, "must be greater than zero (got {v})"),
+            Invalid::Negative(v) => write!(f, "must not be negative (got {})", n(*v)),
+            Invalid::NotNegative(v) => write!(f, "must be below zero (got {})", n(*v)),
+            Invalid::NotPositive(v) => write!(f, "must be greater than zero (got {})", n(*v)),
             Invalid::BelowMinimum { value, minimum } => {
-                write!(f, "must be at least {minimum} (got {value})")
+                write!(f, "must be at least {} (got {})", n(*minimum), n(*value))
             }
             Invalid::OutOfBounds { value, low, high } => {
-                write!(f, "must be between {low} and {high} (got {value})")
+                write!(
+                    f,
+                    "must be between {} and {} (got {})",
+                    n(*low),
+                    n(*high),
+                    n(*value)
+                )
             }
             Invalid::OutOfRangeOpen { value, low, high } => {
-                write!(f, "must be at least {low} and below {high} (got {value})")
+                write!(
+                    f,
+                    "must be at least {} and below {} (got {})",
+                    n(*low),
+                    n(*high),
+                    n(*value)
+                )
             }
             Invalid::TooSmall { value, limit } => write!(
                 f,
@@ -90,33 +104,40 @@ impl fmt::Display for Invalid {
             Invalid::TooLarge { value, limit } => {
                 write!(f, "is too large (got {value:e}, the limit is {limit:e})")
             }
-            Invalid::NotWhole(v) => write!(f, "must be a whole number (got {v})"),
+            Invalid::NotWhole(v) => write!(f, "must be a whole number (got {})", n(*v)),
             Invalid::Empty => write!(f, "must not be empty"),
             Invalid::TooMany { count, limit } => {
                 write!(f, "has too many entries ({count}, the limit is {limit})")
             }
             Invalid::NotConvex { slope, previous } => write!(
                 f,
-                "must be slower than the level above it: slope {slope} is not greater than \
-                 {previous}, so the processing time would not be convex"
+                "must be slower than the level above it: slope {} is not greater than \
+                 {}, so the processing time would not be convex",
+                n(*slope),
+                n(*previous)
             ),
             Invalid::NeverActive {
                 swap_point,
                 previous,
             } => write!(
                 f,
-                "is never used: it would take over at load {swap_point}, which is not after \
-                 the previous swap point {previous}"
+                "is never used: it would take over at load {}, which is not after \
+                 the previous swap point {}",
+                n(*swap_point),
+                n(*previous)
             ),
             Invalid::NegativeAtZero(v) => write!(
                 f,
-                "gives a negative processing time ({v}) for an empty load; \
-                 the first level's intercept must not be negative"
+                "gives a negative processing time ({}) for an empty load; \
+                 the first level's intercept must not be negative",
+                n(*v)
             ),
             Invalid::ExceedsCaps { load, total_cap } => write!(
                 f,
-                "cannot be held by the processors: it is {load} but the memory caps \
-                 add up to {total_cap}"
+                "cannot be held by the processors: it is {} but the memory caps \
+                 add up to {}",
+                n(*load),
+                n(*total_cap)
             ),
             Invalid::OutOfRange { index, len } => {
                 write!(f, "refers to entry {index}, but there are only {len}")
@@ -195,8 +216,9 @@ impl Error {
         Error::Field { field, invalid }
     }
 
-    /// A request that is not JSON: says where, and names the field whose
-    /// value is unreadable when there is one (`"load": NaN`).
+    /// A request that is not JSON: names the field whose value is
+    /// unreadable (`"load": NaN`), by its path, or says where the text
+    /// breaks off.
     pub fn syntax(text: &str, e: &serde_json::Error) -> Error {
         let at = text
             .lines()
@@ -204,24 +226,15 @@ impl Error {
             .map(|l| l.len() + 1)
             .sum::<usize>()
             + e.column().saturating_sub(1);
-        let before = text.get(..at.min(text.len())).unwrap_or_default();
-        let key = before
-            .rfind(':')
-            .filter(|&colon| !before[colon + 1..].contains([',', '{', '}', '[', ']', '"']))
-            .and_then(|colon| {
-                let head = before[..colon].trim_end().strip_suffix('"')?;
-                let start = head.rfind('"')?;
-                Some(head[start + 1..].to_string())
-            });
         let what = e.to_string();
         let message = if what.starts_with("number out of range") {
             "is not a finite number (too large for a 64-bit float)".to_string()
         } else {
             format!("is not a JSON value ({what}; NaN and Infinity are not JSON numbers)")
         };
-        match key {
-            Some(field) if !field.is_empty() && field.len() <= 80 => Error::Field {
-                field,
+        match path_at(text.as_bytes(), at) {
+            Some(field) if !field.is_empty() => Error::Field {
+                field: shorten(&field),
                 invalid: Invalid::Unreadable(message),
             },
             _ => Error::Malformed(shorten(&what)),
@@ -260,6 +273,61 @@ impl From<LpError> for Error {
     fn from(e: LpError) -> Error {
         Error::Solver(e)
     }
+}
+
+/// One open container of a JSON text being scanned.
+enum Open {
+    /// An object, with the key whose value comes next (if read).
+    Object(Option<String>),
+    /// An array, with the index of the entry being read.
+    Array(usize),
+}
+
+/// The path (`machines[0].rate`) of the value at byte `at` of a JSON text
+/// that is valid up to there, or `None` when `at` is not inside a value.
+fn path_at(text: &[u8], at: usize) -> Option<String> {
+    let mut stack: Vec<Open> = Vec::new();
+    let mut i = 0;
+    while i < at.min(text.len()) {
+        match text[i] {
+            b'{' => stack.push(Open::Object(None)),
+            b'[' => stack.push(Open::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Open::Array(n)) => *n += 1,
+                Some(Open::Object(key)) => *key = None,
+                None => {}
+            },
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Open::Object(key @ None)) = stack.last_mut() {
+                    let name = text.get(start..i.min(text.len()))?;
+                    *key = Some(String::from_utf8_lossy(name).into_owned());
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for open in &stack {
+        match open {
+            Open::Object(Some(key)) if path.is_empty() => path.push_str(key),
+            Open::Object(Some(key)) => {
+                path.push('.');
+                path.push_str(key);
+            }
+            Open::Object(None) => return None,
+            Open::Array(n) => path.push_str(&format!("[{n}]")),
+        }
+    }
+    Some(path)
 }
 
 /// The most characters of a value quoted in a message.

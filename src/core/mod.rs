@@ -3,6 +3,7 @@
 
 pub mod chart;
 pub mod error;
+pub mod form;
 pub mod gantt;
 pub mod lp;
 pub mod model;
@@ -13,3 +14,4 @@ pub mod progress;
 pub mod response;
 pub mod schedule;
 pub mod verify;
+pub mod view;

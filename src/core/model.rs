@@ -8,8 +8,11 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 
+use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
+use crate::core::form::Form;
 use crate::core::progress::Progress;
 use crate::core::response::Views;
 
@@ -35,7 +38,7 @@ pub trait Model: 'static {
     const OWN_TIME_LIMIT: bool = false;
 
     /// The request, as read from JSON.
-    type Request: Serialize + DeserializeOwned + Validate;
+    type Request: Serialize + DeserializeOwned + Validate + Clone;
     /// The answer: the report and its views (read back by the page when
     /// it joins the answers of several workers).
     type Output: Serialize + DeserializeOwned + Views;
@@ -51,4 +54,38 @@ pub trait Model: 'static {
     /// `progress` asks to stop, [`Error::Field`] for a request that was not
     /// validated first.
     fn solve(request: &Self::Request, progress: &mut dyn Progress) -> Result<Self::Output, Error>;
+
+    /// The page's tab: its fields and how it shows the answer.
+    fn form() -> Form;
+
+    /// Parts of the request a page may compute apart, one per worker (e.g.
+    /// one machine count of a map each); empty when the request is one
+    /// piece of work.
+    fn split(_request: &Self::Request) -> Vec<Self::Request> {
+        Vec::new()
+    }
+
+    /// The answer to the whole request from the answers to its parts (all
+    /// of them, or those ready so far).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Malformed`] for a model that is not split.
+    fn join(_request: &Self::Request, _parts: Vec<Self::Output>) -> Result<Self::Output, Error> {
+        Err(Error::Malformed(format!(
+            "{} answers are not joined",
+            Self::NAME
+        )))
+    }
+
+    /// The charts drawn with the page's view options (e.g. the map's
+    /// overlays); by default the output's own.
+    fn charts_with(output: &Self::Output, _options: &Value) -> Vec<LineChart> {
+        output.charts().to_vec()
+    }
+
+    /// What lies under the pointer at chart coordinates `(x, y)`, in words.
+    fn point_text(_output: &Self::Output, _x: f64, _y: f64) -> Option<String> {
+        None
+    }
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use crate::core::chart::LineChart;
 use crate::core::error::Error;
 use crate::core::gantt::Gantt;
+use crate::core::view::Block;
 
 /// What a front end can show of an output besides its numbers.
 pub trait Views {
@@ -25,6 +26,17 @@ pub trait Views {
     fn csv(&self) -> Option<String> {
         None
     }
+
+    /// The numbers as the page shows them, in reading order.
+    fn view(&self) -> Vec<Block> {
+        Vec::new()
+    }
+}
+
+/// A report that lays itself out for the page.
+pub trait Describe {
+    /// The report's blocks, in reading order.
+    fn view(&self) -> Vec<Block>;
 }
 
 /// The answer of a model with one report: the report and the charts drawn
@@ -41,13 +53,17 @@ pub struct Answer<R> {
     pub charts: Vec<LineChart>,
 }
 
-impl<R> Views for Answer<R> {
+impl<R: Describe> Views for Answer<R> {
     fn gantt(&self) -> Option<&Gantt> {
         self.gantt.as_ref()
     }
 
     fn charts(&self) -> &[LineChart] {
         &self.charts
+    }
+
+    fn view(&self) -> Vec<Block> {
+        self.report.view()
     }
 }
 
@@ -69,6 +85,7 @@ pub struct Response {
     gantt: Option<Gantt>,
     charts: Vec<LineChart>,
     csv: Option<String>,
+    view: Vec<Block>,
 }
 
 impl Response {
@@ -91,6 +108,7 @@ impl Response {
             gantt: output.gantt().cloned(),
             charts: output.charts().to_vec(),
             csv: output.csv(),
+            view: output.view(),
         })
     }
 
@@ -129,6 +147,22 @@ impl Response {
     /// The result as CSV, for the responses that are tables.
     pub fn csv(&self) -> Option<&str> {
         self.csv.as_deref()
+    }
+
+    /// The numbers as the page shows them.
+    pub fn view(&self) -> &[Block] {
+        &self.view
+    }
+
+    /// The response with its view (and whether it has a CSV form), as the
+    /// page reads it.
+    pub fn for_page(&self) -> Value {
+        let mut fields = self.fields.clone();
+        if let Ok(view) = serde_json::to_value(&self.view) {
+            fields.insert("view".into(), view);
+        }
+        fields.insert("has_csv".into(), Value::Bool(self.csv.is_some()));
+        Value::Object(fields)
     }
 }
 

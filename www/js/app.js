@@ -1,14 +1,12 @@
-// The page: one section per model (tabs), one shared worker, one status bar,
-// and every section's inputs in the URL.
-import init, { example, version } from '../pkg/dlt_calc.js';
+// The page: one tab per model of the core's registry (forms built from the
+// models' descriptions), one shared worker and a pool, one status bar, and
+// every tab's inputs in the URL.
+import init, { example, tabs as registry, version } from '../pkg/dlt_calc.js';
 import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
-import { linear, hierarchical, multiInstallment, startup } from './sections.js';
-import { isoefficiency, MapSection, table1, TableSection, contour, ContourSection } from './maps.js';
+import { PooledSection } from './pooled.js';
 
 const $ = (sel) => document.querySelector(sel);
-const SPECS = [[linear, Section], [hierarchical, Section], [multiInstallment, Section], [startup, Section],
-  [isoefficiency, MapSection], [table1, TableSection], [contour, ContourSection]];
 const DEFAULT_TAB = 'm3';
 
 let sections = [];
@@ -102,10 +100,23 @@ async function main() {
   const computer = new Computer();
   const pool = new Pool();
   const ui = { computer, pool, status, progress, copyLink, onChange: saveUrl, isActive: (s) => s === active };
-  sections = SPECS.map(([spec, Kind]) => new Kind(spec, ui));
+  sections = registry().map((tab) => new (tab.form.layout === 'report' ? Section : PooledSection)(tab, ui));
+  const list = $('nav [role="tablist"]');
+  for (const s of sections) {
+    const tab = document.createElement('button');
+    Object.assign(tab, { type: 'button', id: `tab-${s.spec.id}` });
+    tab.setAttribute('role', 'tab');
+    tab.setAttribute('aria-controls', s.spec.id);
+    tab.dataset.tab = s.spec.id;
+    tab.innerHTML = s.spec.tab;
+    const item = document.createElement('li');
+    item.append(tab);
+    list.append(item);
+    $('main').append(s.root);
+  }
   const { params, refused } = linkParams(location.search);
   for (const s of sections) {
-    s.fill(s.fromParams(params) ?? s.spec.fromRequest(example(s.spec.presets[0].name)));
+    s.fill(s.fromParams(params) ?? s.stateOf(example(s.tab.presets[0][0])));
   }
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {

@@ -1,9 +1,12 @@
-// One calculator section: a form (scalar fields and a table of machines)
-// built from a spec, its state in the URL, field messages from the wasm core,
-// runs in the shared worker, and the result (numbers from the spec's render,
-// then the Gantt chart and line charts, each exportable).
-import { problems, drawGantt, ganttSvg, drawChart, chartSvg, example } from '../pkg/dlt_calc.js';
+// One calculator tab: a form (scalar fields and a table of machines) built
+// from the model's description in Rust, its state in the URL, field messages
+// from the wasm core, runs in the shared worker, and the result (the
+// answer's blocks, then the Gantt chart and line charts, each exportable).
+import {
+  problems, drawGantt, ganttSvg, drawChart, chartSvg, chartValueAt, charts, example, responseCsv, Pointer,
+} from '../pkg/dlt_calc.js';
 import { Cancelled, Crashed } from './compute.js';
+import { fields, fromRequest, toRequest, viewOptions } from './form.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -12,18 +15,6 @@ export function fmt(x) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
   const r = Number(x.toPrecision(10));
   return Math.abs(r) < 1e-300 ? '0' : String(r);
-}
-
-/** A number as typed: empty or unreadable text becomes NaN, which the core
- * reports as "must be a finite number" for that field. */
-export function num(text) {
-  const t = String(text ?? '').trim();
-  return t === '' ? NaN : Number(t);
-}
-
-/** Like `num`, but empty means "not given". */
-export function optional(text) {
-  return String(text ?? '').trim() === '' ? null : num(text);
 }
 
 export function el(tag, props = {}, ...children) {
@@ -59,18 +50,58 @@ export function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/** Puts `html` (markup written in Rust: <i>, <sub>, <sup>) in `e`. */
+function marked(e, html) {
+  e.innerHTML = html;
+  return e;
+}
+
+/** One block of an answer's view (see the core's `view` module). */
+function block(b) {
+  if (b.kind === 'headline') {
+    const p = el('p', { className: 'headline' });
+    marked(p, b.label);
+    p.append(' = ', el('output', { id: b.id }, b.value));
+    if (b.verdict) {
+      p.append(el('span', { id: b.verdict.id, className: `verdict ${b.verdict.ok ? 'ok' : 'bad'}` }, b.verdict.text));
+    }
+    return p;
+  }
+  if (b.kind === 'note') return el('p', { id: b.id, className: b.aside ? 'note' : '' }, b.text);
+  return table(b.caption, b.head, b.rows, b.id);
+}
+
 export class Section {
   /**
-   * @param spec   the model's spec (see sections.js)
+   * @param tab    the model's tab: {model, form, presets} (from Rust)
    * @param ui     shared page services: computer, status(text, busy), onChange()
    */
-  constructor(spec, ui) {
-    this.spec = spec;
+  constructor(tab, ui) {
+    this.tab = tab;
+    this.spec = tab.form;
     this.ui = ui;
-    this.root = $(`#${spec.id}`);
+    this.root = el('section', { id: this.spec.id, role: 'tabpanel', hidden: true, 'aria-labelledby': `tab-${this.spec.id}` });
+    const h2 = marked(el('h2'), this.spec.title);
+    h2.append(' ', el('span', { className: 'cite' }, `(${this.spec.citation.replaceAll('&amp;', '&')})`));
+    this.root.append(h2, marked(el('p', { className: 'explain' }), this.spec.intro), el('div', { className: 'form-slot' }));
     this.response = null;
     this.debounce = 0;
     this.build();
+  }
+
+  /** The request of the form as it stands. */
+  request() {
+    return toRequest(this.tab.model, this.spec, this.read());
+  }
+
+  /** The form state of a request (a preset or a link). */
+  stateOf(request) {
+    return fromRequest(this.spec, request);
+  }
+
+  /** The view options the form sets (e.g. overlays). */
+  view() {
+    return viewOptions(this.spec, this.read());
   }
 
   // ---- the form ---------------------------------------------------------
@@ -79,42 +110,34 @@ export class Section {
     const { spec } = this;
     const form = el('form', { noValidate: true, id: `${spec.id}-form` });
     const presets = el('select', { id: `${spec.id}-preset`, 'aria-label': 'preset' },
-      ...spec.presets.map((p) => el('option', { value: p.name }, p.label)));
+      ...this.tab.presets.map(([name, label]) => el('option', { value: name }, label)));
     const load = el('button', { type: 'button', id: `${spec.id}-load-preset` }, 'Load preset');
     load.addEventListener('click', () => {
-      this.fill(spec.fromRequest(example(presets.value)));
+      this.fill(this.stateOf(example(presets.value)));
       this.changed({ now: true });
     });
     form.append(el('div', { className: 'row' }, el('label', { htmlFor: presets.id }, 'Preset'), presets, load));
 
-    for (const group of spec.scalars) {
+    for (const group of spec.groups) {
       const row = el('div', { className: 'row' });
-      if (group.legend) {
-        const legend = el('span', { className: 'legend' });
-        legend.innerHTML = group.legend;
-        row.append(legend);
-      }
+      if (group.legend) row.append(marked(el('span', { className: 'legend' }), group.legend));
       for (const f of group.fields) row.append(...this.scalar(f));
       form.append(row);
     }
-    if (spec.table) {
-      const t = spec.table;
+    if (spec.rows) {
+      const t = spec.rows;
       this.tbody = el('tbody');
       form.append(el('div', { className: 'table-wrap' }, el('table', { className: 'inputs' },
         el('caption', {}, t.caption),
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'),
-          ...t.columns.map((c) => {
-            const th = el('th', { scope: 'col', title: c.title });
-            th.innerHTML = c.head;
-            return th;
-          }),
+          ...t.columns.map((c) => marked(el('th', { scope: 'col', title: c.help }), c.head)),
           el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'order and remove')))),
         this.tbody)));
-      form.append(el('span', { className: 'field-error', dataset: { errorFor: t.name }, role: 'alert' }));
+      form.append(el('span', { className: 'field-error', dataset: { errorFor: t.path }, role: 'alert' }));
       const add = el('button', { type: 'button', id: `${spec.id}-add` }, `Add ${t.item}`);
       add.addEventListener('click', () => {
         const s = this.read();
-        s.rows.push({ ...(s.rows.at(-1) ?? t.blank) });
+        s.rows.push({ ...(s.rows.at(-1) ?? Object.fromEntries(t.columns.map((c) => [c.key, c.blank]))) });
         this.fill(s);
         this.changed();
       });
@@ -134,33 +157,31 @@ export class Section {
 
   scalar(f) {
     const id = `${this.spec.id}-${f.key}`;
-    const error = el('span', { className: 'field-error', dataset: { errorFor: f.field }, role: 'alert' });
-    if (f.type === 'check') {
-      const input = el('input', { type: 'checkbox', id, dataset: { field: f.field, key: f.key } });
-      return [el('label', { className: 'check' }, input, ` ${f.label}`), error];
+    const field = f.path;
+    const error = el('span', { className: 'field-error', dataset: { errorFor: field }, role: 'alert' });
+    if (f.kind === 'check' || f.kind === 'view') {
+      const input = el('input', { type: 'checkbox', id, dataset: { field, key: f.key } });
+      const label = el('label', { className: 'check', title: f.help }, input, ' ');
+      label.insertAdjacentHTML('beforeend', f.label);
+      return [label, error];
     }
-    if (f.type === 'textarea' || f.type === 'text') {
-      const input = el(f.type === 'text' ? 'input' : 'textarea', {
-        id, autocomplete: 'off', spellcheck: false, className: f.type, dataset: { field: f.field, key: f.key },
+    const wide = f.kind === 'json' || f.kind === 'text' || f.kind === 'list';
+    const input = f.kind === 'json'
+      ? el('textarea', { id, autocomplete: 'off', spellcheck: false, className: 'textarea', dataset: { field, key: f.key } })
+      : el('input', {
+        id, autocomplete: 'off', placeholder: f.placeholder ?? '', dataset: { field, key: f.key },
+        ...(wide ? { className: 'text', spellcheck: false } : { inputMode: 'decimal' }),
       });
-      const label = el('label', { htmlFor: id });
-      label.innerHTML = f.label;
-      return [el('span', { className: `field ${f.type}` }, label, input), error];
-    }
-    const input = el('input', {
-      id, inputMode: 'decimal', autocomplete: 'off', placeholder: f.placeholder ?? '',
-      dataset: { field: f.field, key: f.key },
-    });
-    const label = el('label', { htmlFor: id });
-    label.innerHTML = f.label;
-    return [el('span', { className: 'field' }, label, input), error];
+    const label = marked(el('label', { htmlFor: id, title: f.help }), f.label);
+    const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
+    return [el('span', { className: kind }, label, input), error];
   }
 
   row(i, values) {
-    const t = this.spec.table;
+    const t = this.spec.rows;
     const tr = el('tr', {}, el('th', { scope: 'row' }, `${t.prefix}${i + 1}`));
     for (const c of t.columns) {
-      const field = `${t.name}[${i}].${c.path}`;
+      const field = `${t.path}[${i}].${c.path}`;
       const input = el('input', {
         inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
         dataset: { field, key: c.key }, 'aria-label': `${t.prefix}${i + 1} ${c.label ?? c.key}`,
@@ -194,7 +215,7 @@ export class Section {
       if (input.type === 'checkbox') input.checked = Boolean(v);
       else input.value = v ?? '';
     }
-    if (this.spec.table) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
+    if (this.spec.rows) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
   }
 
   /** The form's state. */
@@ -203,7 +224,7 @@ export class Section {
     for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
       scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.value;
     }
-    const rows = this.spec.table ? [...this.tbody.rows].map((tr) => {
+    const rows = this.spec.rows ? [...this.tbody.rows].map((tr) => {
       const r = {};
       for (const input of tr.querySelectorAll('input')) r[input.dataset.key] = input.value;
       return r;
@@ -220,18 +241,18 @@ export class Section {
     for (const [k, v] of Object.entries(scalars)) {
       if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, v);
     }
-    const cols = this.spec.table?.columns ?? [];
+    const cols = this.spec.rows?.columns ?? [];
     for (const r of rows) params.append(`${p}p`, cols.map((c) => r[c.key] ?? '').join(','));
   }
 
   /** This section's state from URL parameters, or null if they hold none. */
   fromParams(params) {
     const p = this.spec.prefix;
-    const keys = this.spec.scalars.flatMap((g) => g.fields);
+    const keys = fields(this.spec);
     if (!keys.some((f) => params.has(p + f.key)) && !params.has(`${p}p`)) return null;
     const scalars = Object.fromEntries(keys.map((f) => [f.key,
-      f.type === 'check' ? params.get(p + f.key) === '1' : params.get(p + f.key) ?? '']));
-    const cols = this.spec.table?.columns ?? [];
+      f.kind === 'check' || f.kind === 'view' ? params.get(p + f.key) === '1' : params.get(p + f.key) ?? '']));
+    const cols = this.spec.rows?.columns ?? [];
     const rows = params.getAll(`${p}p`).map((line) => {
       const parts = line.split(',');
       return Object.fromEntries(cols.map((c, i) => [c.key, (parts[i] ?? '').trim()]));
@@ -269,7 +290,7 @@ export class Section {
 
   changed({ now = false } = {}) {
     this.ui.onChange();
-    const request = this.spec.toRequest(this.read());
+    const request = this.request();
     clearTimeout(this.debounce);
     if (!this.validate(request)) {
       this.ui.status(this.response
@@ -344,7 +365,7 @@ export class Section {
   // ---- the result ---------------------------------------------------------
 
   show(response) {
-    const parts = this.spec.render(response.report);
+    const parts = (response.view ?? []).map(block);
     const figures = [];
     if (response.gantt) {
       const canvas = el('canvas', { width: 900, height: 110 + 44 * response.gantt.rows.length,
@@ -352,17 +373,49 @@ export class Section {
       figures.push(this.figure(canvas, 'Gantt chart', 'gantt',
         (c) => drawGantt(c, response.gantt), (w, h) => ganttSvg(response.gantt, w, h)));
     }
-    for (const chart of response.charts ?? []) {
-      const canvas = el('canvas', { width: 900, height: 520, role: 'img', 'aria-label': chart.title, className: 'chart' });
+    // View options (e.g. a map's overlays) redraw without computing again.
+    const options = this.view();
+    const drawn = Object.keys(options).length ? charts(response, options) : (response.charts ?? []);
+    const map = this.spec.layout === 'pooled-map';
+    drawn.forEach((chart, i) => {
+      const large = map && i === 0;
+      const canvas = el('canvas', { width: 900, height: large ? 600 : 520, role: 'img', 'aria-label': chart.title,
+        className: 'chart', ...(large ? { id: `${this.spec.id}-canvas` } : {}) });
+      let frame = null;
       figures.push(this.figure(canvas, chart.title, chart.name,
-        (c) => drawChart(c, chart), (w, h) => chartSvg(chart, w, h)));
-    }
+        (c) => { frame = drawChart(c, chart); }, (w, h) => chartSvg(chart, w, h)));
+      if (large) figures.push(this.pointer(canvas, () => frame, response));
+    });
     const json = el('button', { type: 'button', className: 'export-json' }, 'Download result (JSON)');
-    json.addEventListener('click', () => download(`${this.spec.id}-result.json`,
+    json.addEventListener('click', () => download(`${drawn[0]?.name ?? `${this.spec.id}-result`}.json`,
       new Blob([JSON.stringify(response, null, 2)], { type: 'application/json' })));
-    this.result.replaceChildren(...parts, ...figures, el('p', {}, json));
+    const exports = el('p', {}, json);
+    if (response.has_csv) {
+      const csv = el('button', { type: 'button', className: 'export-csv' }, 'Download result (CSV)');
+      csv.addEventListener('click', () => download(`${drawn[0]?.name ?? `${this.spec.id}-result`}.csv`,
+        new Blob([responseCsv(response)], { type: 'text/csv' })));
+      exports.append(' ', csv);
+    }
+    this.result.replaceChildren(...parts, ...figures, exports);
     this.result.hidden = false;
     this.result.dataset.drawn = String(Number(this.result.dataset.drawn ?? 0) + 1);
+  }
+
+  /** A line under a chart saying what lies under the pointer; the answer
+   * is read once, not at every move. */
+  pointer(canvas, frame, response) {
+    const hint = 'Point at the chart to read its values.';
+    const line = el('p', { id: `${this.spec.id}-hover`, className: 'note', 'aria-live': 'polite' }, hint);
+    this.lookup?.free();
+    this.lookup = new Pointer(response);
+    const lookup = this.lookup;
+    canvas.addEventListener('mousemove', (e) => {
+      const rect = canvas.getBoundingClientRect();
+      const at = frame() && chartValueAt(frame(), (e.clientX - rect.left) * canvas.width / rect.width,
+        (e.clientY - rect.top) * canvas.height / rect.height);
+      line.textContent = (at && lookup === this.lookup && lookup.at(at[0], at[1])) || hint;
+    });
+    return line;
   }
 
   figure(canvas, caption, name, draw, svg) {

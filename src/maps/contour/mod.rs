@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 mod march;
 mod model;
+mod view;
 
 pub use model::{GeneralisedMap, Output};
 

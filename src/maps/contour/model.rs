@@ -5,9 +5,11 @@ use serde::{Deserialize, Serialize};
 use super::{Contour, Request};
 use crate::core::chart::LineChart;
 use crate::core::error::Error;
+use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
+use crate::core::view::Block;
 
 /// A generalised map (`[004]`): lines of equal value over two parameters.
 #[derive(Debug)]
@@ -29,6 +31,10 @@ impl Views for Output {
 
     fn csv(&self) -> Option<String> {
         Some(self.contour.csv())
+    }
+
+    fn view(&self) -> Vec<Block> {
+        self.contour.view()
     }
 }
 
@@ -75,5 +81,9 @@ impl Model for GeneralisedMap {
             charts: vec![contour.chart(request)],
             contour: Box::new(contour),
         })
+    }
+
+    fn form() -> Form {
+        super::view::form()
     }
 }

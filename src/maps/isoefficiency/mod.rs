@@ -35,6 +35,7 @@ pub mod overlay;
 pub mod probe;
 mod search;
 pub mod table;
+mod view;
 
 use serde::{Deserialize, Serialize};
 

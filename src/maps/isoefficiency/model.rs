@@ -6,9 +6,12 @@ use serde::{Deserialize, Serialize};
 use super::{Map, Request, Table};
 use crate::core::chart::LineChart;
 use crate::core::error::Error;
+use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
+use crate::core::view::Block;
+use serde_json::Value;
 
 /// M6: the isoefficiency map of M5 (`[000]`), `m` across, `V` up.
 #[derive(Debug)]
@@ -45,6 +48,10 @@ impl Views for MapOutput {
     fn csv(&self) -> Option<String> {
         Some(self.map.csv())
     }
+
+    fn view(&self) -> Vec<Block> {
+        self.map.view()
+    }
 }
 
 /// Table 1's answer.
@@ -57,6 +64,10 @@ pub struct TableOutput {
 impl Views for TableOutput {
     fn csv(&self) -> Option<String> {
         Some(self.table.csv())
+    }
+
+    fn view(&self) -> Vec<Block> {
+        self.table.view()
     }
 }
 
@@ -102,6 +113,28 @@ impl Model for IsoefficiencyMap {
     fn solve(request: &Request, progress: &mut dyn Progress) -> Result<MapOutput, Error> {
         Ok(MapOutput::of(request.map(progress)?))
     }
+
+    fn form() -> Form {
+        super::view::map_form()
+    }
+
+    fn split(request: &Request) -> Vec<Request> {
+        super::view::per_machine_count(request)
+    }
+
+    fn join(request: &Request, parts: Vec<MapOutput>) -> Result<MapOutput, Error> {
+        let columns = parts.into_iter().flat_map(|p| p.map.columns).collect();
+        Ok(MapOutput::of(Map::new(columns, request)))
+    }
+
+    fn charts_with(output: &MapOutput, options: &Value) -> Vec<LineChart> {
+        let overlays = options.get("overlays").and_then(Value::as_bool) == Some(true);
+        vec![output.map.chart(overlays)]
+    }
+
+    fn point_text(output: &MapOutput, x: f64, y: f64) -> Option<String> {
+        output.map.point_text(x, y)
+    }
 }
 
 impl Model for Table1 {
@@ -121,6 +154,25 @@ impl Model for Table1 {
     fn solve(request: &Request, progress: &mut dyn Progress) -> Result<TableOutput, Error> {
         Ok(TableOutput {
             table: request.table(progress)?,
+        })
+    }
+
+    fn form() -> Form {
+        super::view::table_form()
+    }
+
+    fn split(request: &Request) -> Vec<Request> {
+        super::view::per_machine_count(request)
+    }
+
+    fn join(request: &Request, parts: Vec<TableOutput>) -> Result<TableOutput, Error> {
+        let mut rows: Vec<_> = parts.into_iter().flat_map(|p| p.table.rows).collect();
+        rows.sort_by_key(|r| r.machines);
+        Ok(TableOutput {
+            table: Table {
+                rows,
+                reference: request.is_reference(),
+            },
         })
     }
 }

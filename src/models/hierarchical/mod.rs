@@ -22,8 +22,10 @@
 //! only, or at its out-of-core rate only, and what that split really takes.
 
 mod model;
+mod view;
 
 pub use model::{Hierarchical, Output};
+pub use view::two_level_columns;
 
 use serde::{Deserialize, Serialize};
 

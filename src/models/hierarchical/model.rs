@@ -2,6 +2,7 @@
 
 use super::{Instance, Report};
 use crate::core::error::Error;
+use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
@@ -36,5 +37,9 @@ impl Model for Hierarchical {
             charts: Vec::new(),
             report: Box::new(report),
         })
+    }
+
+    fn form() -> Form {
+        super::view::form()
     }
 }

@@ -26,6 +26,7 @@
 //! count in `E_I`.
 
 mod model;
+mod view;
 
 pub use model::{Linear, Output};
 

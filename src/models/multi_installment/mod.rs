@@ -26,6 +26,7 @@
 //! when numerator and denominator are positive.
 
 mod model;
+mod view;
 
 pub use model::{MultiInstallment, Output};
 
@@ -47,6 +48,10 @@ pub const MAX_CHUNKS: f64 = 1e12;
 pub const MAX_VERIFIED: u64 = 200_000;
 /// Schedules up to this many chunks are returned (for the chart).
 pub const MAX_SCHEDULE: u64 = 2_000;
+/// The most work of a series: points × processors², as each point solves
+/// the one-installment LP over every processor (200 points up to 141
+/// processors, 2 points with 1000).
+pub const MAX_SERIES_WORK: usize = 4_000_000;
 /// The most points of the series over `V`.
 pub const MAX_SERIES_POINTS: usize = 200;
 
@@ -552,7 +557,10 @@ impl Validate for Instance {
                 };
                 c.fail("series.to", invalid);
             }
-            c.whole("series.points", s.points, 2, MAX_SERIES_POINTS);
+            // Each point solves the one-installment LP over every processor.
+            let m = self.processors.len().max(1);
+            let most = (MAX_SERIES_WORK / (m * m)).clamp(2, MAX_SERIES_POINTS);
+            c.whole("series.points", s.points, 2, most);
         }
         if c.is_clean() && self.chunk.is_none() {
             let h = heuristic(&self.processors, &admissible(&self.processors));

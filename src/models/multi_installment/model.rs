@@ -2,6 +2,7 @@
 
 use super::{Instance, Report};
 use crate::core::error::Error;
+use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
@@ -37,5 +38,9 @@ impl Model for MultiInstallment {
             charts: report.charts(),
             report: Box::new(report),
         })
+    }
+
+    fn form() -> Form {
+        super::view::form()
     }
 }

@@ -39,8 +39,10 @@ mod search;
 mod sequence;
 
 mod model;
+mod view;
 
 pub use model::{Output, Startup};
+pub use view::model_groups;
 
 use serde::{Deserialize, Serialize};
 

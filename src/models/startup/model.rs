@@ -3,6 +3,7 @@
 
 use super::{Instance, Report};
 use crate::core::error::Error;
+use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
@@ -51,5 +52,9 @@ impl Model for Startup {
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let report = request.solve(progress)?;
         Ok(answer(request, report))
+    }
+
+    fn form() -> Form {
+        super::view::form()
     }
 }

@@ -1,0 +1,229 @@
+//! How a page asks for a model's request: the description of its form.
+//!
+//! The page builds every tab from these descriptions and reads the form
+//! back into a request by the fields' paths, so a model's inputs are
+//! described once, here in Rust, next to the request they fill.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// A tab of the page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Form {
+    /// The tab's id (`m3`); every element of the tab is named after it.
+    pub id: &'static str,
+    /// What the tab's keys start with in a link (`l.`), so that the tabs'
+    /// inputs live side by side in one URL.
+    pub prefix: &'static str,
+    /// The tab's label.
+    pub tab: &'static str,
+    /// The heading (may hold `<i>`, `<sub>` and `<sup>`).
+    pub title: &'static str,
+    /// Where the model comes from.
+    pub citation: &'static str,
+    /// The idea of the model in a paragraph (same markup as `title`).
+    pub intro: &'static str,
+    /// The scalar fields, in rows.
+    pub groups: Vec<Group>,
+    /// The table of machines, when the model has one.
+    pub rows: Option<Rows>,
+    /// Values every request of the tab has, whatever the form says.
+    pub fixed: Vec<(&'static str, Value)>,
+    /// How the page shows the answer.
+    pub layout: Layout,
+    /// What the parts of a pooled request are, in the plural ("machine
+    /// counts"), for the progress line.
+    pub parts: &'static str,
+}
+
+/// How the page shows an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// The answer's blocks, then its Gantt chart and line charts.
+    Report,
+    /// Split over the page's workers (one part each), joined as they come;
+    /// the first chart is drawn large, with a read-out under the pointer.
+    PooledMap,
+    /// Split over the page's workers, joined as they come; blocks only.
+    PooledTable,
+}
+
+/// A row of fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Group {
+    /// Said before the fields (may be empty).
+    pub legend: &'static str,
+    /// The path of an object the fields fill together, left out of the
+    /// request (`null`) when every field of the group is empty.
+    pub optional: Option<&'static str>,
+    /// The fields.
+    pub fields: Vec<Field>,
+}
+
+/// One input.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    /// Its key in a link and in element ids.
+    pub key: &'static str,
+    /// Its path in the request (`power.processor`, `levels[1].slope`).
+    pub path: &'static str,
+    /// Its label (same markup as titles).
+    pub label: &'static str,
+    /// What kind of value it takes.
+    pub kind: Kind,
+    /// Shown in an empty field (e.g. the default).
+    pub placeholder: &'static str,
+    /// Said on hover: what the value means and its valid range.
+    pub help: &'static str,
+}
+
+/// The kinds of values a field takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A number; empty is reported as not finite.
+    Number,
+    /// A number; empty leaves it out (the request's default applies).
+    Optional,
+    /// A yes/no box.
+    Check,
+    /// Numbers separated by commas or spaces.
+    List,
+    /// A JSON value typed in a text area.
+    Json,
+    /// A word.
+    Text,
+    /// How to draw the answer: kept in the link, not sent with the request.
+    View,
+}
+
+/// The table of machines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rows {
+    /// The request's list (`processors`).
+    pub path: &'static str,
+    /// What one row is (`processor`).
+    pub item: &'static str,
+    /// What a row's name starts with (`P` for `P1`).
+    pub prefix: &'static str,
+    /// The table's caption.
+    pub caption: &'static str,
+    /// The columns.
+    pub columns: Vec<Column>,
+}
+
+/// A column of the table of machines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    /// Its key in a link's row.
+    pub key: &'static str,
+    /// Its path in a row's object (`levels[0].slope`).
+    pub path: &'static str,
+    /// Its head (same markup as titles).
+    pub head: &'static str,
+    /// Its name for screen readers.
+    pub label: &'static str,
+    /// Said on hover.
+    pub help: &'static str,
+    /// As for scalar fields (`Number` or `Optional`).
+    pub kind: Kind,
+    /// Shown in an empty cell.
+    pub placeholder: &'static str,
+    /// A new row's value.
+    pub blank: &'static str,
+    /// The path of an object the column fills with others, left out when
+    /// every one of them is empty in the row (`levels[1]`).
+    pub optional: Option<&'static str>,
+}
+
+impl Field {
+    /// A field of `kind`.
+    pub fn new(key: &'static str, path: &'static str, label: &'static str, kind: Kind) -> Field {
+        Field {
+            key,
+            path,
+            label,
+            kind,
+            placeholder: "",
+            help: "",
+        }
+    }
+
+    /// A number field.
+    pub fn number(key: &'static str, path: &'static str, label: &'static str) -> Field {
+        Field::new(key, path, label, Kind::Number)
+    }
+
+    /// With a placeholder.
+    pub fn placeholder(mut self, text: &'static str) -> Field {
+        self.placeholder = text;
+        self
+    }
+
+    /// With help on hover.
+    pub fn help(mut self, text: &'static str) -> Field {
+        self.help = text;
+        self
+    }
+}
+
+impl Group {
+    /// A row of fields.
+    pub fn of(legend: &'static str, fields: Vec<Field>) -> Group {
+        Group {
+            legend,
+            optional: None,
+            fields,
+        }
+    }
+
+    /// A row of fields that fill the object at `path` together, or leave
+    /// it out when all are empty.
+    pub fn optional(legend: &'static str, path: &'static str, fields: Vec<Field>) -> Group {
+        Group {
+            legend,
+            optional: Some(path),
+            fields,
+        }
+    }
+}
+
+impl Column {
+    /// A number column.
+    pub fn number(
+        key: &'static str,
+        path: &'static str,
+        head: &'static str,
+        label: &'static str,
+        help: &'static str,
+        blank: &'static str,
+    ) -> Column {
+        Column {
+            key,
+            path,
+            head,
+            label,
+            help,
+            kind: Kind::Number,
+            placeholder: "",
+            blank,
+            optional: None,
+        }
+    }
+
+    /// Empty leaves it out of the row (the default applies), showing
+    /// `placeholder`.
+    pub fn or_default(mut self, placeholder: &'static str) -> Column {
+        self.kind = Kind::Optional;
+        self.placeholder = placeholder;
+        self
+    }
+
+    /// Part of the object at `path`, left out when all its columns are
+    /// empty.
+    pub fn part_of(mut self, path: &'static str) -> Column {
+        self.optional = Some(path);
+        self
+    }
+}

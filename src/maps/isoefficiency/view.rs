@@ -1,0 +1,229 @@
+//! The map and Table 1 on the page: forms, layouts, the read-out under
+//! the pointer.
+
+use super::{Map, Request, Table};
+use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::view::{number, percent, Block};
+use crate::models::startup::model_groups;
+
+/// The fields the map and Table 1 share.
+fn map_groups() -> Vec<Group> {
+    let mut groups = model_groups(true);
+    groups.push(Group::of(
+        "",
+        vec![
+            Field::number("from", "machines_from", "machines <i>m</i> from"),
+            Field::number("to", "machines_to", "to"),
+            Field::number("vmin", "load_min", "loads from"),
+            Field::number("vmax", "load_max", "to"),
+            Field::number("tol", "tolerance", "load tolerance")
+                .help("a load bracket narrower than this stops narrowing"),
+        ],
+    ));
+    groups
+}
+
+/// The map tab.
+pub fn map_form() -> Form {
+    let mut groups = map_groups();
+    groups.push(Group::of(
+        "",
+        vec![
+            Field::new("levels", "levels", "efficiency levels", Kind::List),
+            Field::new("lps", "certify_lps", "LP budget per point", Kind::Optional)
+                .placeholder("1000"),
+            Field::new("exactly", "exactly", "exactly n chunks", Kind::Check),
+            Field::new(
+                "overlays",
+                "overlays",
+                "show the estimates (13) and (15) of [000]",
+                Kind::View,
+            ),
+        ],
+    ));
+    Form {
+        id: "map",
+        prefix: "map.",
+        tab: "Isoefficiency map",
+        title: "Isoefficiency map",
+        citation: "M6; Drozdowski, Singh &amp; Marszałkowski, isoefficiency maps",
+        intro: "Each line joins the loads <i>V</i> at which <i>m</i> machines reach efficiency \
+            <i>e</i> = <i>T</i>(1,1,<i>V</i>)/(<i>m·T</i>(<i>m</i>,<i>n</i>,<i>V</i>)) in the \
+            start-up model; <i>m</i> is discrete, so lines are steps. For every <i>m</i> the \
+            efficiency has one maximum (the line MAX); each level has one load below it and, for \
+            <i>e</i> ≥ 1, one above. Loads are found to the tolerance by probing the best \
+            round-robin schedule, and every point carries its proven gap. Machine counts are \
+            shared among one worker per core, and lines appear as they are computed. The dashed \
+            estimates are the bounds (13) below MAX and the approximation (15) above it.",
+        groups,
+        rows: None,
+        fixed: Vec::new(),
+        layout: Layout::PooledMap,
+        parts: "machine counts",
+    }
+}
+
+/// The Table 1 tab.
+pub fn table_form() -> Form {
+    let mut groups = map_groups();
+    groups.push(Group::of(
+        "",
+        vec![
+            Field::new("lps", "certify_lps", "LP budget per row", Kind::Optional)
+                .placeholder("100"),
+            Field::new("exactly", "exactly", "exactly n chunks", Kind::Check),
+        ],
+    ));
+    Form {
+        id: "table1",
+        prefix: "t.",
+        tab: "Table 1",
+        title: "Maximum efficiency per machine count",
+        citation: "Table 1 of the isoefficiency-map paper",
+        intro: "For each <i>m</i>: the load <i>V</i><sub>max</sub> of the largest efficiency, \
+            found as for the map, then improved and certified by the exact branch and bound \
+            within an LP budget. The paper's values were computed with a commercial MIP solver \
+            limited to 300 s per solve; for the reference instance they are shown alongside, \
+            with our efficiency at the paper's own <i>V</i><sub>max</sub>.",
+        groups,
+        rows: None,
+        fixed: vec![("levels", serde_json::json!([1.0]))],
+        layout: Layout::PooledTable,
+        parts: "machine counts",
+    }
+}
+
+/// One request per machine count, for the page's workers.
+pub fn per_machine_count(request: &Request) -> Vec<Request> {
+    request
+        .machine_counts()
+        .map(|m| Request {
+            machines_from: m as f64,
+            machines_to: m as f64,
+            ..request.clone()
+        })
+        .collect()
+}
+
+impl Map {
+    /// The summary and the table of columns.
+    pub fn view(&self) -> Vec<Block> {
+        let rows = self
+            .columns
+            .iter()
+            .map(|c| {
+                vec![
+                    c.machines.to_string(),
+                    number(c.max.efficiency),
+                    number(c.max.load),
+                    number(c.max.efficiency_bound),
+                    percent(c.largest_gap),
+                    c.below.len().to_string(),
+                    c.above.len().to_string(),
+                    c.lps.to_string(),
+                ]
+            })
+            .collect();
+        vec![
+            Block::note(
+                "map-summary",
+                format!(
+                    "{} machine counts, {} levels; largest gap of any point {}.",
+                    self.columns.len(),
+                    self.levels.len(),
+                    percent(self.largest_gap)
+                ),
+            ),
+            Block::table(
+                "map-columns",
+                "Per machine count: MAX line, its proven bound, and the number of points found",
+                &[
+                    "m",
+                    "Emax",
+                    "Vmax",
+                    "E at most",
+                    "largest gap",
+                    "lines below",
+                    "lines above",
+                    "LPs",
+                ],
+                rows,
+            ),
+        ]
+    }
+
+    /// What is under the pointer at `(m, V)`: the nearest point, in words.
+    pub fn point_text(&self, machines: f64, load: f64) -> Option<String> {
+        let near = self.nearest(machines, load)?;
+        let which = if near.kind == "max" {
+            "MAX".to_string()
+        } else {
+            format!("line {}, {} Vmax", number(near.level), near.kind)
+        };
+        Some(format!(
+            "m = {}, V = {}: E = {} ({which}; gap {})",
+            near.machines,
+            number(near.point.load),
+            number(near.point.efficiency),
+            percent(near.point.gap)
+        ))
+    }
+}
+
+impl Table {
+    /// The table beside the paper's.
+    pub fn view(&self) -> Vec<Block> {
+        let status = |s: &super::table::Certified| {
+            serde_json::to_value(s.status)
+                .ok()
+                .and_then(|v| v.as_str().map(|t| t.replace('-', " ")))
+                .unwrap_or_default()
+        };
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| {
+                let [pe, pv] = r.paper.map_or([String::new(), String::new()], |[e, v]| {
+                    [number(e), number(v)]
+                });
+                let at = r.at_paper_load.map_or(String::new(), |c| {
+                    format!(
+                        "{} (≤ {})",
+                        number(c.efficiency),
+                        number(c.efficiency_bound)
+                    )
+                });
+                vec![
+                    r.machines.to_string(),
+                    number(r.max.efficiency),
+                    number(r.max.load),
+                    number(r.max.makespan),
+                    number(r.max.efficiency_bound),
+                    percent(r.max.gap),
+                    status(&r.max),
+                    pe,
+                    pv,
+                    at,
+                ]
+            })
+            .collect();
+        vec![Block::table(
+            "table1",
+            "Maximum efficiency per machine count: ours (certified by the exact search within \
+             its LP budget) beside [000] Table 1",
+            &[
+                "m",
+                "Emax",
+                "Vmax",
+                "T",
+                "E at most",
+                "gap",
+                "status",
+                "[000] Emax",
+                "[000] Vmax",
+                "ours at [000] Vmax",
+            ],
+            rows,
+        )]
+    }
+}

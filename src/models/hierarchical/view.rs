@@ -1,0 +1,185 @@
+//! M3 on the page: the form and the report's layout.
+
+use super::{Method, Report};
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::response::Describe;
+use crate::core::view::{cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN};
+
+/// The columns of a machine with a core and an out-of-core level (also
+/// M4's).
+pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
+    let [s, c, l1, l2, h1, h2] = blank;
+    vec![
+        Column::number("S", "startup", "S", "S", "communication start-up time S", s),
+        Column::number(
+            "C",
+            "rate",
+            "C",
+            "C",
+            "communication time per load unit C",
+            c,
+        ),
+        Column::number(
+            "l1",
+            "levels[0].intercept",
+            "A<sup>l</sup><sub>1</sub>",
+            "core intercept",
+            "core line intercept",
+            l1,
+        ),
+        Column::number(
+            "l2",
+            "levels[0].slope",
+            "A<sup>l</sup><sub>2</sub>",
+            "core slope",
+            "core line slope (time per unit in core)",
+            l2,
+        ),
+        Column::number(
+            "h1",
+            "levels[1].intercept",
+            "A<sup>h</sup><sub>1</sub>",
+            "out-of-core intercept",
+            "out-of-core line intercept (leave both empty for a machine with its core level only)",
+            h1,
+        )
+        .part_of("levels[1]"),
+        Column::number(
+            "h2",
+            "levels[1].slope",
+            "A<sup>h</sup><sub>2</sub>",
+            "out-of-core slope",
+            "out-of-core line slope (time per unit on disk)",
+            h2,
+        )
+        .part_of("levels[1]"),
+    ]
+}
+
+/// The M3 tab.
+pub fn form() -> Form {
+    let mut columns = two_level_columns(["1", "1", "1", "1", "-9", "10"]);
+    columns.push(
+        Column::number(
+            "cap",
+            "cap",
+            "cap <i>B</i>",
+            "cap",
+            "memory cap B (optional)",
+            "",
+        )
+        .or_default("none"),
+    );
+    Form {
+        id: "m3",
+        prefix: "",
+        tab: "Memory hierarchy",
+        title: "Hierarchical memory, one installment",
+        citation: "M3; Drozdowski &amp; Wolniewicz 2003",
+        intro: "The originator sends one chunk <i>α<sub>i</sub></i> to each processor in turn; \
+            sending takes <i>S<sub>i</sub> + α<sub>i</sub>C<sub>i</sub></i>. A processor computes \
+            its chunk in time max(<i>A<sup>l</sup><sub>1</sub> + αA<sup>l</sup><sub>2</sub></i>, \
+            <i>A<sup>h</sup><sub>1</sub> + αA<sup>h</sup><sub>2</sub></i>): the core line while the \
+            chunk fits in memory, the out-of-core line beyond the swap point. A linear program (or \
+            a closed form with an optimality certificate) finds the split with the shortest \
+            schedule.",
+        groups: vec![
+            Group::of("", vec![Field::number("V", "load", "Load <i>V</i>")]),
+            Group::of(
+                "",
+                vec![Field::new(
+                    "best",
+                    "best_order",
+                    "try every order (≤ 8 processors)",
+                    Kind::Check,
+                )],
+            ),
+        ],
+        rows: Some(Rows {
+            path: "processors",
+            item: "processor",
+            prefix: "P",
+            caption: "Processors (served top to bottom)",
+            columns,
+        }),
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let how = match self.method {
+            Method::CertifiedClosedForm => "closed form, proven optimal by a dual certificate",
+            Method::LinearProgram => "linear program",
+        };
+        let more = if self.orders_tried > 1 {
+            format!("; best of {} orders", self.orders_tried)
+        } else {
+            String::new()
+        };
+        let verdict = VerdictLine::of("m3-verdict", &self.verdict, &more);
+        let rows = self
+            .schedule
+            .chunks
+            .iter()
+            .take(ROWS_SHOWN)
+            .map(|c| {
+                let idle = self.usage.get(c.machine).map_or(0.0, |u| u.idle);
+                vec![
+                    format!("P{}", c.machine + 1),
+                    number(c.size),
+                    memory(c.level),
+                    interval(&c.send),
+                    interval(&c.compute),
+                    number(idle),
+                ]
+            })
+            .collect();
+        let total = self.schedule.chunks.len();
+        let mut blocks = vec![
+            Block::headline(
+                "m3-makespan",
+                "Shortest schedule: <i>C</i><sub>max</sub>",
+                self.makespan,
+                Some(verdict),
+            ),
+            Block::aside("", format!("Found by the {how}.")),
+            Block::table(
+                "m3-chunks",
+                "Optimal split",
+                &["processor", "α", "memory", "send", "compute", "idle"],
+                cut(rows, total, "processors"),
+            ),
+        ];
+        if !self.comparison.is_empty() {
+            blocks.push(comparison(self));
+        }
+        blocks
+    }
+}
+
+/// Linear DLT's predictions beside what its splits really take.
+fn comparison(report: &Report) -> Block {
+    let rows = report
+        .comparison
+        .iter()
+        .map(|p| {
+            let shown: Vec<String> = p.sizes.iter().take(8).map(|&a| number(a)).collect();
+            let more = if p.sizes.len() > 8 { ", …" } else { "" };
+            vec![
+                p.assumption.clone(),
+                format!("({}{more})", shown.join(", ")),
+                number(p.predicted),
+                number(p.real),
+            ]
+        })
+        .collect();
+    Block::table(
+        "m3-comparison",
+        "What linear DLT would predict for its own split, and what that split really takes",
+        &["assumption", "split α", "predicted Cmax", "real Cmax"],
+        rows,
+    )
+}

@@ -1,0 +1,190 @@
+//! M2 on the page: the form and the report's layout.
+
+use super::Report;
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::response::Describe;
+use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
+
+/// The M2 tab.
+pub fn form() -> Form {
+    Form {
+        id: "m2",
+        prefix: "l.",
+        tab: "Linear DLT &amp; energy",
+        title: "Linear DLT on a star, one installment, with energy",
+        citation: "M2; Drozdowski, DLT from basics to applications",
+        intro: "The originator sends one chunk <i>α<sub>i</sub></i> to each machine in turn \
+            (sending takes <i>S<sub>i</sub> + α<sub>i</sub>C<sub>i</sub></i>, computing \
+            <i>A<sub>i</sub>α<sub>i</sub></i>); all machines in use finish together. With \
+            start-up times a small load cannot keep many machines busy: the calculator then uses \
+            the best prefix of machines and says so. With powers <i>P</i><sub>C</sub>, \
+            <i>P</i><sub>N</sub> and the idle reduction <i>k</i> it splits the energy into idle \
+            base, network and processors, and over growing <i>m</i> shows energy against \
+            schedule length.",
+        groups: vec![
+            Group::of("", vec![Field::number("V", "load", "Load <i>V</i>")]),
+            Group::optional(
+                "Energy (optional):",
+                "power",
+                vec![
+                    Field::number("PC", "power.processor", "<i>P</i><sub>C</sub>")
+                        .placeholder("none"),
+                    Field::number("PN", "power.network", "<i>P</i><sub>N</sub>")
+                        .placeholder("none"),
+                    Field::number("k", "power.idle_factor", "<i>k</i>").placeholder("none"),
+                ],
+            ),
+            Group::of(
+                "",
+                vec![
+                    Field::new(
+                        "series",
+                        "series",
+                        "series over m (the first m machines)",
+                        Kind::Check,
+                    ),
+                    Field::new(
+                        "best",
+                        "best_order",
+                        "try every order (≤ 8 machines)",
+                        Kind::Check,
+                    ),
+                ],
+            ),
+        ],
+        rows: Some(Rows {
+            path: "machines",
+            item: "machine type",
+            prefix: "M",
+            caption: "Machines (served top to bottom; count = identical copies)",
+            columns: vec![
+                Column::number(
+                    "S",
+                    "startup",
+                    "S",
+                    "S",
+                    "communication start-up time S",
+                    "1",
+                ),
+                Column::number(
+                    "C",
+                    "rate",
+                    "C",
+                    "C",
+                    "communication time per load unit C",
+                    "1",
+                ),
+                Column::number(
+                    "A",
+                    "compute",
+                    "A",
+                    "A",
+                    "computing time per load unit A",
+                    "1",
+                ),
+                Column::number(
+                    "n",
+                    "count",
+                    "count",
+                    "count",
+                    "identical copies of this machine",
+                    "1",
+                )
+                .or_default("1"),
+            ],
+        }),
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let more = if self.orders_tried > 1 {
+            format!("; best of {} orders", self.orders_tried)
+        } else {
+            String::new()
+        };
+        let mut blocks = vec![
+            Block::headline(
+                "m2-makespan",
+                "Shortest schedule: <i>T</i>",
+                self.makespan,
+                Some(VerdictLine::of("m2-verdict", &self.verdict, &more)),
+            ),
+            Block::note(
+                "",
+                format!(
+                    "One machine alone: T(1) = {}; speedup {} with {} of {} machines.",
+                    number(self.single),
+                    number(self.single / self.makespan),
+                    self.active,
+                    self.machines
+                ),
+            ),
+        ];
+        if let Some(note) = &self.note {
+            blocks.push(Block::aside("m2-note", note.clone()));
+        }
+        if let Some(e) = &self.energy {
+            let rows = [
+                ("idle base E_I", e.idle),
+                ("network above idle E_RN", e.network),
+                ("processors above idle E_RC", e.processors),
+                ("total E", e.total),
+            ]
+            .iter()
+            .map(|(part, value)| vec![part.to_string(), number(*value)])
+            .collect();
+            blocks.push(Block::table(
+                "m2-energy",
+                "Energy",
+                &["part", "energy"],
+                rows,
+            ));
+        }
+        let order = |k: usize| {
+            self.order
+                .as_ref()
+                .and_then(|o| o.get(k).copied())
+                .unwrap_or(k)
+        };
+        let rows = self
+            .sizes
+            .iter()
+            .take(ROWS_SHOWN)
+            .enumerate()
+            .map(|(k, &a)| vec![format!("#{}", order(k) + 1), number(a)])
+            .collect();
+        blocks.push(Block::table(
+            "m2-sizes",
+            "Loads of the machines in use, in serving order",
+            &["machine", "α"],
+            cut(rows, self.active, "machines"),
+        ));
+        if let Some(least) = self.least_energy() {
+            let (energy, machines, makespan) = least;
+            blocks.push(Block::note(
+                "m2-least",
+                format!(
+                    "Least energy {} with m = {machines} (T = {}).",
+                    number(energy),
+                    number(makespan)
+                ),
+            ));
+        }
+        blocks
+    }
+}
+
+impl Report {
+    /// The point of the series with the least energy: energy, machines and
+    /// makespan (`[004]`: energy has a minimum in the number of machines).
+    pub fn least_energy(&self) -> Option<(f64, usize, f64)> {
+        self.series
+            .iter()
+            .filter_map(|p| p.energy.map(|e| (e, p.machines, p.makespan)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+}

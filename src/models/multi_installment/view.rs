@@ -1,0 +1,119 @@
+//! M4 on the page: the form and the report's layout.
+
+use super::Report;
+use crate::core::form::{Field, Form, Group, Kind, Layout, Rows};
+use crate::core::response::Describe;
+use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::models::hierarchical::two_level_columns;
+
+/// The M4 tab.
+pub fn form() -> Form {
+    Form {
+        id: "m4",
+        prefix: "mi.",
+        tab: "Multi-installment",
+        title: "Multi-installment with equal chunks",
+        citation: "M4; Drozdowski &amp; Wolniewicz 2003",
+        intro: "The load is cut into chunks of size <i>β</i> sent round robin; each machine \
+            computes its chunks one after the other, in core when <i>β</i> is below its swap \
+            point. The calculator evaluates the schedule exactly, gives the admissible range of \
+            <i>β</i> and the paper's heuristic choice (or says why it does not apply), and \
+            compares processing time against load with one installment.",
+        groups: vec![
+            Group::of(
+                "",
+                vec![
+                    Field::number("V", "load", "Load <i>V</i>"),
+                    Field::new("beta", "chunk", "Chunk <i>β</i>", Kind::Optional)
+                        .placeholder("heuristic"),
+                ],
+            ),
+            Group::optional(
+                "Series over V (optional):",
+                "series",
+                vec![
+                    Field::number("from", "series.from", "from").placeholder("none"),
+                    Field::number("to", "series.to", "to").placeholder("none"),
+                    Field::number("points", "series.points", "points").placeholder("none"),
+                ],
+            ),
+        ],
+        rows: Some(Rows {
+            path: "processors",
+            item: "processor",
+            prefix: "P",
+            caption: "Processors (served round robin, top to bottom)",
+            columns: two_level_columns(["1e-3", "9.99e-5", "0", "1e-3", "-9.9e6", "0.1"]),
+        }),
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let verdict = match &self.verdict {
+            Some(v) => VerdictLine::of("m4-verdict", v, ""),
+            None => VerdictLine {
+                id: "m4-verdict".into(),
+                ok: true,
+                text: format!(
+                    " ({} chunks: evaluated exactly in closed form; checked chunk by chunk up \
+                     to 200 000 chunks)",
+                    self.chunks
+                ),
+            },
+        };
+        let source = if self.chunk_from_heuristic {
+            "heuristic"
+        } else {
+            "given"
+        };
+        let rows = self
+            .machines
+            .iter()
+            .take(ROWS_SHOWN)
+            .enumerate()
+            .map(|(i, u)| {
+                vec![
+                    format!("P{}", i + 1),
+                    u.chunks.to_string(),
+                    number(u.load),
+                    number(u.busy),
+                    number(u.finish),
+                ]
+            })
+            .collect();
+        vec![
+            Block::headline(
+                "m4-makespan",
+                "Processing time: <i>C</i><sub>max</sub>",
+                self.makespan,
+                Some(verdict),
+            ),
+            Block::note(
+                "m4-chunk",
+                format!(
+                    "β = {} ({source}), {} chunks.",
+                    number(self.chunk),
+                    self.chunks
+                ),
+            ),
+            Block::note(
+                "m4-heuristic",
+                format!("Heuristic: {}.", self.heuristic.explanation),
+            ),
+            Block::note(
+                "m4-admissible",
+                format!("Admissible β: {}.", self.admissible.explanation),
+            ),
+            Block::table(
+                "m4-machines",
+                "Machines",
+                &["processor", "chunks", "load", "computing", "finishes"],
+                cut(rows, self.machines.len(), "machines"),
+            ),
+        ]
+    }
+}

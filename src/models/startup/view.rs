@@ -1,0 +1,167 @@
+//! M5 on the page: the form and the report's layout.
+
+use super::{Report, Status};
+use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::response::Describe;
+use crate::core::view::{
+    interval, memory, number, percent, seconds, Block, VerdictLine, ROWS_SHOWN,
+};
+
+/// The fields of the start-up model's processing time and network (also
+/// the maps'), with `chunks` among them when `with_chunks`.
+pub fn model_groups(with_chunks: bool) -> Vec<Group> {
+    let mut network = vec![
+        Field::number("C", "rate", "<i>C</i>").help("communication time per load unit"),
+        Field::number("O", "overhead", "<i>O</i>").help("time to start one message"),
+        Field::number("S", "startup", "<i>S</i>").help("machine start-up time"),
+    ];
+    if with_chunks {
+        network.push(Field::number("n", "chunks", "chunks <i>n</i>"));
+    }
+    vec![
+        Group::of(
+            "τ(α) = max{a<sub>1</sub>α, a<sub>2</sub>α + b<sub>2</sub>}:",
+            vec![
+                Field::number("a1", "a1", "<i>a</i><sub>1</sub>").help("in-core time per unit"),
+                Field::number("a2", "a2", "<i>a</i><sub>2</sub>")
+                    .help("out-of-core time per unit (above a1)"),
+                Field::number("b2", "b2", "<i>b</i><sub>2</sub>")
+                    .help("out-of-core intercept (below 0)"),
+            ],
+        ),
+        Group::of("", network),
+    ]
+}
+
+/// The M5 tab.
+pub fn form() -> Form {
+    let mut groups = model_groups(false);
+    groups.push(Group::of(
+        "",
+        vec![
+            Field::number("m", "machines", "machines <i>m</i>"),
+            Field::number("n", "chunks", "chunks <i>n</i>"),
+            Field::number("V", "load", "load <i>V</i>"),
+        ],
+    ));
+    groups.push(Group::of(
+        "Search:",
+        vec![
+            Field::new("gap", "gap", "stop at gap", Kind::Optional).placeholder("1e-9"),
+            Field::new("lps", "max_lps", "LP budget", Kind::Optional).placeholder("3000"),
+            Field::new("secs", "max_seconds", "time limit [s]", Kind::Optional).placeholder("none"),
+            Field::new(
+                "exactly",
+                "exactly",
+                "exactly n chunks (as the paper's MIP; default: at most n)",
+                Kind::Check,
+            ),
+        ],
+    ));
+    Form {
+        id: "m5",
+        prefix: "s.",
+        tab: "Start-up &amp; installments",
+        title: "Multi-installment with machine start-up",
+        citation: "M5; Drozdowski, Singh &amp; Marszałkowski, isoefficiency maps",
+        intro: "Identical machines start up for <i>S</i>, then receive up to <i>n</i> chunks, one \
+            message at a time (<i>O</i> + <i>Cα</i> each), and compute each in τ(α) = \
+            max{<i>a</i><sub>1</sub>α, <i>a</i><sub>2</sub>α + <i>b</i><sub>2</sub>}: in core up \
+            to the usable RAM ρ = <i>b</i><sub>2</sub>/(<i>a</i><sub>1</sub> − \
+            <i>a</i><sub>2</sub>), far slower beyond. A machine receives its next chunk only \
+            after computing the previous one. For each communication sequence the best sizes \
+            come from a linear program; a branch and bound over sequences proves how far from \
+            optimal the answer can be (the gap), and stops when it is proven optimal or its LP \
+            budget is spent.",
+        groups,
+        rows: None,
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Report {
+    /// What the search's status means, with its figures.
+    pub fn status_text(&self) -> String {
+        let (lps, secs) = (self.lps, seconds(self.seconds));
+        let bound = format!(
+            "proven lower bound {}, gap {}",
+            number(self.lower_bound),
+            percent(self.gap)
+        );
+        match self.status {
+            Status::Optimal => format!(
+                "Proven optimal (branch and bound, {lps} LPs, {} nodes, {secs}; best found at \
+                 LP {}, after {}).",
+                self.nodes,
+                self.incumbent_at_lp,
+                seconds(self.incumbent_seconds)
+            ),
+            Status::StoppedAtGap => {
+                format!("Stopped at the requested gap after {lps} LPs ({secs}): {bound}.")
+            }
+            Status::StoppedAtLimit => format!(
+                "Stopped at the LP budget ({lps} LPs, {secs}): {bound}; not proven optimal."
+            ),
+            Status::StoppedAtTime => format!(
+                "Stopped at the time limit ({lps} LPs, {secs}): {bound}; not proven optimal."
+            ),
+            Status::Interrupted => format!(
+                "Best schedule so far ({lps} LPs, {secs}; the search was interrupted or is \
+                 still running): {bound}; not proven optimal."
+            ),
+        }
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let at_most = if self.status == Status::Optimal {
+            String::new()
+        } else {
+            format!(" (at most {})", number(self.efficiency_bound))
+        };
+        let rows = self
+            .schedule
+            .chunks
+            .iter()
+            .take(ROWS_SHOWN)
+            .enumerate()
+            .map(|(j, c)| {
+                vec![
+                    (j + 1).to_string(),
+                    format!("P{}", c.machine + 1),
+                    number(c.size),
+                    memory(c.level),
+                    interval(&c.send),
+                    interval(&c.compute),
+                ]
+            })
+            .collect();
+        vec![
+            Block::headline(
+                "m5-makespan",
+                "Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>)",
+                self.makespan,
+                Some(VerdictLine::of("m5-verdict", &self.verdict, "")),
+            ),
+            Block::note("m5-status", self.status_text()),
+            Block::note(
+                "m5-efficiency",
+                format!(
+                    "Efficiency E = T(1,1,V)/(m·T) = {}{at_most}; speedup {}; T(1,1,V) = {}.",
+                    number(self.efficiency),
+                    number(self.speedup),
+                    number(self.single)
+                ),
+            ),
+            Block::table(
+                "m5-chunks",
+                "Chunks in sending order",
+                &["chunk", "machine", "α", "memory", "send", "compute"],
+                rows,
+            ),
+        ]
+    }
+}

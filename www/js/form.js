@@ -1,0 +1,118 @@
+// A tab's form state and its request, both ways, from the form's
+// description (made in Rust): fields are read and written by their paths in
+// the request (`power.processor`, `levels[1].slope`). Nothing here knows a
+// model.
+
+/** `levels[1].slope` → ['levels', 1, 'slope']. */
+function steps(path) {
+  return path.split('.').flatMap((part) => {
+    const m = /^([^[]+)((?:\[\d+\])*)$/.exec(part);
+    if (!m) return [part];
+    return [m[1], ...[...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]))];
+  });
+}
+
+function get(obj, path) {
+  let at = obj;
+  for (const s of steps(path)) {
+    if (at == null) return undefined;
+    at = at[s];
+  }
+  return at;
+}
+
+function set(obj, path, value) {
+  const list = steps(path);
+  let at = obj;
+  list.slice(0, -1).forEach((s, i) => {
+    if (at[s] == null) at[s] = typeof list[i + 1] === 'number' ? [] : {};
+    at = at[s];
+  });
+  at[list.at(-1)] = value;
+}
+
+const blank = (text) => String(text ?? '').trim() === '';
+
+/** A number as typed: empty or unreadable text becomes NaN, which the core
+ * reports as "must be a finite number" for that field. */
+export function num(text) {
+  return blank(text) ? NaN : Number(String(text).trim());
+}
+
+/** "0.5, 1 2" → [0.5, 1, 2]; unreadable entries become NaN (the core names them). */
+const list = (text) => String(text ?? '').split(/[\s,;]+/).filter((t) => t !== '').map(num);
+
+/** The request value of a field's text, or undefined to leave it out. */
+function value(kind, text) {
+  switch (kind) {
+    case 'number': return num(text);
+    case 'optional': return blank(text) ? undefined : num(text);
+    case 'check': return Boolean(text);
+    case 'list': return list(text);
+    case 'json': try { return JSON.parse(text); } catch { return null; }
+    case 'text': return String(text ?? '');
+    default: return undefined;
+  }
+}
+
+/** A request value as the field's text. */
+function text(kind, v) {
+  if (kind === 'check') return Boolean(v);
+  if (v == null) return '';
+  if (kind === 'list') return (v ?? []).join(', ');
+  if (kind === 'json') return JSON.stringify(v);
+  return String(v);
+}
+
+/** Fills `target` from `entries` ([{kind, path, optional}] with texts by
+ * key): a group of entries sharing an `optional` path is left out (null)
+ * when all of them are empty. */
+function fill(target, entries, texts) {
+  const empty = new Map();
+  for (const e of entries) {
+    if (!e.optional || e.kind === 'check') continue;
+    empty.set(e.optional, (empty.get(e.optional) ?? true) && blank(texts[e.key]));
+  }
+  for (const e of entries) {
+    if (e.optional && empty.get(e.optional)) continue;
+    const v = value(e.kind, texts[e.key]);
+    if (v !== undefined) set(target, e.path, v);
+  }
+  for (const [path, none] of empty) if (none && !path.includes('[')) set(target, path, null);
+}
+
+/** The fields of a form with their group's optional path. */
+export function fields(form) {
+  return form.groups.flatMap((g) => g.fields.map((f) => ({ ...f, optional: g.optional })));
+}
+
+/** The request of a form state ({scalars: {key: text|bool}, rows: [{key: text}]}). */
+export function toRequest(model, form, state) {
+  const request = { model };
+  for (const [path, v] of form.fixed) set(request, path, v);
+  fill(request, fields(form).filter((f) => f.kind !== 'view'), state.scalars);
+  if (form.rows) {
+    request[form.rows.path] = state.rows.map((r) => {
+      const item = {};
+      fill(item, form.rows.columns, r);
+      return item;
+    });
+  }
+  return request;
+}
+
+/** The view options of a form state (fields of kind `view`). */
+export function viewOptions(form, state) {
+  const options = {};
+  for (const f of fields(form)) if (f.kind === 'view') set(options, f.path, Boolean(state.scalars[f.key]));
+  return options;
+}
+
+/** A request (a preset) as a form state. */
+export function fromRequest(form, request) {
+  const scalars = {};
+  for (const f of fields(form)) if (f.kind !== 'view') scalars[f.key] = text(f.kind, get(request, f.path));
+  const rows = form.rows ? (request[form.rows.path] ?? []).map((item) => Object.fromEntries(
+    form.rows.columns.map((c) => [c.key, text(c.kind, get(item, c.path))]))) : [];
+  return { scalars, rows };
+}
