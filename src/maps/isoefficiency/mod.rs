@@ -460,12 +460,11 @@ fn steps(name: &str, cells: &[(usize, f64)], style: Style, labelled: bool) -> Ve
     let mut runs: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut last: Option<usize> = None;
     for &(m, v) in cells {
-        if last.is_none_or(|l| l + 1 != m) {
-            runs.push(Vec::new());
+        let cell = [[m as f64 - 0.5, v], [m as f64 + 0.5, v]];
+        match runs.last_mut() {
+            Some(run) if last.is_some_and(|l| l + 1 == m) => run.extend(cell),
+            _ => runs.push(cell.to_vec()),
         }
-        let run = runs.last_mut().expect("a run was started");
-        run.push([m as f64 - 0.5, v]);
-        run.push([m as f64 + 0.5, v]);
         last = Some(m);
     }
     let count = runs.len();

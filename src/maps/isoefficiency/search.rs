@@ -70,6 +70,7 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
 pub(super) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result<Point, Error> {
     let top = (0..sweep.len())
         .max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
+        // cannot fail: `sweep` returns at least three points (`steps ≥ 2`).
         .expect("a sweep has points");
     let (a, b) = (
         sweep[top.saturating_sub(1)].load,

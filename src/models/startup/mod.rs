@@ -359,6 +359,8 @@ impl Instance {
                 }
             }
         }
+        // cannot fail: `p = 1` takes every allowed number of chunks, and a
+        // checked instance allows at least one.
         Ok((best.expect("at least one sequence"), lps))
     }
 }
