@@ -1,6 +1,6 @@
 //! The calculator's entry points, shared by the page (through the binding
 //! module) and the command-line tool: one JSON request in, one JSON
-//! response out, for any model of the [registry](crate::registry).
+//! response out, for any model of the [registry].
 //!
 //! A request names its model in the field `"model"`:
 //!

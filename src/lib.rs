@@ -3,8 +3,9 @@
 //! A root machine (the originator) sends pieces of a divisible load to worker
 //! machines over a network; each worker computes fast while its piece fits in
 //! core memory and far slower once it spills to disk. The calculator finds
-//! the fastest schedule, checks it with an independent [verifier](verify),
-//! and describes it as data a chart can draw ([`gantt`]).
+//! the fastest schedule, checks it with an independent
+//! [verifier](crate::core::verify), and describes it as data a chart can
+//! draw ([`gantt`](crate::core::gantt)).
 //!
 //! The models and solvers are plain Rust, used the same way by the native
 //! command-line tool `dlt` and, compiled to WebAssembly, by the page. The
