@@ -75,11 +75,17 @@ pub const MAX_LEVELS: usize = 64;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
+    /// In-core processing rate `a1` (time per load unit).
     pub a1: f64,
+    /// Out-of-core rate `a2` (time per load unit).
     pub a2: f64,
+    /// Out-of-core intercept `b2` (a time, negative).
     pub b2: f64,
+    /// Communication rate `C` (time per load unit).
     pub rate: f64,
+    /// Communication start-up `O` per message (a time).
     pub overhead: f64,
+    /// Machine start-up time `S`.
     pub startup: f64,
     /// Most chunks `n`.
     pub chunks: f64,
@@ -126,6 +132,7 @@ fn default_load_max() -> f64 {
 /// A level's load on one side of `Vmax`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Crossing {
+    /// The efficiency level `e`.
     pub level: f64,
     /// The probe at the load found (its `efficiency` is within the flatness
     /// of `E` over the tolerance of `level`).
@@ -135,6 +142,7 @@ pub struct Crossing {
 /// Everything the map knows about one machine count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Column {
+    /// The machine count `m`.
     pub machines: usize,
     /// The probe at `Vmax`.
     pub max: Point,
@@ -144,7 +152,9 @@ pub struct Column {
     pub above: Vec<Crossing>,
     /// The largest gap of the points above.
     pub largest_gap: f64,
+    /// Probes made for the column.
     pub probes: u64,
+    /// Linear programs solved for the column.
     pub lps: u64,
     /// The overlays of `[000]` for this machine count.
     pub overlay: Overlay,
@@ -168,19 +178,24 @@ impl Column {
 /// A map point and where it belongs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Nearest {
+    /// The point's machine count `m`.
     pub machines: usize,
     /// `below`, `above` or `max`.
     pub kind: String,
+    /// Its efficiency level (for `max`, `Emax`).
     pub level: f64,
+    /// The probe at its load.
     pub point: Point,
 }
 
 /// A whole map: one column per machine count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Map {
+    /// The columns, by machine count.
     pub columns: Vec<Column>,
     /// The levels, sorted.
     pub levels: Vec<f64>,
+    /// The request's load tolerance (units of load).
     pub tolerance: f64,
     /// The largest gap of any point of the map.
     pub largest_gap: f64,

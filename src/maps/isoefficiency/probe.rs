@@ -31,8 +31,9 @@ pub struct Point {
     pub efficiency_bound: f64,
     /// `(T − lower bound)/T`.
     pub gap: f64,
-    /// Machines and chunks of the round robin that gave it.
+    /// Machines of the round robin that gave it.
     pub machines_used: usize,
+    /// Chunks of that round robin.
     pub chunks_used: usize,
 }
 

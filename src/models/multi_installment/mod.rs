@@ -121,6 +121,7 @@ pub struct MachineUse {
 /// One point of the processing time vs `V` series.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SeriesPoint {
+    /// The load `V`, in units of load.
     pub load: f64,
     /// One installment, out of core when needed (the M3 LP).
     pub single: f64,
@@ -274,8 +275,11 @@ impl Instance {
 /// The exact outcome of a round-robin schedule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
+    /// Chunks sent (all of size `β` but the last).
     pub chunks: u64,
+    /// When the last machine finishes.
     pub makespan: f64,
+    /// How each machine spends the schedule.
     pub machines: Vec<MachineUse>,
 }
 
