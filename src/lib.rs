@@ -33,6 +33,8 @@
 //! # Ok::<(), dlt_calc::Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod core;
 pub mod maps;

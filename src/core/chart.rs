@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 /// An axis: its label and whether it is logarithmic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Axis {
+    /// The text along the axis (the quantity and its unit).
     pub label: String,
+    /// Logarithmic rather than linear.
     pub log: bool,
 }
 
@@ -14,6 +16,7 @@ pub struct Axis {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Style {
+    /// A plain line: a computed result.
     #[default]
     Solid,
     /// Thicker and black: the line the others are read against.
@@ -25,10 +28,13 @@ pub enum Style {
 /// One named series of points.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
+    /// The name in the legend (and in exported data).
     pub name: String,
+    /// The points `[x, y]`, in data coordinates, in drawing order.
     pub points: Vec<[f64; 2]>,
     /// Draw a marker at every point (for a few discrete points).
     pub markers: bool,
+    /// How the line is stroked.
     #[serde(default)]
     pub style: Style,
     /// A label written at the line's last point (for charts with too many
@@ -42,9 +48,13 @@ pub struct Line {
 pub struct LineChart {
     /// A short name, also used for export file names.
     pub name: String,
+    /// The title above the chart.
     pub title: String,
+    /// The horizontal axis.
     pub x: Axis,
+    /// The vertical axis.
     pub y: Axis,
+    /// The series, drawn in this order.
     pub lines: Vec<Line>,
     /// Draw a legend of the line names.
     #[serde(default = "yes")]
@@ -132,9 +142,13 @@ pub struct Frame {
     pub px: [i32; 2],
     /// Top and bottom pixel.
     pub py: [i32; 2],
+    /// The data range shown across, left to right.
     pub x: [f64; 2],
+    /// The data range shown up, bottom to top.
     pub y: [f64; 2],
+    /// The horizontal axis is logarithmic.
     pub x_log: bool,
+    /// The vertical axis is logarithmic.
     pub y_log: bool,
 }
 

@@ -22,44 +22,108 @@ pub enum Invalid {
     /// Zero or below where only positive values make sense.
     NotPositive(f64),
     /// Below the smallest meaningful value.
-    BelowMinimum { value: f64, minimum: f64 },
+    BelowMinimum {
+        /// The value given.
+        value: f64,
+        /// The smallest value accepted.
+        minimum: f64,
+    },
     /// Outside `[low, high]`.
-    OutOfBounds { value: f64, low: f64, high: f64 },
+    OutOfBounds {
+        /// The value given.
+        value: f64,
+        /// The smallest value accepted.
+        low: f64,
+        /// The largest value accepted.
+        high: f64,
+    },
     /// Outside `[low, high)`: `high` itself is excluded.
-    OutOfRangeOpen { value: f64, low: f64, high: f64 },
+    OutOfRangeOpen {
+        /// The value given.
+        value: f64,
+        /// The smallest value accepted.
+        low: f64,
+        /// The bound, itself not accepted.
+        high: f64,
+    },
     /// Nonzero but closer to zero than the calculator can compute with.
-    TooSmall { value: f64, limit: f64 },
+    TooSmall {
+        /// The value given.
+        value: f64,
+        /// The smallest nonzero magnitude accepted.
+        limit: f64,
+    },
     /// Not used by this model (the reason stated), so rejected rather than
     /// silently ignored.
     Unused(&'static str),
     /// Must be given, for the reason stated.
     Needed(String),
     /// Larger in magnitude than the calculator accepts (`limit`).
-    TooLarge { value: f64, limit: f64 },
+    TooLarge {
+        /// The value given.
+        value: f64,
+        /// The largest magnitude accepted.
+        limit: f64,
+    },
     /// Not a whole number where one is needed.
     NotWhole(f64),
     /// A list that must not be empty is empty.
     Empty,
     /// A list longer than the calculator accepts.
-    TooMany { count: usize, limit: usize },
+    TooMany {
+        /// The number of entries given.
+        count: usize,
+        /// The most entries accepted.
+        limit: usize,
+    },
     /// A memory level is not slower than the level above it, so the
     /// processing-time function would not be convex.
-    NotConvex { slope: f64, previous: f64 },
+    NotConvex {
+        /// This level's slope (time per load unit).
+        slope: f64,
+        /// The slope of the level above it.
+        previous: f64,
+    },
     /// A memory level's line never rises above the previous levels on
     /// non-negative loads, so that level would never be used.
-    NeverActive { swap_point: f64, previous: f64 },
+    NeverActive {
+        /// The load at which this level would take over.
+        swap_point: f64,
+        /// The previous level's swap point (a load).
+        previous: f64,
+    },
     /// The function gives a negative processing time for an empty load.
     NegativeAtZero(f64),
     /// The memory caps cannot hold the whole load.
-    ExceedsCaps { load: f64, total_cap: f64 },
+    ExceedsCaps {
+        /// The load `V`, in units of load.
+        load: f64,
+        /// The sum of the machines' caps, in units of load.
+        total_cap: f64,
+    },
     /// An index refers to nothing.
-    OutOfRange { index: usize, len: usize },
+    OutOfRange {
+        /// The index given.
+        index: usize,
+        /// The number of entries it should index.
+        len: usize,
+    },
     /// A list that must be a permutation is not one.
     NotPermutation,
     /// A parameter name that the model does not have (the known ones listed).
-    UnknownParameter { name: String, known: String },
+    UnknownParameter {
+        /// The name given.
+        name: String,
+        /// The model's parameter names, separated by commas.
+        known: String,
+    },
     /// A model tag that names no model (the known ones listed).
-    UnknownModel { name: String, known: String },
+    UnknownModel {
+        /// The tag given.
+        name: String,
+        /// Every model's tag, separated by commas.
+        known: String,
+    },
     /// The value could not be read as the field's type (the reader's words,
     /// with long values shortened).
     Unreadable(String),
@@ -166,7 +230,12 @@ impl fmt::Display for Invalid {
 pub enum Error {
     /// A parameter is outside its domain. `field` is its path in the
     /// instance JSON, e.g. `processors[0].startup`.
-    Field { field: String, invalid: Invalid },
+    Field {
+        /// The path of the bad value, e.g. `processors[0].startup`.
+        field: String,
+        /// What is wrong with it.
+        invalid: Invalid,
+    },
     /// The request could not be read (malformed JSON, a missing or unknown
     /// field, a wrong type).
     Malformed(String),

@@ -14,7 +14,10 @@ pub enum Activity {
     /// Receiving a chunk from the originator.
     Receive,
     /// Computing at a memory level (0 = in core, 1 = out of core, ...).
-    Compute { level: usize },
+    Compute {
+        /// The memory level's index (0 = core).
+        level: usize,
+    },
     /// Waiting with nothing to do.
     Idle,
 }
@@ -22,22 +25,29 @@ pub enum Activity {
 /// One bar of the chart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
+    /// When it starts, in time units.
     pub start: f64,
+    /// When it ends, in time units.
     pub end: f64,
+    /// What the machine does meanwhile.
     pub activity: Activity,
 }
 
 /// One machine's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The machine's name on the chart (`P1`, `P2`, ...).
     pub label: String,
+    /// Its bars, by start time.
     pub bars: Vec<Bar>,
 }
 
 /// A whole chart: one row per machine, time from 0 to `horizon`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Gantt {
+    /// The rows, top to bottom.
     pub rows: Vec<Row>,
+    /// The end of the time axis (the makespan), in time units.
     pub horizon: f64,
 }
 

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 /// A time interval `[start, end]`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
+    /// When it starts, in time units.
     pub start: f64,
+    /// When it ends, in time units.
     pub end: f64,
 }
 

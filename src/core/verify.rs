@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::platform::Processor;
-use crate::core::schedule::Schedule;
+use crate::core::schedule::{Chunk, Schedule};
 
 /// Relative tolerance of every comparison.
 pub const RELATIVE_TOLERANCE: f64 = 1e-9;
@@ -68,6 +68,8 @@ pub fn verify(processors: &[Processor], load: f64, schedule: &Schedule, rules: R
     }
 }
 
+/// Every check of [`verify`], in the order the verdict reports them: the
+/// first that fails is the violation.
 fn first_violation(
     ps: &[Processor],
     load: f64,
@@ -75,6 +77,22 @@ fn first_violation(
     rules: Rules,
     tol: f64,
 ) -> Result<(), String> {
+    check_shape(ps, s)?;
+    let mut total = 0.0;
+    let mut latest_end = 0.0_f64;
+    for (k, c) in s.chunks.iter().enumerate() {
+        check_chunk(ps, s.makespan, rules, tol, k, c)?;
+        total += c.size;
+        latest_end = latest_end.max(c.compute.end);
+    }
+    check_totals(load, s.makespan, total, latest_end, tol)?;
+    check_channel(s, tol)?;
+    check_machines(ps.len(), s, rules, tol)
+}
+
+/// The schedule as a whole is one of this instance, with a makespan to
+/// compare times against.
+fn check_shape(ps: &[Processor], s: &Schedule) -> Result<(), String> {
     if s.machines != ps.len() {
         return Err(format!(
             "the schedule has {} machines but the instance {}",
@@ -85,95 +103,144 @@ fn first_violation(
     if !s.makespan.is_finite() {
         return Err("the makespan is not a finite number".into());
     }
-    let mut total = 0.0;
-    let mut latest_end = 0.0_f64;
-    for (k, c) in s.chunks.iter().enumerate() {
-        let name = format!("chunk {} (to P{})", k + 1, c.machine + 1);
-        let p = ps.get(c.machine).ok_or_else(|| {
-            format!(
-                "chunk {} goes to machine {} which does not exist",
-                k + 1,
-                c.machine + 1
-            )
-        })?;
-        let numbers = [
-            c.size,
-            c.send.start,
-            c.send.end,
-            c.compute.start,
-            c.compute.end,
-        ];
-        if numbers.iter().any(|x| !x.is_finite()) {
-            return Err(format!(
-                "{name} has a time or size that is not a finite number"
-            ));
-        }
-        if c.size < -tol {
-            return Err(format!("{name} has a negative size {}", c.size));
-        }
-        if let Some(cap) = p.cap {
-            if c.size > cap + tol {
-                return Err(format!(
-                    "{name} has size {} above the memory cap {cap}",
-                    c.size
-                ));
-            }
-        }
-        if c.send.start < rules.ready - tol {
-            return Err(format!(
-                "{name} is sent at {} before the machines are ready at {}",
-                c.send.start, rules.ready
-            ));
-        }
-        let send = p.send_time(c.size);
-        if (c.send.len() - send).abs() > tol {
-            return Err(format!(
-                "{name} takes {} to send, but S + C·α = {send}",
-                c.send.len()
-            ));
-        }
-        if c.compute.start < c.send.end - tol {
-            return Err(format!(
-                "{name} is computed from {} before it has arrived at {}",
-                c.compute.start, c.send.end
-            ));
-        }
-        let need = p.levels.eval(c.size);
-        if c.compute.len() < need - tol {
-            return Err(format!(
-                "{name} is computed in {} but needs {need}",
-                c.compute.len()
-            ));
-        }
-        match p.levels.levels().get(c.level) {
-            Some(l) if (l.at(c.size) - need).abs() <= tol => {}
-            _ => {
-                return Err(format!(
-                    "{name} claims memory level {} but level {} is active at size {}",
-                    c.level,
-                    p.levels.level_at(c.size),
-                    c.size
-                ))
-            }
-        }
-        if c.compute.end > s.makespan + tol {
-            return Err(format!(
-                "{name} ends at {} after the makespan {}",
-                c.compute.end, s.makespan
-            ));
-        }
-        total += c.size;
-        latest_end = latest_end.max(c.compute.end);
+    Ok(())
+}
+
+/// Chunk `k` (the `k`-th sent) on its own: each of its numbers against its
+/// machine and the rules, so that a broken chunk is named.
+fn check_chunk(
+    ps: &[Processor],
+    makespan: f64,
+    rules: Rules,
+    tol: f64,
+    k: usize,
+    c: &Chunk,
+) -> Result<(), String> {
+    let name = format!("chunk {} (to P{})", k + 1, c.machine + 1);
+    let p = ps.get(c.machine).ok_or_else(|| {
+        format!(
+            "chunk {} goes to machine {} which does not exist",
+            k + 1,
+            c.machine + 1
+        )
+    })?;
+    check_size(&name, p, c, tol)?;
+    check_send(&name, p, c, rules, tol)?;
+    check_compute(&name, p, c, makespan, tol)
+}
+
+/// The chunk's numbers are finite and its size fits its machine: the
+/// duration checks that follow are only meaningful then.
+fn check_size(name: &str, p: &Processor, c: &Chunk, tol: f64) -> Result<(), String> {
+    let numbers = [
+        c.size,
+        c.send.start,
+        c.send.end,
+        c.compute.start,
+        c.compute.end,
+    ];
+    if numbers.iter().any(|x| !x.is_finite()) {
+        return Err(format!(
+            "{name} has a time or size that is not a finite number"
+        ));
     }
+    if c.size < -tol {
+        return Err(format!("{name} has a negative size {}", c.size));
+    }
+    if let Some(cap) = p.cap {
+        if c.size > cap + tol {
+            return Err(format!(
+                "{name} has size {} above the memory cap {cap}",
+                c.size
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The chunk is sent once the machines are ready, in the time its size
+/// takes on the link.
+fn check_send(name: &str, p: &Processor, c: &Chunk, rules: Rules, tol: f64) -> Result<(), String> {
+    if c.send.start < rules.ready - tol {
+        return Err(format!(
+            "{name} is sent at {} before the machines are ready at {}",
+            c.send.start, rules.ready
+        ));
+    }
+    let send = p.send_time(c.size);
+    if (c.send.len() - send).abs() > tol {
+        return Err(format!(
+            "{name} takes {} to send, but S + C·α = {send}",
+            c.send.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The chunk is computed after it has arrived, for as long as its size
+/// needs at the memory level it claims, and by the makespan.
+fn check_compute(
+    name: &str,
+    p: &Processor,
+    c: &Chunk,
+    makespan: f64,
+    tol: f64,
+) -> Result<(), String> {
+    if c.compute.start < c.send.end - tol {
+        return Err(format!(
+            "{name} is computed from {} before it has arrived at {}",
+            c.compute.start, c.send.end
+        ));
+    }
+    let need = p.levels.eval(c.size);
+    if c.compute.len() < need - tol {
+        return Err(format!(
+            "{name} is computed in {} but needs {need}",
+            c.compute.len()
+        ));
+    }
+    match p.levels.levels().get(c.level) {
+        Some(l) if (l.at(c.size) - need).abs() <= tol => {}
+        _ => {
+            return Err(format!(
+                "{name} claims memory level {} but level {} is active at size {}",
+                c.level,
+                p.levels.level_at(c.size),
+                c.size
+            ))
+        }
+    }
+    if c.compute.end > makespan + tol {
+        return Err(format!(
+            "{name} ends at {} after the makespan {makespan}",
+            c.compute.end
+        ));
+    }
+    Ok(())
+}
+
+/// The chunks add up to the load (`total`, summed in sending order), and
+/// the makespan is when the last of them ends (`latest_end`).
+fn check_totals(
+    load: f64,
+    makespan: f64,
+    total: f64,
+    latest_end: f64,
+    tol: f64,
+) -> Result<(), String> {
     if (total - load).abs() > tol {
         return Err(format!("the chunks add up to {total}, not the load {load}"));
     }
-    if (latest_end - s.makespan).abs() > tol {
+    if (latest_end - makespan).abs() > tol {
         return Err(format!(
-            "the makespan {} is not when the last machine finishes ({latest_end})",
-            s.makespan
+            "the makespan {makespan} is not when the last machine finishes ({latest_end})"
         ));
     }
+    Ok(())
+}
+
+/// The one channel carries one chunk at a time.
+fn check_channel(s: &Schedule, tol: f64) -> Result<(), String> {
     let mut sends: Vec<_> = s.chunks.iter().enumerate().collect();
     sends.sort_by(|a, b| a.1.send.start.total_cmp(&b.1.send.start));
     for w in sends.windows(2) {
@@ -188,8 +255,14 @@ fn first_violation(
             ));
         }
     }
+    Ok(())
+}
+
+/// Each of the `machines` machines receives as many chunks as the rules
+/// allow and computes them one at a time.
+fn check_machines(machines: usize, s: &Schedule, rules: Rules, tol: f64) -> Result<(), String> {
     // Each machine's chunks, grouped in one pass, in order of computing.
-    let mut by_machine: Vec<Vec<usize>> = vec![Vec::new(); ps.len()];
+    let mut by_machine: Vec<Vec<usize>> = vec![Vec::new(); machines];
     for (k, c) in s.chunks.iter().enumerate() {
         by_machine[c.machine].push(k);
     }
@@ -207,26 +280,40 @@ fn first_violation(
                 .start
                 .total_cmp(&s.chunks[b].compute.start)
         });
-        for w in mine.windows(2) {
-            let (a, b) = (&s.chunks[w[0]], &s.chunks[w[1]]);
-            if b.compute.start < a.compute.end - tol {
-                return Err(format!(
-                    "P{} computes chunks {} and {} at once",
-                    m + 1,
-                    w[0] + 1,
-                    w[1] + 1
-                ));
-            }
-            if rules.receive_after_compute && b.send.start < a.compute.end - tol {
-                return Err(format!(
-                    "P{} receives chunk {} from {} before it has finished computing chunk {} at {}",
-                    m + 1,
-                    w[1] + 1,
-                    b.send.start,
-                    w[0] + 1,
-                    a.compute.end
-                ));
-            }
+        check_machine_order(m, mine, s, rules, tol)?;
+    }
+    Ok(())
+}
+
+/// Machine `m`'s chunks (`mine`, indices in order of computing) do not
+/// overlap, and without buffering each arrives after the one before is
+/// computed.
+fn check_machine_order(
+    m: usize,
+    mine: &[usize],
+    s: &Schedule,
+    rules: Rules,
+    tol: f64,
+) -> Result<(), String> {
+    for w in mine.windows(2) {
+        let (a, b) = (&s.chunks[w[0]], &s.chunks[w[1]]);
+        if b.compute.start < a.compute.end - tol {
+            return Err(format!(
+                "P{} computes chunks {} and {} at once",
+                m + 1,
+                w[0] + 1,
+                w[1] + 1
+            ));
+        }
+        if rules.receive_after_compute && b.send.start < a.compute.end - tol {
+            return Err(format!(
+                "P{} receives chunk {} from {} before it has finished computing chunk {} at {}",
+                m + 1,
+                w[1] + 1,
+                b.send.start,
+                w[0] + 1,
+                a.compute.end
+            ));
         }
     }
     Ok(())

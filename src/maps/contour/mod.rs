@@ -37,7 +37,9 @@ const PARTIAL_EVERY: f64 = 0.5;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case")]
 pub enum Base {
+    /// M2, linear DLT.
     Linear(linear::Instance),
+    /// M5, machines with a start-up time and a memory hierarchy.
     Startup(startup::Instance),
 }
 
@@ -45,8 +47,11 @@ pub enum Base {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Quantity {
+    /// `T(1,1,V)/(m T)`.
     Efficiency,
+    /// `T(1,1,V)/T`.
     Speedup,
+    /// The makespan `T`, in time units.
     Makespan,
     /// M2 with a power model only.
     Energy,
@@ -58,7 +63,9 @@ pub enum Quantity {
 pub struct AxisRange {
     /// The parameter's name (see [`Base::parameters`]).
     pub parameter: String,
+    /// The first value, in the parameter's unit.
     pub from: f64,
+    /// The last value, in the parameter's unit.
     pub to: f64,
     /// Grid points along the axis (a whole number, 2 to 200).
     pub steps: f64,
@@ -71,17 +78,24 @@ pub struct AxisRange {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
+    /// The model and the parameters the axes do not vary.
     pub base: Base,
+    /// The horizontal axis.
     pub x: AxisRange,
+    /// The vertical axis.
     pub y: AxisRange,
+    /// What is mapped.
     pub quantity: Quantity,
+    /// The values of `quantity` to draw a line at.
     pub levels: Vec<f64>,
 }
 
 /// The computed grid and its lines.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Contour {
+    /// The grid's coordinates across.
     pub x: Vec<f64>,
+    /// The grid's coordinates up.
     pub y: Vec<f64>,
     /// `values[j][i]` at `(x[i], y[j])`; `None` where the parameters are
     /// invalid.

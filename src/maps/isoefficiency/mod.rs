@@ -82,11 +82,17 @@ pub const MAX_LEVELS: usize = 64;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
+    /// In-core processing rate `a1` (time per load unit).
     pub a1: f64,
+    /// Out-of-core rate `a2` (time per load unit).
     pub a2: f64,
+    /// Out-of-core intercept `b2` (a time, negative).
     pub b2: f64,
+    /// Communication rate `C` (time per load unit).
     pub rate: f64,
+    /// Communication start-up `O` per message (a time).
     pub overhead: f64,
+    /// Machine start-up time `S`.
     pub startup: f64,
     /// Most chunks `n`.
     pub chunks: f64,
@@ -133,6 +139,7 @@ fn default_load_max() -> f64 {
 /// A level's load on one side of `Vmax`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Crossing {
+    /// The efficiency level `e`.
     pub level: f64,
     /// The probe at the load found (its `efficiency` is within the flatness
     /// of `E` over the tolerance of `level`).
@@ -142,6 +149,7 @@ pub struct Crossing {
 /// Everything the map knows about one machine count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Column {
+    /// The machine count `m`.
     pub machines: usize,
     /// The probe at `Vmax`.
     pub max: Point,
@@ -151,28 +159,50 @@ pub struct Column {
     pub above: Vec<Crossing>,
     /// The largest gap of the points above.
     pub largest_gap: f64,
+    /// Probes made for the column.
     pub probes: u64,
+    /// Linear programs solved for the column.
     pub lps: u64,
     /// The overlays of `[000]` for this machine count.
     pub overlay: Overlay,
 }
 
+impl Column {
+    /// Brings the column's figures up to date: the largest gap of its
+    /// points, and the probes and LPs spent so far.
+    fn tally(&mut self, probe: &Probe) {
+        self.largest_gap = self
+            .below
+            .iter()
+            .chain(&self.above)
+            .map(|c| c.point.gap)
+            .fold(self.max.gap, f64::max);
+        self.probes = probe.probes;
+        self.lps = probe.lps;
+    }
+}
+
 /// A map point and where it belongs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Nearest {
+    /// The point's machine count `m`.
     pub machines: usize,
     /// `below`, `above` or `max`.
     pub kind: String,
+    /// Its efficiency level (for `max`, `Emax`).
     pub level: f64,
+    /// The probe at its load.
     pub point: Point,
 }
 
 /// A whole map: one column per machine count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Map {
+    /// The columns, by machine count.
     pub columns: Vec<Column>,
     /// The levels, sorted.
     pub levels: Vec<f64>,
+    /// The request's load tolerance (units of load).
     pub tolerance: f64,
     /// The largest gap of any point of the map.
     pub largest_gap: f64,
@@ -269,6 +299,35 @@ impl Request {
             return Err(Error::Cancelled);
         }
         let levels = self.sorted_levels();
+        let mut column = Column {
+            machines,
+            max,
+            below: Vec::new(),
+            above: Vec::new(),
+            largest_gap: max.gap,
+            probes: probe.probes,
+            lps: probe.lps,
+            overlay: Overlay::of(self, machines, max.load, &levels),
+        };
+        self.find_crossings(&mut column, &mut probe, &sweep, &levels, done, progress)?;
+        self.certify_points(&mut column, &mut probe, progress)?;
+        column.tally(&probe);
+        Ok(column)
+    }
+
+    /// Every level's crossings of the column (see [`Request::cross_level`]),
+    /// bracketed by the `sweep`; the map so far is handed out before the
+    /// first level and after each.
+    fn find_crossings(
+        &self,
+        column: &mut Column,
+        probe: &mut Probe,
+        sweep: &[Point],
+        levels: &[f64],
+        done: &[Column],
+        progress: &mut dyn Progress,
+    ) -> Result<(), Error> {
+        let max = column.max;
         // Sweep points on each side, each side in the direction E grows.
         let mut left: Vec<Point> = sweep
             .iter()
@@ -282,87 +341,91 @@ impl Request {
             .filter(|p| p.load > max.load)
             .collect();
         right.insert(0, max);
-        let mut below = Vec::new();
-        let mut above = Vec::new();
-        let overlay = Overlay::of(self, machines, max.load, &levels);
-        // Each partial column: the lines so far (gaps not yet tightened).
-        let partial = |below: &Vec<Crossing>, above: &Vec<Crossing>, probe: &Probe| Column {
-            machines,
-            max,
-            below: below.clone(),
-            above: above.clone(),
-            largest_gap: below
-                .iter()
-                .chain(above)
-                .map(|c| c.point.gap)
-                .fold(max.gap, f64::max),
-            probes: probe.probes,
-            lps: probe.lps,
-            overlay: overlay.clone(),
-        };
-        let so_far = |column: Column| {
-            let mut columns = done.to_vec();
-            columns.push(column);
-            Map::new(columns, self)
-        };
-        model::map_so_far(so_far(partial(&below, &above, &probe)), progress);
+        self.show_so_far(column, probe, done, progress);
         for (i, &level) in levels.iter().enumerate() {
             if level < max.efficiency {
-                // The last rise through the level before the maximum.
-                if let Some(w) = left
-                    .windows(2)
-                    .rev()
-                    .find(|w| w[0].efficiency < level && w[1].efficiency >= level)
-                {
-                    let point = search::crossing(&mut probe, w[0], w[1], level, self.tolerance)?;
-                    below.push(Crossing { level, point });
-                }
-                if level >= 1.0 {
-                    if let Some(w) = right
-                        .windows(2)
-                        .find(|w| w[0].efficiency >= level && w[1].efficiency < level)
-                    {
-                        let point =
-                            search::crossing(&mut probe, w[0], w[1], level, self.tolerance)?;
-                        above.push(Crossing { level, point });
-                    }
-                }
+                self.cross_level(level, probe, (&left, &right), column)?;
             }
-            model::map_so_far(so_far(partial(&below, &above, &probe)), progress);
-            let done = 0.5 + 0.4 * (i + 1) as f64 / levels.len() as f64;
-            if !progress.report(done, &format!("m = {machines}: levels")) {
+            self.show_so_far(column, probe, done, progress);
+            let fraction = 0.5 + 0.4 * (i + 1) as f64 / levels.len() as f64;
+            if !progress.report(fraction, &format!("m = {}: levels", column.machines)) {
                 return Err(Error::Cancelled);
             }
         }
-        // Proven gaps of the kept points: the root bound, then, where that
-        // leaves more than `CERTIFY_GAP`, the exact search with a budget.
+        Ok(())
+    }
+
+    /// One level's loads: below `Vmax`, the last rise through the level
+    /// before the maximum (in `left`); above it, for levels of at least 1,
+    /// the first fall through it after the maximum (in `right`). Each is
+    /// narrowed by regula falsi from the bracket the sweep gives.
+    fn cross_level(
+        &self,
+        level: f64,
+        probe: &mut Probe,
+        (left, right): (&[Point], &[Point]),
+        column: &mut Column,
+    ) -> Result<(), Error> {
+        if let Some(w) = left
+            .windows(2)
+            .rev()
+            .find(|w| w[0].efficiency < level && w[1].efficiency >= level)
+        {
+            let point = search::crossing(probe, w[0], w[1], level, self.tolerance)?;
+            column.below.push(Crossing { level, point });
+        }
+        if level >= 1.0 {
+            if let Some(w) = right
+                .windows(2)
+                .find(|w| w[0].efficiency >= level && w[1].efficiency < level)
+            {
+                let point = search::crossing(probe, w[0], w[1], level, self.tolerance)?;
+                column.above.push(Crossing { level, point });
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands out the map so far: the columns `done` and this one's lines
+    /// up to now (gaps not yet tightened), so that a page draws them while
+    /// the rest is computed.
+    fn show_so_far(
+        &self,
+        column: &Column,
+        probe: &Probe,
+        done: &[Column],
+        progress: &mut dyn Progress,
+    ) {
+        let mut partial = column.clone();
+        partial.tally(probe);
+        let mut columns = done.to_vec();
+        columns.push(partial);
+        model::map_so_far(Map::new(columns, self), progress);
+    }
+
+    /// Proven gaps of the kept points: the root bound, then, where that
+    /// leaves more than `CERTIFY_GAP`, the exact search with a budget.
+    fn certify_points(
+        &self,
+        column: &mut Column,
+        probe: &mut Probe,
+        progress: &mut dyn Progress,
+    ) -> Result<(), Error> {
         let lps = self
             .certify_lps
             .map_or(DEFAULT_MAP_CERTIFY_LPS, |l| l as u64);
-        let max = probe.certify(max, CERTIFY_GAP, lps)?;
-        let kept = below.len() + above.len();
-        for (j, c) in below.iter_mut().chain(above.iter_mut()).enumerate() {
+        column.max = probe.certify(column.max, CERTIFY_GAP, lps)?;
+        let machines = column.machines;
+        let kept = column.below.len() + column.above.len();
+        let points = column.below.iter_mut().chain(column.above.iter_mut());
+        for (j, c) in points.enumerate() {
             let done = 0.9 + 0.1 * j as f64 / kept as f64;
             if !progress.report(done, &format!("m = {machines}: certifying")) {
                 return Err(Error::Cancelled);
             }
             c.point = probe.certify(c.point, CERTIFY_GAP, lps)?;
         }
-        let largest_gap = below
-            .iter()
-            .chain(&above)
-            .map(|c| c.point.gap)
-            .fold(max.gap, f64::max);
-        Ok(Column {
-            machines,
-            max,
-            below,
-            above,
-            largest_gap,
-            probes: probe.probes,
-            lps: probe.lps,
-            overlay,
-        })
+        Ok(())
     }
 
     /// The whole map, one machine count after the other.
@@ -419,12 +482,11 @@ fn steps(name: &str, cells: &[(usize, f64)], style: Style, labelled: bool) -> Ve
     let mut runs: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut last: Option<usize> = None;
     for &(m, v) in cells {
-        if last.is_none_or(|l| l + 1 != m) {
-            runs.push(Vec::new());
+        let cell = [[m as f64 - 0.5, v], [m as f64 + 0.5, v]];
+        match runs.last_mut() {
+            Some(run) if last.is_some_and(|l| l + 1 == m) => run.extend(cell),
+            _ => runs.push(cell.to_vec()),
         }
-        let run = runs.last_mut().expect("a run was started");
-        run.push([m as f64 - 0.5, v]);
-        run.push([m as f64 + 0.5, v]);
         last = Some(m);
     }
     let count = runs.len();

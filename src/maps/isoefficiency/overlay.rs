@@ -17,6 +17,7 @@ use super::Request;
 /// the searched range).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Overlay {
+    /// The efficiency levels, in the order of the lists below.
     pub levels: Vec<f64>,
     /// Where the upper bound of (13) reaches the level (the least load
     /// that can have it), below `Vmax`.

@@ -31,8 +31,9 @@ pub struct Point {
     pub efficiency_bound: f64,
     /// `(T − lower bound)/T`.
     pub gap: f64,
-    /// Machines and chunks of the round robin that gave it.
+    /// Machines of the round robin that gave it.
     pub machines_used: usize,
+    /// Chunks of that round robin.
     pub chunks_used: usize,
 }
 
@@ -177,62 +178,17 @@ impl Probe {
         let instance = self.instance(load);
         instance.check()?;
         self.probes += 1;
-        let m = instance.machines_usize();
-        let n = instance.chunks as usize;
-        let allowed = |p: usize, k: usize| {
-            (1..=m).contains(&p)
-                && if instance.exactly {
-                    k == n
-                } else {
-                    (p..=n).contains(&k)
-                }
+        let mut family = RoundRobins {
+            instance: &instance,
+            known: HashMap::new(),
         };
-        let hint = self.hint.filter(|&(p, k)| allowed(p, k));
-        let mut known: HashMap<(usize, usize), f64> = HashMap::new();
-        let mut value = |p: usize, k: usize, lps: &mut u64| -> Result<f64, Error> {
-            if let Some(&t) = known.get(&(p, k)) {
-                return Ok(t);
-            }
-            let sequence: Vec<usize> = (0..k).map(|j| j % p).collect();
-            let t = instance.solve_sequence(&sequence)?.makespan;
-            *lps += 1;
-            known.insert((p, k), t);
-            Ok(t)
-        };
+        let hint = self.hint.filter(|&at| family.allowed(at));
         // The first probe scans every round robin; later ones climb.
-        let (mut at, mut best) = match hint {
-            Some(at) => (at, value(at.0, at.1, &mut self.lps)?),
-            None => {
-                let mut best = ((m.min(n), n), f64::INFINITY);
-                for p in 1..=m {
-                    for k in 1..=n {
-                        if allowed(p, k) {
-                            let t = value(p, k, &mut self.lps)?;
-                            if t < best.1 {
-                                best = ((p, k), t);
-                            }
-                        }
-                    }
-                }
-                best
-            }
+        let start = match hint {
+            Some(at) => (at, family.makespan(at, &mut self.lps)?),
+            None => family.scan(&mut self.lps)?,
         };
-        loop {
-            let mut moved = false;
-            for (dp, dk) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)] {
-                let (p, k) = (at.0 as isize + dp, at.1 as isize + dk);
-                if p < 1 || k < 1 || !allowed(p as usize, k as usize) {
-                    continue;
-                }
-                let t = value(p as usize, k as usize, &mut self.lps)?;
-                if t < best * (1.0 - 1e-12) {
-                    (best, at, moved) = (t, (p as usize, k as usize), true);
-                }
-            }
-            if !moved {
-                break;
-            }
-        }
+        let (at, best) = family.climb(start, &mut self.lps)?;
         self.hint = Some(at);
         let single = instance.single();
         let lower = instance.lower_bound().min(best);
@@ -246,6 +202,87 @@ impl Probe {
             machines_used: at.0,
             chunks_used: at.1,
         })
+    }
+}
+
+/// The round robins of one probe's instance, by machines `p` and chunks
+/// `k`, each solved at most once: a climb comes back to the same `(p, k)`
+/// from several neighbours.
+struct RoundRobins<'a> {
+    instance: &'a Instance,
+    known: HashMap<(usize, usize), f64>,
+}
+
+impl RoundRobins<'_> {
+    /// Whether `p` machines and `k` chunks make a sequence the instance
+    /// allows.
+    fn allowed(&self, (p, k): (usize, usize)) -> bool {
+        let m = self.instance.machines_usize();
+        let n = self.instance.chunks as usize;
+        (1..=m).contains(&p)
+            && if self.instance.exactly {
+                k == n
+            } else {
+                (p..=n).contains(&k)
+            }
+    }
+
+    /// The makespan of the round robin over `p` machines with `k` chunks;
+    /// `lps` counts the LP when it is solved here.
+    fn makespan(&mut self, (p, k): (usize, usize), lps: &mut u64) -> Result<f64, Error> {
+        if let Some(&t) = self.known.get(&(p, k)) {
+            return Ok(t);
+        }
+        let sequence: Vec<usize> = (0..k).map(|j| j % p).collect();
+        let t = self.instance.solve_sequence(&sequence)?.makespan;
+        *lps += 1;
+        self.known.insert((p, k), t);
+        Ok(t)
+    }
+
+    /// The best of every allowed round robin (the first of equals), for a
+    /// probe without a hint.
+    fn scan(&mut self, lps: &mut u64) -> Result<((usize, usize), f64), Error> {
+        let m = self.instance.machines_usize();
+        let n = self.instance.chunks as usize;
+        let mut best = ((m.min(n), n), f64::INFINITY);
+        for p in 1..=m {
+            for k in 1..=n {
+                if self.allowed((p, k)) {
+                    let t = self.makespan((p, k), lps)?;
+                    if t < best.1 {
+                        best = ((p, k), t);
+                    }
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    /// From `(at, best)`, moves to a better neighbour (`p ± 1`, `k ± 1`,
+    /// both) until none is better by a relative `1e-12`; each move is
+    /// taken at once, so later neighbours are those of the new point.
+    fn climb(
+        &mut self,
+        (mut at, mut best): ((usize, usize), f64),
+        lps: &mut u64,
+    ) -> Result<((usize, usize), f64), Error> {
+        loop {
+            let mut moved = false;
+            for (dp, dk) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)] {
+                let (p, k) = (at.0 as isize + dp, at.1 as isize + dk);
+                if p < 1 || k < 1 || !self.allowed((p as usize, k as usize)) {
+                    continue;
+                }
+                let t = self.makespan((p as usize, k as usize), lps)?;
+                if t < best * (1.0 - 1e-12) {
+                    (best, at, moved) = (t, (p as usize, k as usize), true);
+                }
+            }
+            if !moved {
+                return Ok((at, best));
+            }
+        }
     }
 }
 

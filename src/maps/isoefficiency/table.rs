@@ -46,19 +46,26 @@ pub const DEFAULT_CERTIFY_LPS: u64 = 100;
 /// One certified point: efficiency of the best schedule, the proven bound.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Certified {
+    /// The load `V`.
     pub load: f64,
+    /// The makespan of the best schedule found.
     pub makespan: f64,
+    /// `T(1,1,V)/(m T)` of that schedule.
     pub efficiency: f64,
     /// No schedule at this load is more efficient than this.
     pub efficiency_bound: f64,
+    /// `(T − lower bound)/T`.
     pub gap: f64,
+    /// How the exact search ended.
     pub status: Status,
+    /// Linear programs the search solved.
     pub lps: u64,
 }
 
 /// One row: a machine count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The machine count `m`.
     pub machines: usize,
     /// Ours, at our `Vmax`.
     pub max: Certified,
@@ -73,6 +80,7 @@ pub struct Row {
 /// The table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Table {
+    /// One row per machine count, in increasing order.
     pub rows: Vec<Row>,
     /// Whether the instance is the paper's (only then are its values shown).
     pub reference: bool,

@@ -185,6 +185,7 @@ impl Instance {
             outcome.is_ok()
         });
         outcome?;
+        // cannot fail: `for_each` visits at least one order, and its split was solved.
         let (_, order, split) = best.expect("at least one order was solved");
         Ok((order, split, tried))
     }

@@ -466,6 +466,7 @@ fn best_order(
     if cancelled {
         return Err(Error::Cancelled);
     }
+    // cannot fail: `for_each` visits at least one order, and the first sets `best`.
     let (order, s) = best.expect("at least one order");
     Ok((order, s, tried))
 }

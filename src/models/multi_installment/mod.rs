@@ -126,6 +126,7 @@ pub struct MachineUse {
 /// One point of the processing time vs `V` series.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SeriesPoint {
+    /// The load `V`, in units of load.
     pub load: f64,
     /// One installment, out of core when needed (the M3 LP).
     pub single: f64,
@@ -199,9 +200,14 @@ impl Instance {
         self.check()?;
         let admissible = admissible(&self.processors);
         let heuristic = heuristic(&self.processors, &admissible);
-        let (chunk, chunk_from_heuristic) = match self.chunk {
-            Some(beta) => (beta, false),
-            None => (heuristic.chunk.expect("checked"), true),
+        let (chunk, chunk_from_heuristic) = match (self.chunk, heuristic.chunk) {
+            (Some(beta), _) => (beta, false),
+            (None, Some(beta)) => (beta, true),
+            // Rejected by `check` above, with this message.
+            (None, None) => {
+                let why = format!("the heuristic {}", heuristic.explanation);
+                return Err(Error::field("chunk", Invalid::Needed(why)));
+            }
         };
         let eval = evaluate(&self.processors, self.load, chunk);
         let verdict = (eval.chunks <= MAX_VERIFIED).then(|| {
@@ -274,8 +280,11 @@ impl Instance {
 /// The exact outcome of a round-robin schedule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
+    /// Chunks sent (all of size `β` but the last).
     pub chunks: u64,
+    /// When the last machine finishes.
     pub makespan: f64,
+    /// How each machine spends the schedule.
     pub machines: Vec<MachineUse>,
 }
 
@@ -382,11 +391,16 @@ pub fn schedule(ps: &[Processor], load: f64, beta: f64) -> Schedule {
 /// `[003]`'s admissible range of `β`.
 pub fn admissible(ps: &[Processor]) -> Admissible {
     let m = ps.len() as f64;
-    let swaps: Vec<f64> = ps
+    // Each machine's first swap point and out-of-core slope (its last
+    // level's); a machine with a single level has neither.
+    let out_of_core: Vec<(f64, f64)> = ps
         .iter()
-        .filter_map(|p| p.levels.swap_points().first().copied())
+        .filter_map(|p| {
+            let swap = p.levels.swap_points().first().copied()?;
+            Some((swap, p.levels.levels().last()?.slope))
+        })
         .collect();
-    if swaps.len() < ps.len() {
+    if out_of_core.len() < ps.len() {
         return Admissible {
             lower: None,
             upper: None,
@@ -396,14 +410,12 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
                 .into(),
         };
     }
-    let upper = swaps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let all_in_core = swaps.iter().copied().fold(f64::INFINITY, f64::min);
+    let swaps = out_of_core.iter().map(|&(swap, _)| swap);
+    let upper = swaps.clone().fold(f64::NEG_INFINITY, f64::max);
+    let all_in_core = swaps.fold(f64::INFINITY, f64::min);
     let startups: f64 = ps.iter().map(|p| p.startup).sum();
     let rates: f64 = ps.iter().map(|p| p.rate).sum();
-    let speed: f64 = ps
-        .iter()
-        .map(|p| 1.0 / p.levels.levels().last().expect("checked").slope)
-        .sum();
+    let speed: f64 = out_of_core.iter().map(|&(_, slope)| 1.0 / slope).sum();
     let denominator = m / speed - rates;
     if denominator <= 0.0 {
         return Admissible {

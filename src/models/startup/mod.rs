@@ -127,6 +127,7 @@ pub struct Report {
     pub lower_bound: f64,
     /// `(T − bound)/T`.
     pub gap: f64,
+    /// Why the search stopped, and so how good the answer is.
     pub status: Status,
     /// The machine of every chunk of the best schedule (empty chunks left out).
     pub sequence: Vec<usize>,
@@ -151,8 +152,11 @@ pub struct Report {
     pub seconds: f64,
     /// Seconds until the final best schedule was found.
     pub incumbent_seconds: f64,
+    /// The best schedule, rebuilt from `sizes`.
     pub schedule: Schedule,
+    /// How each machine spends it.
     pub usage: Vec<MachineUse>,
+    /// The verifier's verdict on it.
     pub verdict: Verdict,
 }
 
@@ -361,6 +365,8 @@ impl Instance {
                 }
             }
         }
+        // cannot fail: `p = 1` takes every allowed number of chunks, and a
+        // checked instance allows at least one.
         Ok((best.expect("at least one sequence"), lps))
     }
 }

@@ -127,6 +127,273 @@ pub(crate) struct Relaxation {
     pub loads: Vec<f64>,
 }
 
+impl Relaxation {
+    /// The answer for a node whose completions cannot beat `cutoff`: the
+    /// bound is the cutoff itself, so the search drops the node.
+    fn pruned(cutoff: f64) -> Relaxation {
+        Relaxation {
+            bound: cutoff,
+            counts: Vec::new(),
+            loads: Vec::new(),
+        }
+    }
+}
+
+/// The instance's numbers as the bound LP sees them: times in units of
+/// `T(1,1,V)` and loads as fractions of `V`, so that the LP is well scaled
+/// whatever the instance's units.
+struct Scaled {
+    /// The time unit, `T(1,1,V)` (seconds, or whatever the instance uses).
+    unit: f64,
+    /// `O`, `C V`, `a1 V`, `a2 V`, `b2` and `S`, in that unit.
+    o: f64,
+    c: f64,
+    a1: f64,
+    a2: f64,
+    b2: f64,
+    s: f64,
+    /// The largest chunk a completion within the cutoff holds, at most `V`
+    /// (a fraction of `V`).
+    cap: f64,
+    /// The most load a chunk holds in core (a fraction of `V`).
+    per_chunk: f64,
+}
+
+impl Scaled {
+    /// The scaled numbers, or `None` when no chunk fits before `cutoff`
+    /// (the node is pruned).
+    fn of(instance: &Instance, cutoff: f64) -> Option<Scaled> {
+        let unit = instance.single().max(f64::MIN_POSITIVE);
+        let v = instance.load;
+        let largest = instance.largest_chunk(cutoff) / v;
+        if !(largest.is_finite() && largest >= 0.0) {
+            return None;
+        }
+        let cap = largest.min(1.0);
+        Some(Scaled {
+            unit,
+            o: instance.overhead / unit,
+            c: instance.rate * v / unit,
+            a1: instance.a1 * v / unit,
+            a2: instance.a2 * v / unit,
+            b2: instance.b2 / unit,
+            s: instance.startup / unit,
+            cap,
+            per_chunk: cap.min(instance.ram() / v).max(f64::MIN_POSITIVE),
+        })
+    }
+}
+
+/// The bound LP of [`Instance::relax`] while it is built: one type for the
+/// variables the groups of rows share, so that each group is a step of its
+/// own (see [`Instance::relax`] for the model).
+struct BoundLp {
+    lp: Problem,
+    scaled: Scaled,
+    /// The prefix's length: messages `0..k` are the prefix's, the rest
+    /// are positions.
+    k: usize,
+    /// The makespan `T`.
+    big_t: Var,
+    /// Every message: start `t`, size `x`, "holds a chunk" `y` (no variable,
+    /// the constant 1, where it is held).
+    msg: Vec<(Var, Var, Option<Var>)>,
+    /// `f_i`: when machine `i` has finished its prefix work (`S` if none).
+    f: Vec<Var>,
+    /// When the channel has sent the prefix.
+    end: Var,
+    /// `R_i`: machine `i`'s load after the prefix.
+    r: Vec<Var>,
+    /// `k_i`: machine `i`'s relaxed number of chunks after the prefix.
+    counts: Vec<Var>,
+    /// `σ_i`: when machine `i` starts receiving its remaining chunks (`T`
+    /// if none); it is busy from then on.
+    sigma: Vec<Var>,
+}
+
+impl BoundLp {
+    /// The LP's variables, with `T` as the objective, always in this order
+    /// (the solver's pivots, and so the bound's last digits, may depend on
+    /// it).
+    fn new(instance: &Instance, k: usize, range: &[(f64, f64)], scaled: Scaled) -> BoundLp {
+        let m = instance.machines_usize();
+        let s = scaled.s;
+        // An optimal schedule of the subtree holds a chunk in every prefix
+        // message: without an empty one it is a sequence of another subtree
+        // or one with fewer than min(m, n) chunks, which are solved apart
+        // ([`Instance::short_sequences`]).
+        let held = |j: usize| instance.exactly || j < k;
+        let mut lp = Problem::new();
+        let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
+        let msg = (0..instance.chunks as usize)
+            .map(|j| {
+                let t = lp.add_var(0.0, s, f64::INFINITY);
+                let x = lp.add_var(0.0, 0.0, scaled.cap);
+                let y = (!held(j)).then(|| lp.add_var(0.0, 0.0, 1.0));
+                (t, x, y)
+            })
+            .collect();
+        let f = (0..m).map(|_| lp.add_var(0.0, s, f64::INFINITY)).collect();
+        let end = lp.add_var(0.0, s, f64::INFINITY);
+        let r = (0..m).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
+        let counts = range
+            .iter()
+            .map(|&(lo, hi)| lp.add_var(0.0, lo, hi))
+            .collect();
+        let sigma = (0..m).map(|_| lp.add_var(0.0, s, f64::INFINITY)).collect();
+        BoundLp {
+            lp,
+            scaled,
+            k,
+            big_t,
+            msg,
+            f,
+            end,
+            r,
+            counts,
+            sigma,
+        }
+    }
+
+    /// Each message is sent after the one before and computed in time: a
+    /// prefix message before its machine's next chunk is sent, a position
+    /// by `T`. The positions follow the prefix on the channel.
+    fn add_message_rows(&mut self, prefix: &[usize]) {
+        let Scaled {
+            o,
+            c,
+            a1,
+            a2,
+            b2,
+            cap,
+            ..
+        } = self.scaled;
+        let (k, messages) = (self.k, self.msg.len());
+        for (j, &(t, x, y)) in self.msg.iter().enumerate() {
+            // The channel: one message after the other; the prefix has been
+            // sent at `end`, and the positions follow.
+            let next = match j + 1 {
+                l if l == k => Some(self.end),
+                l if l < messages => Some(self.msg[l].0),
+                _ => None,
+            };
+            if let Some(next) = next {
+                at_most_zero(&mut self.lp, &[(t, 1.0), (x, c), (next, -1.0)], (y, o));
+            }
+            // Computed before its machine's next chunk is sent (a prefix
+            // message) or by T (a position): `t + O y + C x + τ ≤ w` with
+            // `τ ≥ a1 x` and `τ ≥ a2 x + b2 y`, one row each.
+            let before = if j < k {
+                let machine = prefix[j];
+                match (j + 1..k).find(|&l| prefix[l] == machine) {
+                    Some(l) => self.msg[l].0,
+                    None => self.f[machine],
+                }
+            } else {
+                self.big_t
+            };
+            let lp = &mut self.lp;
+            at_most_zero(lp, &[(t, 1.0), (x, c + a1), (before, -1.0)], (y, o));
+            at_most_zero(lp, &[(t, 1.0), (x, c + a2), (before, -1.0)], (y, o + b2));
+            if let Some(y) = y {
+                lp.add_constraint(&[(x, 1.0), (y, -cap)], Cmp::Le, 0.0);
+            }
+        }
+        if let Some(first) = self.msg.get(k) {
+            let row = [(self.end, 1.0), (first.0, -1.0)];
+            self.lp.add_constraint(&row, Cmp::Le, 0.0);
+        }
+    }
+
+    /// Each machine receives its remaining load after its prefix work and
+    /// after the prefix has been sent, and is busy with it until `T`.
+    fn add_machine_rows(&mut self) {
+        let Scaled {
+            o,
+            c,
+            a1,
+            a2,
+            b2,
+            cap,
+            ..
+        } = self.scaled;
+        let (big_t, end) = (self.big_t, self.end);
+        for i in 0..self.sigma.len() {
+            let (ri, ki, si) = (self.r[i], self.counts[i], self.sigma[i]);
+            let lp = &mut self.lp;
+            lp.add_constraint(&[(self.f[i], 1.0), (si, -1.0)], Cmp::Le, 0.0);
+            lp.add_constraint(&[(end, 1.0), (si, -1.0)], Cmp::Le, 0.0);
+            // In core at best, or out of core with k_i chunks of RAM size.
+            lp.add_constraint(
+                &[(si, 1.0), (ki, o), (ri, c + a1), (big_t, -1.0)],
+                Cmp::Le,
+                0.0,
+            );
+            lp.add_constraint(
+                &[(si, 1.0), (ki, o + b2), (ri, c + a2), (big_t, -1.0)],
+                Cmp::Le,
+                0.0,
+            );
+            lp.add_constraint(&[(ri, 1.0), (ki, -cap)], Cmp::Le, 0.0);
+        }
+    }
+
+    /// The machines share the channel: the `q` smallest `σ` add up to at
+    /// least the first `q` position starts, written as
+    /// `q λ − Σ μ_i ≥ Σ_{r<q} t_{k+r}` with `σ_i ≥ λ − μ_i`, `μ ≥ 0` (the
+    /// LP dual of "the sum of the q smallest").
+    fn add_channel_share_rows(&mut self) {
+        let k = self.k;
+        let m = self.sigma.len();
+        for q in 1..=m.min(self.msg.len() - k) {
+            let lp = &mut self.lp;
+            let lambda = lp.add_var(0.0, f64::NEG_INFINITY, f64::INFINITY);
+            let mut row = vec![(lambda, q as f64)];
+            for &si in &self.sigma {
+                let mu = lp.add_var(0.0, 0.0, f64::INFINITY);
+                lp.add_constraint(&[(si, 1.0), (lambda, -1.0), (mu, 1.0)], Cmp::Ge, 0.0);
+                row.push((mu, -1.0));
+            }
+            row.extend(self.msg[k..k + q].iter().map(|p| (p.0, -1.0)));
+            lp.add_constraint(&row, Cmp::Ge, 0.0);
+        }
+    }
+
+    /// The machines' remaining chunks and loads are the positions', and
+    /// the messages carry the whole load.
+    fn add_balance_rows(&mut self) {
+        let positions = &self.msg[self.k..];
+        let mut count: Vec<_> = self.counts.iter().map(|&ki| (ki, 1.0)).collect();
+        count.extend(positions.iter().filter_map(|p| p.2).map(|y| (y, -1.0)));
+        let held_positions = positions.iter().filter(|p| p.2.is_none()).count();
+        self.lp
+            .add_constraint(&count, Cmp::Eq, held_positions as f64);
+        let mut load: Vec<_> = self.r.iter().map(|&ri| (ri, 1.0)).collect();
+        load.extend(positions.iter().map(|p| (p.1, -1.0)));
+        self.lp.add_constraint(&load, Cmp::Eq, 0.0);
+        let all: Vec<_> = self.msg.iter().map(|p| (p.1, 1.0)).collect();
+        self.lp.add_constraint(&all, Cmp::Eq, 1.0);
+    }
+
+    /// The optimum in the instance's units, with each machine's relaxed
+    /// count and load (in chunks' worth of in-core load) for the split of
+    /// boxes; an infeasible LP prunes the node at `cutoff`.
+    fn solve(&self, cutoff: f64) -> Result<Relaxation, Error> {
+        match self.lp.solve() {
+            Ok(solution) => {
+                let per_chunk = self.scaled.per_chunk;
+                Ok(Relaxation {
+                    bound: solution.objective() * self.scaled.unit,
+                    counts: self.counts.iter().map(|&ki| solution[ki]).collect(),
+                    loads: self.r.iter().map(|&ri| solution[ri] / per_chunk).collect(),
+                })
+            }
+            Err(crate::core::lp::LpError::Infeasible) => Ok(Relaxation::pruned(cutoff)),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
 /// When a search stops.
 pub(super) struct Limits {
     /// Relative gap proven small enough.
@@ -233,142 +500,15 @@ impl Instance {
         cutoff: f64,
     ) -> Result<Relaxation, Error> {
         debug_assert!(!prefix.is_empty(), "the root holds the first chunk");
-        let unit = self.single().max(f64::MIN_POSITIVE);
-        let v = self.load;
-        let m = self.machines_usize();
-        let k = prefix.len();
-        let (o, c) = (self.overhead / unit, self.rate * v / unit);
-        let (a1, a2, b2) = (self.a1 * v / unit, self.a2 * v / unit, self.b2 / unit);
-        let s = self.startup / unit;
-        let largest = self.largest_chunk(cutoff) / v;
-        let pruned = Relaxation {
-            bound: cutoff,
-            counts: Vec::new(),
-            loads: Vec::new(),
+        let Some(scaled) = Scaled::of(self, cutoff) else {
+            return Ok(Relaxation::pruned(cutoff));
         };
-        if !(largest.is_finite() && largest >= 0.0) {
-            return Ok(pruned);
-        }
-        let cap = largest.min(1.0);
-        // The most load a chunk holds in core (a fraction of V).
-        let per_chunk = cap.min(self.ram() / v).max(f64::MIN_POSITIVE);
-        // An optimal schedule of the subtree holds a chunk in every prefix
-        // message: without an empty one it is a sequence of another subtree
-        // or one with fewer than min(m, n) chunks, which are solved apart
-        // ([`Instance::short_sequences`]).
-        let held = |j: usize| self.exactly || j < k;
-        let mut lp = Problem::new();
-        let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
-        // Every message: start t, size x, "holds a chunk" y (the constant 1,
-        // no variable, where it is held).
-        let messages = self.chunks as usize;
-        let msg: Vec<(Var, Var, Option<Var>)> = (0..messages)
-            .map(|j| {
-                let t = lp.add_var(0.0, s, f64::INFINITY);
-                let x = lp.add_var(0.0, 0.0, cap);
-                let y = (!held(j)).then(|| lp.add_var(0.0, 0.0, 1.0));
-                (t, x, y)
-            })
-            .collect();
-        // f_i: when machine i has finished its prefix work (S if none).
-        let f: Vec<_> = (0..m).map(|_| lp.add_var(0.0, s, f64::INFINITY)).collect();
-        // end: when the channel has sent the prefix.
-        let end = lp.add_var(0.0, s, f64::INFINITY);
-        let r: Vec<_> = (0..m).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
-        let counts: Vec<_> = range
-            .iter()
-            .map(|&(lo, hi)| lp.add_var(0.0, lo, hi))
-            .collect();
-        for (j, &(t, x, y)) in msg.iter().enumerate() {
-            // The channel: one message after the other; the prefix has been
-            // sent at `end`, and the positions follow.
-            let next = match j + 1 {
-                l if l == k => Some(end),
-                l if l < messages => Some(msg[l].0),
-                _ => None,
-            };
-            if let Some(next) = next {
-                at_most_zero(&mut lp, &[(t, 1.0), (x, c), (next, -1.0)], (y, o));
-            }
-            // Computed before its machine's next chunk is sent (a prefix
-            // message) or by T (a position): `t + O y + C x + τ ≤ w` with
-            // `τ ≥ a1 x` and `τ ≥ a2 x + b2 y`, one row each.
-            let before = if j < k {
-                let machine = prefix[j];
-                match (j + 1..k).find(|&l| prefix[l] == machine) {
-                    Some(l) => msg[l].0,
-                    None => f[machine],
-                }
-            } else {
-                big_t
-            };
-            at_most_zero(&mut lp, &[(t, 1.0), (x, c + a1), (before, -1.0)], (y, o));
-            at_most_zero(
-                &mut lp,
-                &[(t, 1.0), (x, c + a2), (before, -1.0)],
-                (y, o + b2),
-            );
-            if let Some(y) = y {
-                lp.add_constraint(&[(x, 1.0), (y, -cap)], Cmp::Le, 0.0);
-            }
-        }
-        if let Some(first) = msg.get(k) {
-            lp.add_constraint(&[(end, 1.0), (first.0, -1.0)], Cmp::Le, 0.0);
-        }
-        let positions = &msg[k..];
-        // σ_i: when machine i starts receiving its remaining chunks (T if
-        // none); it is busy from then on.
-        let sigma: Vec<_> = (0..m).map(|_| lp.add_var(0.0, s, f64::INFINITY)).collect();
-        for i in 0..m {
-            let (ri, ki, si) = (r[i], counts[i], sigma[i]);
-            lp.add_constraint(&[(f[i], 1.0), (si, -1.0)], Cmp::Le, 0.0);
-            lp.add_constraint(&[(end, 1.0), (si, -1.0)], Cmp::Le, 0.0);
-            // In core at best, or out of core with k_i chunks of RAM size.
-            lp.add_constraint(
-                &[(si, 1.0), (ki, o), (ri, c + a1), (big_t, -1.0)],
-                Cmp::Le,
-                0.0,
-            );
-            lp.add_constraint(
-                &[(si, 1.0), (ki, o + b2), (ri, c + a2), (big_t, -1.0)],
-                Cmp::Le,
-                0.0,
-            );
-            lp.add_constraint(&[(ri, 1.0), (ki, -cap)], Cmp::Le, 0.0);
-        }
-        // The q smallest σ add up to at least the first q position starts:
-        // `q λ − Σ μ_i ≥ Σ_{r<q} t_{k+r}` with `σ_i ≥ λ − μ_i`, `μ ≥ 0`
-        // (the LP dual of "the sum of the q smallest").
-        for q in 1..=m.min(messages - k) {
-            let lambda = lp.add_var(0.0, f64::NEG_INFINITY, f64::INFINITY);
-            let mut row = vec![(lambda, q as f64)];
-            for &si in &sigma {
-                let mu = lp.add_var(0.0, 0.0, f64::INFINITY);
-                lp.add_constraint(&[(si, 1.0), (lambda, -1.0), (mu, 1.0)], Cmp::Ge, 0.0);
-                row.push((mu, -1.0));
-            }
-            row.extend(msg[k..k + q].iter().map(|p| (p.0, -1.0)));
-            lp.add_constraint(&row, Cmp::Ge, 0.0);
-        }
-        // The machines' remaining chunks and loads are the positions'.
-        let mut count: Vec<_> = counts.iter().map(|&ki| (ki, 1.0)).collect();
-        count.extend(positions.iter().filter_map(|p| p.2).map(|y| (y, -1.0)));
-        let held_positions = positions.iter().filter(|p| p.2.is_none()).count();
-        lp.add_constraint(&count, Cmp::Eq, held_positions as f64);
-        let mut load: Vec<_> = r.iter().map(|&ri| (ri, 1.0)).collect();
-        load.extend(positions.iter().map(|p| (p.1, -1.0)));
-        lp.add_constraint(&load, Cmp::Eq, 0.0);
-        let all: Vec<_> = msg.iter().map(|p| (p.1, 1.0)).collect();
-        lp.add_constraint(&all, Cmp::Eq, 1.0);
-        match lp.solve() {
-            Ok(solution) => Ok(Relaxation {
-                bound: solution.objective() * unit,
-                counts: counts.iter().map(|&ki| solution[ki]).collect(),
-                loads: r.iter().map(|&ri| solution[ri] / per_chunk).collect(),
-            }),
-            Err(crate::core::lp::LpError::Infeasible) => Ok(pruned),
-            Err(e) => Err(e.into()),
-        }
+        let mut bound = BoundLp::new(self, prefix.len(), range, scaled);
+        bound.add_message_rows(prefix);
+        bound.add_machine_rows();
+        bound.add_channel_share_rows();
+        bound.add_balance_rows();
+        bound.solve(cutoff)
     }
 
     /// The sequences the root's subtree leaves out: those with fewer than
@@ -446,184 +586,269 @@ impl Instance {
         start: Option<&[usize]>,
         progress: &mut dyn Progress,
     ) -> Result<Outcome, Error> {
-        let (gap, max_lps) = (limits.gap, limits.lps);
+        let mut search = Search::start(self, limits, start)?;
+        while let Some(node) = search.open.pop() {
+            let global = node.bound.min(search.bound_of_dropped);
+            if search.stops(global, progress) {
+                search.open.push(node);
+                break;
+            }
+            search.nodes += 1;
+            // The children's cutoff is the incumbent's before the node is
+            // expanded (expanding it may improve the incumbent).
+            let cutoff = search.best.makespan * (1.0 - limits.gap);
+            let children = match search.split(&node, cutoff)? {
+                Some(sides) => sides,
+                None => search.branch(node)?,
+            };
+            search.keep(children, cutoff);
+        }
+        Ok(search.outcome())
+    }
+}
+
+/// A running branch and bound: the incumbent, the open nodes and the
+/// figures it reports, shared by the steps of [`Instance::branch_and_bound`].
+struct Search<'a> {
+    instance: &'a Instance,
+    limits: &'a Limits,
+    /// When the search started (before the incumbent's first LP).
+    clock: web_time::Instant,
+    /// The incumbent.
+    best: Solved,
+    lps: u64,
+    nodes: u64,
+    /// LPs solved, and seconds since `clock`, when the incumbent was found.
+    incumbent_at: u64,
+    incumbent_seconds: f64,
+    open: BinaryHeap<Node>,
+    /// The least bound of the subtrees dropped (and of the short sequences
+    /// left unsolved).
+    bound_of_dropped: f64,
+    timed_out: bool,
+    interrupted: bool,
+    /// The LP count at which progress is next reported.
+    next_report: u64,
+    /// The last snapshot's makespan and bound, and when it was taken.
+    shown: (f64, f64, f64),
+}
+
+impl<'a> Search<'a> {
+    /// The incumbent (the given sequence, else the best round robin: cheap
+    /// and usually good), the short sequences a given start leaves out, and
+    /// the root node in the open set.
+    fn start(
+        instance: &'a Instance,
+        limits: &'a Limits,
+        start: Option<&[usize]>,
+    ) -> Result<Search<'a>, Error> {
         let clock = web_time::Instant::now();
-        let m = self.machines_usize();
-        let n = self.chunks as usize;
-        let mut lps = 0u64;
-        let mut nodes = 0u64;
-        let mut timed_out = false;
-        // Incumbent: the given sequence, else the best round robin (cheap
-        // and usually good).
-        let (mut best, first_lps) = match start {
-            Some(sequence) => (self.solve_sequence(sequence)?, 1),
-            None => self.round_robin(&mut crate::core::progress::Silent)?,
+        let m = instance.machines_usize();
+        let n = instance.chunks as usize;
+        let (mut best, mut lps) = match start {
+            Some(sequence) => (instance.solve_sequence(sequence)?, 1),
+            None => instance.round_robin(&mut crate::core::progress::Silent)?,
         };
-        lps += first_lps;
         // The root's subtree holds the sequences with at least min(m, n)
         // chunks; shorter ones put their chunks on distinct machines. The
         // round-robin scan solves them all; after a given start, only those
         // the area bound of `j` busy machines cannot rule out.
         let mut bound_of_dropped = f64::INFINITY;
         if start.is_some() {
-            let short = self.short_sequences(best.makespan * (1.0 - gap))?;
+            let short = instance.short_sequences(best.makespan * (1.0 - limits.gap))?;
             lps += short.lps;
             bound_of_dropped = short.bound;
             if let Some(solved) = short.best.filter(|b| b.makespan < best.makespan) {
                 best = solved;
             }
         }
-        let mut incumbent_at = lps;
-        let mut incumbent_seconds = clock.elapsed().as_secs_f64();
-        let mut open = BinaryHeap::new();
-        // The root: the first min(m, n) chunks on distinct machines.
+        let incumbent_at = lps;
+        let incumbent_seconds = clock.elapsed().as_secs_f64();
+        // The root: the first min(m, n) chunks on distinct machines. (A
+        // root already at the cutoff ends the loop at once, as proven.)
         let root = Node::new(
-            self,
+            instance,
             (0..m.min(n)).collect(),
             vec![(0.0, f64::INFINITY); m],
             best.makespan,
         )?;
         lps += 1;
-        // (A root already at the cutoff ends the loop at once, as proven.)
+        let mut open = BinaryHeap::new();
         open.push(root);
-        let mut interrupted = false;
-        let mut next_report = lps;
-        // The last snapshot's makespan and bound, and when it was taken.
-        let mut shown = (f64::NAN, f64::NAN, 0.0);
-        while let Some(node) = open.pop() {
-            let global = node.bound.min(bound_of_dropped);
-            if best.makespan - global <= gap * best.makespan {
-                open.push(node);
-                break;
+        Ok(Search {
+            instance,
+            limits,
+            clock,
+            best,
+            lps,
+            nodes: 0,
+            incumbent_at,
+            incumbent_seconds,
+            open,
+            bound_of_dropped,
+            timed_out: false,
+            interrupted: false,
+            next_report: lps,
+            shown: (f64::NAN, f64::NAN, 0.0),
+        })
+    }
+
+    /// Whether the search ends before the next node, given the global lower
+    /// bound `global`: the gap is proven, the LP budget or the time is
+    /// spent, or the caller asks to stop (asked every 32 LPs).
+    fn stops(&mut self, global: f64, progress: &mut dyn Progress) -> bool {
+        let best = self.best.makespan;
+        if best - global <= self.limits.gap * best || self.lps >= self.limits.lps {
+            return true;
+        }
+        if (self.limits.deadline).is_some_and(|d| web_time::Instant::now() >= d) {
+            self.timed_out = true;
+            return true;
+        }
+        if self.lps >= self.next_report {
+            self.next_report = self.lps + 32;
+            let done = 1.0 - (best - global) / best;
+            if !progress.report(done.clamp(0.0, 1.0), "branch and bound") {
+                self.interrupted = true;
+                return true;
             }
-            if lps >= max_lps {
-                open.push(node);
-                break;
-            }
-            if limits
-                .deadline
-                .is_some_and(|d| web_time::Instant::now() >= d)
-            {
-                timed_out = true;
-                open.push(node);
-                break;
-            }
-            if lps >= next_report {
-                next_report = lps + 32;
-                let done = 1.0 - (best.makespan - global) / best.makespan;
-                if !progress.report(done.clamp(0.0, 1.0), "branch and bound") {
-                    interrupted = true;
-                    open.push(node);
-                    break;
-                }
-                // A long search shows its best schedule so far, so that a
-                // page keeps it when the search is stopped from outside.
-                let now = clock.elapsed().as_secs_f64();
-                let changed = (best.makespan, global) != (shown.0, shown.1);
-                if changed && now >= shown.2 + SNAPSHOT_EVERY {
-                    shown = (best.makespan, global, now);
-                    let snapshot = Outcome {
-                        best: best.clone(),
-                        lower_bound: global.min(best.makespan),
-                        lps,
-                        nodes,
-                        incumbent_at,
-                        seconds: now,
-                        incumbent_seconds,
-                        complete: false,
-                        timed_out: false,
-                        interrupted: true,
-                    };
-                    let report = self.report(&snapshot, super::Status::Interrupted);
-                    super::model::snapshot(self, report, progress);
-                }
-            }
-            nodes += 1;
-            let cutoff = best.makespan * (1.0 - gap);
-            // Split the box where a machine's relaxed number of remaining
-            // chunks is fractional, if that tightens the bound enough.
-            let mut split = None;
-            if let Some(i) = fractional(&node.counts, &node.loads) {
-                let (lo, hi) = node.range[i];
-                let k = node.counts[i];
-                let side = |part| {
-                    let mut range = node.range.clone();
-                    range[i] = part;
-                    Node::new(self, node.prefix.clone(), range, best.makespan)
-                };
-                let (low, high) = (side((lo, k.floor()))?, side((k.ceil(), hi))?);
-                lps += 2;
-                let (least, most) = (low.bound.min(high.bound), low.bound.max(high.bound));
-                if most >= cutoff || least - node.bound > 1e-6 * (cutoff - node.bound) {
-                    split = Some(vec![low, high]);
-                }
-            }
-            let children = match split {
-                Some(sides) => sides,
-                None => {
-                    let prefix = node.prefix;
-                    // The prefix as a whole sequence (if this many chunks is
-                    // allowed and the box holds "no more chunks").
-                    let in_box = node.range.iter().all(|&(lo, _)| lo <= 0.0);
-                    if in_box && (!self.exactly || prefix.len() == n) {
-                        let solved = self.solve_sequence(&prefix)?;
-                        lps += 1;
-                        if solved.makespan < best.makespan {
-                            best = solved;
-                            incumbent_at = lps;
-                            incumbent_seconds = clock.elapsed().as_secs_f64();
-                        }
-                    }
-                    if prefix.len() == n {
-                        continue;
-                    }
-                    let used = prefix.iter().max().map_or(0, |&u| u + 1);
-                    let choices: Vec<usize> = if prefix.len() < m {
-                        vec![prefix.len()]
-                    } else {
-                        (0..m.min(used + 1)).collect()
-                    };
-                    let mut children = Vec::new();
-                    for i in choices {
-                        // One of machine i's remaining chunks is now in the
-                        // prefix.
-                        let (lo, hi) = node.range[i];
-                        if hi < 1.0 {
-                            continue;
-                        }
-                        let mut range = node.range.clone();
-                        range[i] = ((lo - 1.0).max(0.0), hi - 1.0);
-                        let mut child = prefix.clone();
-                        child.push(i);
-                        children.push(Node::new(self, child, range, best.makespan)?);
-                        lps += 1;
-                    }
-                    children
-                }
-            };
-            for child in children {
-                if child.bound < cutoff {
-                    open.push(child);
-                } else {
-                    bound_of_dropped = bound_of_dropped.min(child.bound);
-                }
+            self.show(global, progress);
+        }
+        false
+    }
+
+    /// A long search shows its best schedule so far, so that a page keeps
+    /// it when the search is stopped from outside: at most every
+    /// [`SNAPSHOT_EVERY`] seconds, and only when it has changed.
+    fn show(&mut self, global: f64, progress: &mut dyn Progress) {
+        let now = self.clock.elapsed().as_secs_f64();
+        let best = self.best.makespan;
+        let changed = (best, global) != (self.shown.0, self.shown.1);
+        if !changed || now < self.shown.2 + SNAPSHOT_EVERY {
+            return;
+        }
+        self.shown = (best, global, now);
+        let snapshot = Outcome {
+            best: self.best.clone(),
+            lower_bound: global.min(best),
+            lps: self.lps,
+            nodes: self.nodes,
+            incumbent_at: self.incumbent_at,
+            seconds: now,
+            incumbent_seconds: self.incumbent_seconds,
+            complete: false,
+            timed_out: false,
+            interrupted: true,
+        };
+        let report = self.instance.report(&snapshot, super::Status::Interrupted);
+        super::model::snapshot(self.instance, report, progress);
+    }
+
+    /// The node's two boxes, where a machine's relaxed number of remaining
+    /// chunks is fractional, if that tightens the bound enough (see the
+    /// module docs); `None` to branch on the next chunk instead.
+    fn split(&mut self, node: &Node, cutoff: f64) -> Result<Option<Vec<Node>>, Error> {
+        let Some(i) = fractional(&node.counts, &node.loads) else {
+            return Ok(None);
+        };
+        let (lo, hi) = node.range[i];
+        let k = node.counts[i];
+        let side = |part| {
+            let mut range = node.range.clone();
+            range[i] = part;
+            Node::new(
+                self.instance,
+                node.prefix.clone(),
+                range,
+                self.best.makespan,
+            )
+        };
+        let (low, high) = (side((lo, k.floor()))?, side((k.ceil(), hi))?);
+        self.lps += 2;
+        let (least, most) = (low.bound.min(high.bound), low.bound.max(high.bound));
+        let pays = most >= cutoff || least - node.bound > 1e-6 * (cutoff - node.bound);
+        Ok(pays.then(|| vec![low, high]))
+    }
+
+    /// The node's prefix solved as a whole sequence (an incumbent
+    /// candidate), and one child per machine the next chunk can go to.
+    fn branch(&mut self, node: Node) -> Result<Vec<Node>, Error> {
+        let (m, n) = (
+            self.instance.machines_usize(),
+            self.instance.chunks as usize,
+        );
+        let prefix = node.prefix;
+        // The prefix as a whole sequence (if this many chunks is allowed
+        // and the box holds "no more chunks").
+        let in_box = node.range.iter().all(|&(lo, _)| lo <= 0.0);
+        if in_box && (!self.instance.exactly || prefix.len() == n) {
+            let solved = self.instance.solve_sequence(&prefix)?;
+            self.lps += 1;
+            if solved.makespan < self.best.makespan {
+                self.best = solved;
+                self.incumbent_at = self.lps;
+                self.incumbent_seconds = self.clock.elapsed().as_secs_f64();
             }
         }
-        // Every subtree is either open or was dropped with its bound.
-        let open_bound = open.iter().map(|n| n.bound).fold(f64::INFINITY, f64::min);
-        let lower_bound = open_bound.min(bound_of_dropped).min(best.makespan);
-        Ok(Outcome {
-            complete: !interrupted
-                && (open.is_empty() || best.makespan - lower_bound <= gap * best.makespan),
+        if prefix.len() == n {
+            return Ok(Vec::new());
+        }
+        // Machines are numbered by first use: the next chunk goes to a
+        // machine already used or to the first unused one.
+        let used = prefix.iter().max().map_or(0, |&u| u + 1);
+        let choices: Vec<usize> = if prefix.len() < m {
+            vec![prefix.len()]
+        } else {
+            (0..m.min(used + 1)).collect()
+        };
+        let mut children = Vec::new();
+        for i in choices {
+            // One of machine i's remaining chunks is now in the prefix.
+            let (lo, hi) = node.range[i];
+            if hi < 1.0 {
+                continue;
+            }
+            let mut range = node.range.clone();
+            range[i] = ((lo - 1.0).max(0.0), hi - 1.0);
+            let mut child = prefix.clone();
+            child.push(i);
+            children.push(Node::new(self.instance, child, range, self.best.makespan)?);
+            self.lps += 1;
+        }
+        Ok(children)
+    }
+
+    /// Children whose bound is below `cutoff` go into the open set; the
+    /// others are dropped, their bound kept for the global lower bound.
+    fn keep(&mut self, children: Vec<Node>, cutoff: f64) {
+        for child in children {
+            if child.bound < cutoff {
+                self.open.push(child);
+            } else {
+                self.bound_of_dropped = self.bound_of_dropped.min(child.bound);
+            }
+        }
+    }
+
+    /// The outcome: every subtree is either open or was dropped with its
+    /// bound, so the least of those bounds is proven.
+    fn outcome(self) -> Outcome {
+        let gap = self.limits.gap;
+        let open_bound = (self.open.iter().map(|n| n.bound)).fold(f64::INFINITY, f64::min);
+        let best = self.best;
+        let lower_bound = open_bound.min(self.bound_of_dropped).min(best.makespan);
+        Outcome {
+            complete: !self.interrupted
+                && (self.open.is_empty() || best.makespan - lower_bound <= gap * best.makespan),
             best,
             lower_bound,
-            lps,
-            nodes,
-            incumbent_at,
-            seconds: clock.elapsed().as_secs_f64(),
-            incumbent_seconds,
-            timed_out,
-            interrupted,
-        })
+            lps: self.lps,
+            nodes: self.nodes,
+            incumbent_at: self.incumbent_at,
+            seconds: self.clock.elapsed().as_secs_f64(),
+            incumbent_seconds: self.incumbent_seconds,
+            timed_out: self.timed_out,
+            interrupted: self.interrupted,
+        }
     }
 }
