@@ -180,3 +180,15 @@ fn max_seconds_0_names_its_field() {
     let request = example_with("table1", |r| r["max_seconds"] = json!(0));
     rejected(&request, "max_seconds: must be between 0 and 86400");
 }
+
+#[test]
+fn contour_idle_factor_axis_without_a_power_model_is_refused() {
+    // It used to vary nothing and draw a flat map.
+    let request = example_with("map-compute-communication", |r| {
+        r["y"] = json!({"parameter": "idle_factor", "from": 1, "to": 10, "steps": 5});
+    });
+    rejected(
+        &request,
+        "y.parameter: must name a parameter of the model: \"idle_factor\" is not one",
+    );
+}

@@ -5,6 +5,7 @@ use dlt_calc::core::model::Model;
 use dlt_calc::core::progress::Silent;
 use dlt_calc::maps::contour;
 use dlt_calc::maps::contour::GeneralisedMap;
+use dlt_calc::maps::isoefficiency::overlay::Estimate;
 use dlt_calc::maps::isoefficiency::probe::Probe;
 use dlt_calc::maps::isoefficiency::table::PAPER;
 use dlt_calc::maps::isoefficiency::Request as MapRequest;
@@ -164,8 +165,8 @@ fn overlays_straddle_the_computed_lines() {
     for column in &map.columns {
         for c in &column.below {
             let (Some(least), Some(most)) = (
-                column.overlay.load(0, c.level),
-                column.overlay.load(1, c.level),
+                column.overlay.load(Estimate::UpperBound, c.level),
+                column.overlay.load(Estimate::LowerBound, c.level),
             ) else {
                 continue;
             };

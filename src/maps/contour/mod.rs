@@ -108,70 +108,174 @@ pub struct Contour {
     pub invalid_cells: usize,
 }
 
+/// A parameter an axis of a generalised map can vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parameter {
+    /// The number of machines (M2: of every machine group).
+    Machines,
+    /// M5's most chunks `n`.
+    Chunks,
+    /// The load `V`.
+    Load,
+    /// M5's in-core time per unit.
+    A1,
+    /// M5's out-of-core time per unit.
+    A2,
+    /// M5's out-of-core intercept.
+    B2,
+    /// Communication time per unit `C` (M2: of every group).
+    Rate,
+    /// M5's message overhead `O`.
+    Overhead,
+    /// Start-up time `S` (M2: of every group).
+    Startup,
+    /// M5's usable RAM `ρ = b2/(a1 − a2)`, set through `b2`.
+    Ram,
+    /// M2's computing time per unit `A` of every group.
+    Compute,
+    /// M2's processor power `P_C`.
+    ProcessorPower,
+    /// M2's network power `P_N`.
+    NetworkPower,
+    /// M2's idle factor `k`.
+    IdleFactor,
+}
+
+impl Parameter {
+    /// Every parameter and its name in a request.
+    const NAMES: [(Parameter, &'static str); 14] = [
+        (Parameter::Machines, "machines"),
+        (Parameter::Chunks, "chunks"),
+        (Parameter::Load, "load"),
+        (Parameter::A1, "a1"),
+        (Parameter::A2, "a2"),
+        (Parameter::B2, "b2"),
+        (Parameter::Rate, "rate"),
+        (Parameter::Overhead, "overhead"),
+        (Parameter::Startup, "startup"),
+        (Parameter::Ram, "ram"),
+        (Parameter::Compute, "compute"),
+        (Parameter::ProcessorPower, "processor_power"),
+        (Parameter::NetworkPower, "network_power"),
+        (Parameter::IdleFactor, "idle_factor"),
+    ];
+
+    /// The parameter named `name`.
+    pub fn named(name: &str) -> Option<Parameter> {
+        Self::NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(p, _)| *p)
+    }
+
+    /// Its name in a request.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map_or("", |(_, n)| n)
+    }
+}
+
 impl Base {
     /// The parameters an axis can vary, and whether each is a whole number.
-    pub fn parameters(&self) -> &'static [(&'static str, bool)] {
+    pub fn parameters(&self) -> &'static [(Parameter, bool)] {
+        use Parameter::*;
         match self {
             Base::Startup(_) => &[
-                ("machines", true),
-                ("chunks", true),
-                ("load", false),
-                ("a1", false),
-                ("a2", false),
-                ("b2", false),
-                ("rate", false),
-                ("overhead", false),
-                ("startup", false),
-                ("ram", false),
+                (Machines, true),
+                (Chunks, true),
+                (Load, false),
+                (A1, false),
+                (A2, false),
+                (B2, false),
+                (Rate, false),
+                (Overhead, false),
+                (Startup, false),
+                (Ram, false),
+            ],
+            Base::Linear(l) if l.power.is_some() => &[
+                (Machines, true),
+                (Load, false),
+                (Compute, false),
+                (Rate, false),
+                (Startup, false),
+                (ProcessorPower, false),
+                (NetworkPower, false),
+                (IdleFactor, false),
             ],
             Base::Linear(_) => &[
-                ("machines", true),
-                ("load", false),
-                ("compute", false),
-                ("rate", false),
-                ("startup", false),
-                ("processor_power", false),
-                ("network_power", false),
-                ("idle_factor", false),
+                (Machines, true),
+                (Load, false),
+                (Compute, false),
+                (Rate, false),
+                (Startup, false),
             ],
         }
     }
 
-    /// Sets parameter `name` (a machine parameter of M2 on every group).
-    fn set(&mut self, name: &str, value: f64) {
+    /// The parameter named `name`, if this base has it.
+    pub fn parameter(&self, name: &str) -> Option<(Parameter, bool)> {
+        let p = Parameter::named(name)?;
+        self.parameters().iter().copied().find(|(q, _)| *q == p)
+    }
+
+    /// Sets `parameter` (a machine parameter of M2 on every group); false
+    /// when this base has no such parameter (validation rules that out).
+    fn set(&mut self, parameter: Parameter, value: f64) -> bool {
+        use Parameter::*;
         match self {
-            Base::Startup(s) => match name {
-                "machines" => s.machines = value,
-                "chunks" => s.chunks = value,
-                "load" => s.load = value,
-                "a1" => s.a1 = value,
-                "a2" => s.a2 = value,
-                "b2" => s.b2 = value,
-                "rate" => s.rate = value,
-                "overhead" => s.overhead = value,
-                // The usable RAM ρ = b2/(a1 − a2), through b2 (set after
-                // the other axis, so a1 and a2 are final).
-                "ram" => s.b2 = value * (s.a1 - s.a2),
-                _ => s.startup = value,
-            },
-            Base::Linear(l) => {
-                for g in &mut l.machines {
-                    match name {
-                        "machines" => g.count = value,
-                        "compute" => g.compute = value,
-                        "rate" => g.rate = value,
-                        "startup" => g.startup = value,
-                        _ => {}
+            Base::Startup(s) => {
+                let field = match parameter {
+                    Machines => &mut s.machines,
+                    Chunks => &mut s.chunks,
+                    Load => &mut s.load,
+                    A1 => &mut s.a1,
+                    A2 => &mut s.a2,
+                    B2 => &mut s.b2,
+                    Rate => &mut s.rate,
+                    Overhead => &mut s.overhead,
+                    Startup => &mut s.startup,
+                    // The usable RAM ρ = b2/(a1 − a2), through b2 (set after
+                    // the other axis, so a1 and a2 are final).
+                    Ram => {
+                        s.b2 = value * (s.a1 - s.a2);
+                        return true;
                     }
-                }
-                match (name, l.power.as_mut()) {
-                    ("load", _) => l.load = value,
-                    ("processor_power", Some(p)) => p.processor = value,
-                    ("network_power", Some(p)) => p.network = value,
-                    ("idle_factor", Some(p)) => p.idle_factor = value,
-                    _ => {}
-                }
+                    Compute | ProcessorPower | NetworkPower | IdleFactor => return false,
+                };
+                *field = value;
+                true
             }
+            Base::Linear(l) => match parameter {
+                Load => {
+                    l.load = value;
+                    true
+                }
+                Machines | Compute | Rate | Startup => {
+                    for g in &mut l.machines {
+                        match parameter {
+                            Machines => g.count = value,
+                            Compute => g.compute = value,
+                            Rate => g.rate = value,
+                            _ => g.startup = value,
+                        }
+                    }
+                    true
+                }
+                ProcessorPower | NetworkPower | IdleFactor => {
+                    let Some(power) = l.power.as_mut() else {
+                        return false;
+                    };
+                    match parameter {
+                        ProcessorPower => power.processor = value,
+                        NetworkPower => power.network = value,
+                        _ => power.idle_factor = value,
+                    }
+                    true
+                }
+                Chunks | A1 | A2 | B2 | Overhead | Ram => false,
+            },
         }
     }
 
@@ -208,8 +312,8 @@ impl AxisRange {
 
     fn check_into(&self, c: &mut Checker, prefix: &str, base: &Base) {
         let known = base.parameters();
-        if !known.iter().any(|(n, _)| *n == self.parameter) {
-            let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+        if base.parameter(&self.parameter).is_none() {
+            let names: Vec<&str> = known.iter().map(|(p, _)| p.name()).collect();
             let invalid = Invalid::UnknownParameter {
                 name: self.parameter.clone(),
                 known: names.join(", "),
@@ -322,7 +426,7 @@ impl Request {
     /// fails, [`Error::Cancelled`] if `progress` asks to stop.
     pub fn contour(&self, progress: &mut dyn Progress) -> Result<Contour, Error> {
         self.check()?;
-        let whole = |p: &str| self.base.parameters().iter().any(|&(n, w)| n == p && w);
+        let whole = |p: &str| self.base.parameter(p).is_some_and(|(_, w)| w);
         let xs = self.x.values(whole(&self.x.parameter));
         let ys = self.y.values(whole(&self.y.parameter));
         let mut grid = Contour {
@@ -373,14 +477,15 @@ impl Request {
             }
             let mut base = self.base.clone();
             let mut axes = [
-                (&self.x.parameter, grid.x[i]),
-                (&self.y.parameter, grid.y[j]),
+                (self.base.parameter(&self.x.parameter), grid.x[i]),
+                (self.base.parameter(&self.y.parameter), grid.y[j]),
             ];
-            axes.sort_by_key(|(p, _)| p.as_str() == "ram");
+            axes.sort_by_key(|(p, _)| p.is_some_and(|(p, _)| p == Parameter::Ram));
+            let mut set = true;
             for (p, v) in axes {
-                base.set(p, v);
+                set &= p.is_some_and(|(p, _)| base.set(p, v));
             }
-            if !base.problems().is_empty() {
+            if !set || !base.problems().is_empty() {
                 grid.invalid_cells += 1;
                 continue;
             }

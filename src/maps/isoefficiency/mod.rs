@@ -547,13 +547,13 @@ impl Map {
         lines.extend(steps("MAX", &max, Style::Bold, true));
         if overlays {
             for &level in &self.levels {
-                for (which, name) in [(0, "(13) upper"), (1, "(13) lower"), (2, "(15)")] {
+                for estimate in overlay::Estimate::ALL {
                     let cells: Vec<(usize, f64)> = self
                         .columns
                         .iter()
-                        .filter_map(|c| c.overlay.load(which, level).map(|v| (c.machines, v)))
+                        .filter_map(|c| c.overlay.load(estimate, level).map(|v| (c.machines, v)))
                         .collect();
-                    let name = format!("{} {name}", level_name(level));
+                    let name = format!("{} {}", level_name(level), estimate.name());
                     lines.extend(steps(&name, &cells, Style::Dashed, false));
                 }
             }

@@ -13,6 +13,35 @@ use serde::{Deserialize, Serialize};
 
 use super::Request;
 
+/// One of the estimates of `[000]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Estimate {
+    /// The upper bound of (13): the least load that can reach a level.
+    UpperBound,
+    /// The lower bound of (13): a load that surely reaches it.
+    LowerBound,
+    /// The approximation (15), above `Vmax`.
+    Approximation,
+}
+
+impl Estimate {
+    /// Every estimate, in drawing order.
+    pub const ALL: [Estimate; 3] = [
+        Estimate::UpperBound,
+        Estimate::LowerBound,
+        Estimate::Approximation,
+    ];
+
+    /// Its name in a chart's legend.
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimate::UpperBound => "(13) upper",
+            Estimate::LowerBound => "(13) lower",
+            Estimate::Approximation => "(15)",
+        }
+    }
+}
+
 /// The overlay loads of one machine count, by level (`None`: no load in
 /// the searched range).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,15 +90,15 @@ impl Overlay {
         }
     }
 
-    /// Overlay `which` (0 upper bound, 1 lower bound, 2 approximation) at
-    /// `level`.
-    pub fn load(&self, which: usize, level: f64) -> Option<f64> {
+    /// The load of `estimate` at `level`.
+    pub fn load(&self, estimate: Estimate, level: f64) -> Option<f64> {
         let i = self.levels.iter().position(|&e| e == level)?;
-        match which {
-            0 => self.upper_bound[i],
-            1 => self.lower_bound[i],
-            _ => self.approximation[i],
-        }
+        let loads = match estimate {
+            Estimate::UpperBound => &self.upper_bound,
+            Estimate::LowerBound => &self.lower_bound,
+            Estimate::Approximation => &self.approximation,
+        };
+        loads.get(i).copied().flatten()
     }
 }
 
