@@ -45,6 +45,13 @@ pub const MAX_REQUEST_BYTES: usize = 32_000_000;
 /// The longest time limit accepted, in seconds (a day).
 pub const MAX_SECONDS: f64 = 86_400.0;
 
+/// The time limit kept over a model that stops itself at `seconds` (with
+/// its own status), in case one step of it overruns: a little later, so
+/// that the model's own answer comes first.
+fn backstop(seconds: f64) -> f64 {
+    (seconds * 1.5 + 1.0).min(MAX_SECONDS)
+}
+
 /// A request: its model and the body, read but not yet checked.
 #[derive(Clone)]
 pub struct Request {
@@ -171,7 +178,7 @@ impl Request {
             }
         };
         let max_seconds = match body.get("max_seconds") {
-            Some(_) if model.owns_time_limit() => None,
+            Some(v) if model.owns_time_limit() => v.as_f64().map(backstop),
             Some(v) => {
                 let seconds = v.as_f64().filter(|s| *s > 0.0 && *s <= MAX_SECONDS);
                 let invalid = Invalid::OutOfBounds {
@@ -221,6 +228,7 @@ impl Request {
     /// Sets the time limit (the command line's `--max-seconds`), unless
     /// the request has a shorter one.
     pub fn limit_time(&mut self, seconds: f64) {
+        let mut limit = seconds;
         if self.model.owns_time_limit() {
             if let Value::Object(fields) = &mut self.body {
                 let own = fields.get("max_seconds").and_then(Value::as_f64);
@@ -228,8 +236,9 @@ impl Request {
                     fields.insert("max_seconds".into(), seconds.into());
                 }
             }
+            limit = backstop(seconds);
         }
-        self.max_seconds = Some(self.max_seconds.map_or(seconds, |s| s.min(seconds)));
+        self.max_seconds = Some(self.max_seconds.map_or(limit, |s| s.min(limit)));
     }
 
     /// The parts a page computes apart (empty when the request is one

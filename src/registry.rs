@@ -110,15 +110,19 @@ fn typed<M: Model>(mut body: Value) -> Result<M::Request, Vec<Error>> {
         match serde_path_to_error::deserialize::<_, M::Request>(&body) {
             Ok(request) => break request,
             Err(e) => {
-                let error = Error::malformed_at(e.path().to_string(), e.inner().to_string());
-                let stand_in = matches!(
-                    &error,
-                    Error::Field {
-                        invalid: Invalid::NotFinite,
-                        ..
-                    }
-                ) && unreadable.len() < MAX_UNREADABLE
-                    && replace(&mut body, e.path(), Value::from(1.0));
+                let path = e.path().to_string();
+                let error = Error::malformed_at(path.clone(), e.inner().to_string());
+                // Only a value at the reader's own path can be stood in for.
+                let own = error.field_path() == Some(path.as_str());
+                let stand_in =
+                    own && matches!(
+                        &error,
+                        Error::Field {
+                            invalid: Invalid::NotFinite,
+                            ..
+                        }
+                    ) && unreadable.len() < MAX_UNREADABLE
+                        && replace(&mut body, e.path(), Value::from(1.0));
                 unreadable.push(error);
                 if !stand_in {
                     return Err(unreadable);

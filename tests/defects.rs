@@ -124,7 +124,12 @@ fn multi_installment_1000_machine_series_of_200_points_is_refused() {
         r["processors"] = Value::Array(vec![machine; 1000]);
         r["series"] = json!({"from": 1, "to": 1e11, "points": 200});
     });
-    rejected(&request, "series.points: must be between 2 and 4 (got 200)");
+    rejected(
+        &request,
+        "processors: asks for too much work: a series of 200 points solves the one-installment \
+         LP over all 1000 processors at each point; with 200 points give at most 141 processors, \
+         or with 1000 processors at most 4 points",
+    );
 }
 
 #[test]
@@ -189,6 +194,27 @@ fn contour_idle_factor_axis_without_a_power_model_is_refused() {
     });
     rejected(
         &request,
-        "y.parameter: must name a parameter of the model: \"idle_factor\" is not one",
+        "base.power: must be given: the axis y varies idle_factor",
     );
+}
+
+#[test]
+fn startup_64_machines_64_chunks_stops_at_max_seconds_with_a_schedule() {
+    // The round-robin start alone is 4 096 LPs: it used to run past the
+    // limit, and the CLI's limit then cut the search before any answer.
+    let request = example_with("startup", |r| {
+        r["machines"] = json!(64);
+        r["chunks"] = json!(64);
+        r["max_lps"] = json!(1e8);
+    });
+    let run = dlt_within(
+        &["solve", "--max-seconds", "2", "--compact"],
+        &request,
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.seconds < 6.0, "took {} s", run.seconds);
+    let response: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(response["report"]["status"], "stopped-at-time");
+    assert_eq!(response["report"]["verdict"]["ok"], true);
 }

@@ -124,6 +124,9 @@ pub enum Invalid {
         /// Every model's tag, separated by commas.
         known: String,
     },
+    /// The request asks for more work than the calculator does in one go
+    /// (the reason and the way out stated).
+    TooMuchWork(String),
     /// The value could not be read as the field's type (the reader's words,
     /// with long values shortened).
     Unreadable(String),
@@ -214,6 +217,7 @@ impl fmt::Display for Invalid {
                 write!(f, "must name a model: {name:?} is not one ({known})")
             }
             Invalid::Unreadable(msg) => write!(f, "{msg}"),
+            Invalid::TooMuchWork(why) => write!(f, "asks for too much work: {why}"),
             Invalid::UnknownParameter { name, known } => {
                 write!(
                     f,
@@ -262,6 +266,20 @@ impl Error {
     /// the reader gives it (`.` for the whole request).
     pub fn malformed_at(path: String, message: String) -> Error {
         let path = if path == "." { String::new() } else { path };
+        // A value read in two steps carries its inner path in the message.
+        let (path, message) = match message.strip_prefix(INNER_PATH) {
+            Some(rest) => {
+                let (inner, text) = rest.split_once(' ').unwrap_or((rest, ""));
+                let joined = match (path.is_empty(), inner == ".") {
+                    (_, true) => path,
+                    (true, false) => inner.to_string(),
+                    (false, false) if inner.starts_with('[') => format!("{path}{inner}"),
+                    (false, false) => format!("{path}.{inner}"),
+                };
+                (joined, text.to_string())
+            }
+            None => (path, message),
+        };
         // A missing field is named by its own path, not its parent's.
         let missing = message
             .strip_prefix("missing field `")
@@ -398,6 +416,10 @@ fn path_at(text: &[u8], at: usize) -> Option<String> {
     }
     Some(path)
 }
+
+/// Marks a message that carries the path of its value inside the field
+/// the reader was at (see [`Error::malformed_at`]).
+pub const INNER_PATH: &str = "\u{1}at ";
 
 /// The most characters of a value quoted in a message.
 pub const MAX_QUOTED: usize = 80;

@@ -19,7 +19,7 @@ mod view;
 pub use model::{GeneralisedMap, Output};
 
 use crate::core::chart::{Axis, Line, LineChart};
-use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::error::{Checker, Error, Invalid, Validate, INNER_PATH};
 use crate::core::progress::Progress;
 use crate::maps::isoefficiency::probe::Probe;
 use crate::models::{linear, startup};
@@ -34,7 +34,7 @@ pub const MAX_STARTUP_CELLS: usize = 10_000;
 const PARTIAL_EVERY: f64 = 0.5;
 
 /// The model a map is drawn for, with its fixed parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "model", rename_all = "kebab-case")]
 pub enum Base {
     /// M2, linear DLT.
@@ -106,6 +106,36 @@ pub struct Contour {
     pub largest_gap: f64,
     /// Cells without a value.
     pub invalid_cells: usize,
+}
+
+/// Read by hand rather than as a tagged enum, which would lose the path of
+/// a bad value inside the base (`base.machines[0].startup` would read
+/// `base.startup`): the inner path travels in the message, marked with
+/// [`crate::core::error::INNER_PATH`], and the reader joins the two.
+impl<'de> Deserialize<'de> for Base {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Base, D::Error> {
+        use serde::de::Error as _;
+        let mut value = serde_json::Value::deserialize(d)?;
+        let model = value
+            .as_object_mut()
+            .and_then(|o| o.remove("model"))
+            .ok_or_else(|| D::Error::missing_field("model"))?;
+        fn inner<T: serde::de::DeserializeOwned, E: serde::de::Error>(
+            value: serde_json::Value,
+        ) -> Result<T, E> {
+            serde_path_to_error::deserialize(value).map_err(|e| {
+                let path = e.path().to_string();
+                E::custom(format!("{INNER_PATH}{path} {}", e.into_inner()))
+            })
+        }
+        match model.as_str() {
+            Some("linear") => inner(value).map(Base::Linear),
+            Some("startup") => inner(value).map(Base::Startup),
+            _ => Err(D::Error::custom(
+                "the model must be \"linear\" or \"startup\"".to_string(),
+            )),
+        }
+    }
 }
 
 /// A parameter an axis of a generalised map can vary.
@@ -312,10 +342,17 @@ impl AxisRange {
 
     fn check_into(&self, c: &mut Checker, prefix: &str, base: &Base) {
         let known = base.parameters();
-        if base.parameter(&self.parameter).is_none() {
+        let power = matches!(
+            Parameter::named(&self.parameter),
+            Some(Parameter::ProcessorPower | Parameter::NetworkPower | Parameter::IdleFactor)
+        );
+        if power && matches!(base, Base::Linear(l) if l.power.is_none()) {
+            let why = format!("the axis {prefix} varies {}", self.parameter);
+            c.fail("base.power", Invalid::Needed(why));
+        } else if base.parameter(&self.parameter).is_none() {
             let names: Vec<&str> = known.iter().map(|(p, _)| p.name()).collect();
             let invalid = Invalid::UnknownParameter {
-                name: self.parameter.clone(),
+                name: crate::core::error::shorten(&self.parameter),
                 known: names.join(", "),
             };
             c.fail(format!("{prefix}.parameter"), invalid);

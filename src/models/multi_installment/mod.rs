@@ -571,8 +571,19 @@ impl Validate for Instance {
             }
             // Each point solves the one-installment LP over every processor.
             let m = self.processors.len().max(1);
-            let most = (MAX_SERIES_WORK / (m * m)).clamp(2, MAX_SERIES_POINTS);
-            c.whole("series.points", s.points, 2, most);
+            if c.whole("series.points", s.points, 2, MAX_SERIES_POINTS)
+                && s.points * (m * m) as f64 > MAX_SERIES_WORK as f64
+            {
+                let points = s.points as usize;
+                let processors = ((MAX_SERIES_WORK / points) as f64).sqrt().floor();
+                let fewer = (MAX_SERIES_WORK / (m * m)).max(2);
+                let why = format!(
+                    "a series of {points} points solves the one-installment LP over all {m} \
+                     processors at each point; with {points} points give at most {processors} \
+                     processors, or with {m} processors at most {fewer} points"
+                );
+                c.fail("processors", Invalid::TooMuchWork(why));
+            }
         }
         if c.is_clean() && self.chunk.is_none() {
             let h = heuristic(&self.processors, &admissible(&self.processors));

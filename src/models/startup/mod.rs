@@ -342,7 +342,9 @@ impl Instance {
         }
     }
 
-    /// The best round robin over `p ≤ m` machines with `k ≤ n` chunks.
+    /// The best round robin over `p ≤ m` machines with `k ≤ n` chunks; when
+    /// `progress` asks to stop (a time limit), the best of those solved so
+    /// far.
     pub(crate) fn round_robin(&self, progress: &mut dyn Progress) -> Result<(Solved, u64), Error> {
         let m = self.machines_usize();
         let counts: Vec<usize> = self.chunk_counts().collect();
@@ -361,7 +363,7 @@ impl Instance {
                     best = Some(solved);
                 }
                 if !progress.report(lps as f64 / total, "round-robin sequences") {
-                    return Err(Error::Cancelled);
+                    return best.map(|b| (b, lps)).ok_or(Error::Cancelled);
                 }
             }
         }

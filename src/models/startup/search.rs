@@ -647,7 +647,10 @@ impl<'a> Search<'a> {
         let n = instance.chunks as usize;
         let (mut best, mut lps) = match start {
             Some(sequence) => (instance.solve_sequence(sequence)?, 1),
-            None => instance.round_robin(&mut crate::core::progress::Silent)?,
+            // The scan stops at the time limit with the best so far.
+            None => instance.round_robin(&mut |_: f64, _: &str| {
+                limits.deadline.is_none_or(|d| web_time::Instant::now() < d)
+            })?,
         };
         // The root's subtree holds the sequences with at least min(m, n)
         // chunks; shorter ones put their chunks on distinct machines. The
