@@ -6,6 +6,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use dlt_calc::core::count::Count;
 use dlt_calc::core::lp::Backend;
 use dlt_calc::core::platform::Processor;
 use dlt_calc::core::processing::{Level, ProcessingTime};
@@ -64,7 +65,7 @@ fn main() {
             startup: 1e2,
             rate: 1e-6,
             compute: 1.0,
-            count: 1e4,
+            count: Count(10_000),
         }],
         order: None,
         best_order: false,
@@ -203,7 +204,7 @@ fn main() {
                 let top = 30.0 * (m * n) as f64 / 8.0;
                 let load = ram * 0.1 * (top / 0.1).powf(i as f64 / 5.0);
                 let inst = startup::Instance {
-                    chunks: n as f64,
+                    chunks: Count::from(n),
                     ..startup::Instance::reference(m, load)
                 };
                 let t = Instant::now();

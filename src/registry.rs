@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use crate::core::chart::LineChart;
+use crate::core::count::UNREADABLE_COUNT;
 use crate::core::error::{shorten, Error, Invalid, Validate};
 use crate::core::form::Form;
 use crate::core::model::Model;
@@ -111,18 +112,15 @@ fn typed<M: Model>(mut body: Value) -> Result<M::Request, Vec<Error>> {
             Ok(request) => break request,
             Err(e) => {
                 let path = e.path().to_string();
-                let error = Error::malformed_at(path.clone(), e.inner().to_string());
+                let message = e.inner().to_string();
+                let count = message.starts_with(UNREADABLE_COUNT);
+                let error = Error::malformed_at(path.clone(), message);
                 // Only a value at the reader's own path can be stood in for.
                 let own = error.field_path() == Some(path.as_str());
-                let stand_in =
-                    own && matches!(
-                        &error,
-                        Error::Field {
-                            invalid: Invalid::NotFinite,
-                            ..
-                        }
-                    ) && unreadable.len() < MAX_UNREADABLE
-                        && replace(&mut body, e.path(), Value::from(1.0));
+                let stand_in = own
+                    && (count || matches!(error.invalid(), Some(Invalid::NotFinite)))
+                    && unreadable.len() < MAX_UNREADABLE
+                    && replace(&mut body, e.path(), Value::from(1));
                 unreadable.push(error);
                 if !stand_in {
                     return Err(unreadable);

@@ -218,3 +218,60 @@ fn startup_64_machines_64_chunks_stops_at_max_seconds_with_a_schedule() {
     assert_eq!(response["report"]["status"], "stopped-at-time");
     assert_eq!(response["report"]["verdict"]["ok"], true);
 }
+
+#[test]
+fn fractional_counts_name_their_field_and_every_other_field_is_still_checked() {
+    let cases = [
+        (
+            "startup",
+            "machines",
+            json!(2.5),
+            "machines: must be a whole number (got 2.5)",
+        ),
+        (
+            "startup",
+            "max_lps",
+            json!(-3),
+            "max_lps: must not be negative (got -3)",
+        ),
+        (
+            "isoefficiency-small",
+            "machines_to",
+            json!(1.5),
+            "machines_to: must be a whole number (got 1.5)",
+        ),
+        (
+            "table1",
+            "certify_lps",
+            json!(2.5),
+            "certify_lps: must be a whole number (got 2.5)",
+        ),
+    ];
+    for (example, field, value, message) in cases {
+        let request = example_with(example, |r| {
+            r[field] = value.clone();
+            r["a1"] = json!(-1);
+        });
+        let check = dlt(&["check"], &request);
+        assert_eq!(check.code, Some(1));
+        assert!(
+            check.stdout.contains(message),
+            "{example}: {}",
+            check.stdout
+        );
+        assert!(
+            check.stdout.contains("a1: must be greater than zero"),
+            "{}",
+            check.stdout
+        );
+    }
+    let request = example_with("linear-energy-small", |r| {
+        r["machines"][0]["count"] = json!(1.5)
+    });
+    rejected(
+        &request,
+        "machines[0].count: must be a whole number (got 1.5)",
+    );
+    let request = example_with("map-startup", |r| r["x"]["steps"] = json!(2.5));
+    rejected(&request, "x.steps: must be a whole number (got 2.5)");
+}

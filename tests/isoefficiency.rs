@@ -1,5 +1,6 @@
 //! Isoefficiency maps, Table 1 and generalised maps.
 
+use dlt_calc::core::count::Count;
 use dlt_calc::core::error::Validate;
 use dlt_calc::core::model::Model;
 use dlt_calc::core::progress::Silent;
@@ -13,8 +14,8 @@ use dlt_calc::Error;
 
 fn small_map() -> MapRequest {
     MapRequest {
-        machines_from: 2.0,
-        machines_to: 3.0,
+        machines_from: Count(2),
+        machines_to: Count(3),
         levels: vec![1.0, 20.0, 30.0],
         load_max: 1e6,
         ..MapRequest::reference()
@@ -54,7 +55,7 @@ fn map_points_agree_with_direct_evaluation() {
             );
             // The exact optimum is between the point and its bound.
             let mut exact = request.instance(m, p.load);
-            exact.max_lps = Some(300.0);
+            exact.max_lps = Some(Count(300));
             let report = exact.solve(&mut Silent).unwrap();
             assert!(report.efficiency >= p.efficiency * (1.0 - 1e-9));
             assert!(report.efficiency <= p.efficiency_bound * (1.0 + 1e-9));
@@ -198,22 +199,15 @@ fn invalid_map_requests_name_the_field() {
     let cases: Vec<(MapRequest, &str)> = vec![
         (
             MapRequest {
-                machines_from: 1.0,
+                machines_from: Count(1),
                 ..small_map()
             },
             "machines_from",
         ),
         (
             MapRequest {
-                machines_to: 1.5,
-                ..small_map()
-            },
-            "machines_to",
-        ),
-        (
-            MapRequest {
-                machines_from: 5.0,
-                machines_to: 3.0,
+                machines_from: Count(5),
+                machines_to: Count(3),
                 ..small_map()
             },
             "machines_to",
@@ -255,13 +249,6 @@ fn invalid_map_requests_name_the_field() {
         ),
         (
             MapRequest {
-                certify_lps: Some(2.5),
-                ..small_map()
-            },
-            "certify_lps",
-        ),
-        (
-            MapRequest {
                 a2: 0.01,
                 ..small_map()
             },
@@ -269,7 +256,7 @@ fn invalid_map_requests_name_the_field() {
         ),
         (
             MapRequest {
-                chunks: 0.0,
+                chunks: Count(0),
                 ..small_map()
             },
             "chunks",
@@ -320,7 +307,7 @@ fn invalid_contour_requests_name_the_field() {
     let mut energy = base.clone();
     energy.quantity = contour::Quantity::Energy;
     let mut steps = base.clone();
-    steps.y.steps = 1.0;
+    steps.y.steps = Count(1);
     let mut log = base.clone();
     log.x.from = 0.0;
     for (request, field) in [
@@ -344,8 +331,8 @@ fn invalid_contour_requests_name_the_field() {
 #[test]
 fn startup_contour_carries_gaps() {
     let mut request = contour::Request::startup_reference();
-    request.x.steps = 5.0;
-    request.y.steps = 5.0;
+    request.x.steps = Count(5);
+    request.y.steps = Count(5);
     let c = request.contour(&mut Silent).unwrap();
     assert_eq!(c.values.len(), 5);
     assert!(c
@@ -365,10 +352,10 @@ fn ram_is_an_axis_of_the_startup_model() {
         parameter: "ram".into(),
         from: 2000.0,
         to: 20000.0,
-        steps: 3.0,
+        steps: Count(3),
         log: true,
     };
-    request.y.steps = 3.0;
+    request.y.steps = Count(3);
     let c = request.contour(&mut Silent).unwrap();
     assert_eq!(c.invalid_cells, 0);
     // Each cell is the probe of the instance whose b2 gives that ρ.

@@ -5,6 +5,7 @@ mod common;
 
 use common::two_level_machines;
 
+use dlt_calc::core::count::Count;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::core::verify::{verify, Rules};
@@ -38,7 +39,7 @@ fn figure_10_series_reproduces_the_paper() {
     inst.series = Some(Series {
         from: 1.0,
         to: 1e11,
-        points: 23.0,
+        points: Count(23),
     }); // every half decade
     let r = inst.solve(&mut Silent).unwrap();
     let at = |v: f64| {
@@ -162,7 +163,7 @@ fn every_bad_field_has_its_message() {
                 series: Some(Series {
                     from: 10.0,
                     to: 1.0,
-                    points: 5.0,
+                    points: Count(5),
                 }),
                 ..ok()
             },
@@ -173,7 +174,7 @@ fn every_bad_field_has_its_message() {
                 series: Some(Series {
                     from: 1.0,
                     to: 10.0,
-                    points: 1.0,
+                    points: Count(1),
                 }),
                 ..ok()
             },
@@ -184,7 +185,7 @@ fn every_bad_field_has_its_message() {
                 series: Some(Series {
                     from: -1.0,
                     to: 10.0,
-                    points: 5.0,
+                    points: Count(5),
                 }),
                 ..ok()
             },

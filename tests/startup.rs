@@ -2,6 +2,7 @@
 //! force, the lower bound, and the reference instance.
 #![cfg(not(target_arch = "wasm32"))]
 
+use dlt_calc::core::count::Count;
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::startup::{Instance, Status};
 use proptest::prelude::*;
@@ -12,7 +13,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 
 /// Every sequence of every allowed length, no symmetry used.
 fn brute_force(inst: &Instance) -> f64 {
-    let (m, n) = (inst.machines as usize, inst.chunks as usize);
+    let (m, n) = (inst.machines.get(), inst.chunks.get());
     let mut best = f64::INFINITY;
     let lengths = if inst.exactly { n..=n } else { 1..=n };
     for k in lengths {
@@ -28,7 +29,7 @@ fn brute_force(inst: &Instance) -> f64 {
 /// chunk goes to a used machine or to the next new one), every allowed
 /// length. Uses neither the distinct-first rule nor any bound.
 fn brute_force_up_to_renaming(inst: &Instance) -> f64 {
-    let (m, n) = (inst.machines as usize, inst.chunks as usize);
+    let (m, n) = (inst.machines.get(), inst.chunks.get());
     let lengths = if inst.exactly { n..=n } else { 1..=n };
     let mut best = f64::INFINITY;
     for k in lengths {
@@ -85,8 +86,8 @@ fn instance_up_to(max_m: usize, max_n: usize) -> impl Strategy<Value = Instance>
                     rate,
                     overhead,
                     startup,
-                    machines: m as f64,
-                    chunks: n as f64,
+                    machines: Count::from(m),
+                    chunks: Count::from(n),
                     // From 0.1ρ up to 30·m·n·ρ.
                     load: rho * (0.1 + v * (m * n) as f64 * (v / 30.0)),
                     exactly,
@@ -135,7 +136,7 @@ proptest! {
         prop_assert!(r.lower_bound <= brute * (1.0 + 1e-9));
         // From one round robin (all machines, all chunks) instead of the
         // scan of them all, as a map certifies a probe: still exact.
-        let (m, n) = (inst.machines as usize, inst.chunks as usize);
+        let (m, n) = (inst.machines.get(), inst.chunks.get());
         let start: Vec<usize> = (0..n).map(|j| j % m).collect();
         let from = inst.solve_from(Some(&start), &mut Silent).unwrap();
         prop_assert_eq!(from.status, Status::Optimal);
@@ -149,8 +150,8 @@ proptest! {
         prop_assert!(close(from.makespan, brute, 1e-7), "search from {:?}: {} vs brute force {}", weak, from.makespan, brute);
         // Stopped early, from either start, the bound is still below the
         // optimum: every node's bound is valid, not only the last ones.
-        for budget in [1.0, 3.0, 10.0] {
-            let early = Instance { max_lps: Some(m as f64 * n as f64 + budget), ..inst.clone() };
+        for budget in [1, 3, 10] {
+            let early = Instance { max_lps: Some(Count::from(m * n + budget)), ..inst.clone() };
             let scan = early.solve(&mut Silent).unwrap();
             let from = early.solve_from(Some(&start), &mut Silent).unwrap();
             for (how, r) in [("scan", scan), ("start", from)] {
@@ -164,7 +165,7 @@ proptest! {
 #[test]
 fn brute_forces_agree() {
     let mut inst = Instance::reference(3, 20_000.0);
-    inst.chunks = 5.0;
+    inst.chunks = Count(5);
     assert!(close(
         brute_force(&inst),
         brute_force_up_to_renaming(&inst),
@@ -176,7 +177,7 @@ fn brute_forces_agree() {
 fn one_machine_one_chunk_is_the_single_machine_time() {
     for load in [100.0, 6739.0, 50_000.0] {
         let mut inst = Instance::reference(1, load);
-        inst.chunks = 1.0;
+        inst.chunks = Count(1);
         let r = inst.solve(&mut Silent).unwrap();
         assert!(
             close(r.makespan, inst.single(), 1e-9),
@@ -262,12 +263,12 @@ fn reference_instance_is_proven_optimal_at_every_vmax_of_table_1() {
 #[test]
 fn an_early_stop_reports_a_valid_gap() {
     let mut short = Instance::reference(6, 119_663.0);
-    short.max_lps = Some(150.0);
+    short.max_lps = Some(Count(150));
     let early = short.solve(&mut Silent).unwrap();
     assert_eq!(early.status, Status::StoppedAtLimit);
     assert!(early.gap > 0.0 && early.lower_bound < early.makespan);
     let mut long = short.clone();
-    long.max_lps = Some(1500.0);
+    long.max_lps = Some(Count(1500));
     let later = long.solve(&mut Silent).unwrap();
     assert!(later.makespan >= early.lower_bound * (1.0 - 1e-12));
     assert!(later.lower_bound >= early.lower_bound * (1.0 - 1e-12));
@@ -286,8 +287,8 @@ fn an_early_stop_reports_a_valid_gap() {
 fn a_time_limit_stops_with_a_proven_gap() {
     // Far from proven in 0.3 s: n = 40 chunks over 12 machines.
     let mut timed = Instance::reference(12, 50_000.0);
-    timed.chunks = 40.0;
-    timed.max_lps = Some(1e8);
+    timed.chunks = Count(40);
+    timed.max_lps = Some(Count(100_000_000));
     timed.max_seconds = Some(0.3);
     let r = timed.solve(&mut Silent).unwrap();
     assert_eq!(r.status, Status::StoppedAtTime);
@@ -314,8 +315,8 @@ fn a_long_search_shows_snapshots_and_stops_when_asked() {
         }
     }
     let mut long = Instance::reference(12, 50_000.0);
-    long.chunks = 40.0;
-    long.max_lps = Some(1e8);
+    long.chunks = Count(40);
+    long.max_lps = Some(Count(100_000_000));
     let mut progress = StopAfterSnapshots { snapshots: vec![] };
     let r = long.solve(&mut progress).unwrap();
     assert_eq!(r.status, Status::Interrupted);
@@ -365,21 +366,14 @@ fn every_bad_field_has_its_message() {
         ),
         (
             Instance {
-                machines: 0.0,
+                machines: Count(0),
                 ..ok()
             },
             "machines: must be between 1 and 64 (got 0)",
         ),
         (
             Instance {
-                machines: 2.5,
-                ..ok()
-            },
-            "machines: must be a whole number (got 2.5)",
-        ),
-        (
-            Instance {
-                chunks: 65.0,
+                chunks: Count(65),
                 ..ok()
             },
             "chunks: must be between 1 and 64 (got 65)",
@@ -415,8 +409,8 @@ fn a_search_from_a_start_finds_shorter_sequences() {
         rate: 0.0,
         overhead: 5.0,
         startup: 1.0,
-        machines: 3.0,
-        chunks: 6.0,
+        machines: Count(3),
+        chunks: Count(6),
         load: 10.0,
         exactly: false,
         gap: None,

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::core::count::{Count, UNREADABLE_COUNT};
 use crate::core::lp::LpError;
 
 /// Why a parameter value is rejected.
@@ -290,7 +291,9 @@ impl Error {
             None => path,
         };
         // JSON has no NaN: a page's unreadable number arrives as null.
-        let invalid = if message.starts_with("invalid type: null, expected f64") {
+        let invalid = if let Some(why) = message.strip_prefix(UNREADABLE_COUNT) {
+            Invalid::Unreadable(why.to_string())
+        } else if message.starts_with("invalid type: null, expected f64") {
             Invalid::NotFinite
         } else if missing.is_some() {
             Invalid::Needed("this field has no default".into())
@@ -325,6 +328,14 @@ impl Error {
                 invalid: Invalid::Unreadable(message),
             },
             _ => Error::Malformed(shorten(&what)),
+        }
+    }
+
+    /// Why the field is invalid, if the error is about one.
+    pub fn invalid(&self) -> Option<&Invalid> {
+        match self {
+            Error::Field { invalid, .. } => Some(invalid),
+            _ => None,
         }
     }
 
@@ -539,16 +550,9 @@ impl Checker {
     }
 
     /// Is `value` a whole number in `low..=high`? Records why not.
-    pub fn whole(&mut self, field: &str, value: f64, low: usize, high: usize) -> bool {
-        if !self.finite(field, value) {
-            return false;
-        }
-        if value.fract() != 0.0 {
-            self.fail(field, Invalid::NotWhole(value));
-            return false;
-        }
-        if value < low as f64 || value > high as f64 {
-            let (low, high) = (low as f64, high as f64);
+    pub fn whole(&mut self, field: &str, value: Count, low: usize, high: usize) -> bool {
+        if value.0 < low as u64 || value.0 > high as u64 {
+            let (value, low, high) = (value.as_f64(), low as f64, high as f64);
             self.fail(field, Invalid::OutOfBounds { value, low, high });
             return false;
         }

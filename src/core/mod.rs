@@ -2,6 +2,7 @@
 //! their verifier, the LP adapter, errors, progress and chart data.
 
 pub mod chart;
+pub mod count;
 pub mod error;
 pub mod form;
 pub mod gantt;

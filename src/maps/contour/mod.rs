@@ -19,6 +19,7 @@ mod view;
 pub use model::{GeneralisedMap, Output};
 
 use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate, INNER_PATH};
 use crate::core::progress::Progress;
 use crate::maps::isoefficiency::probe::Probe;
@@ -68,7 +69,7 @@ pub struct AxisRange {
     /// The last value, in the parameter's unit.
     pub to: f64,
     /// Grid points along the axis (a whole number, 2 to 200).
-    pub steps: f64,
+    pub steps: Count,
     /// Geometric spacing and a logarithmic axis.
     #[serde(default)]
     pub log: bool,
@@ -257,8 +258,15 @@ impl Base {
         match self {
             Base::Startup(s) => {
                 let field = match parameter {
-                    Machines => &mut s.machines,
-                    Chunks => &mut s.chunks,
+                    // Grid values of whole parameters are rounded.
+                    Machines => {
+                        s.machines = Count(value.max(0.0) as u64);
+                        return true;
+                    }
+                    Chunks => {
+                        s.chunks = Count(value.max(0.0) as u64);
+                        return true;
+                    }
                     Load => &mut s.load,
                     A1 => &mut s.a1,
                     A2 => &mut s.a2,
@@ -285,7 +293,7 @@ impl Base {
                 Machines | Compute | Rate | Startup => {
                     for g in &mut l.machines {
                         match parameter {
-                            Machines => g.count = value,
+                            Machines => g.count = Count(value.max(0.0) as u64),
                             Compute => g.compute = value,
                             Rate => g.rate = value,
                             _ => g.startup = value,
@@ -320,7 +328,7 @@ impl Base {
 impl AxisRange {
     /// The grid coordinates.
     pub fn values(&self, whole: bool) -> Vec<f64> {
-        let n = self.steps as usize;
+        let n = self.steps.get();
         let mut out: Vec<f64> = (0..n)
             .map(|i| {
                 let t = i as f64 / (n - 1) as f64;
@@ -391,14 +399,14 @@ impl Request {
                 parameter: "compute".into(),
                 from: 1e-6,
                 to: 1e-2,
-                steps: 25.0,
+                steps: Count(25),
                 log: true,
             },
             y: AxisRange {
                 parameter: "rate".into(),
                 from: 1e-7,
                 to: 1e-3,
-                steps: 25.0,
+                steps: Count(25),
                 log: true,
             },
             quantity: Quantity::Efficiency,
@@ -417,14 +425,14 @@ impl Request {
                 parameter: "machines".into(),
                 from: 10.0,
                 to: 1e6,
-                steps: 30.0,
+                steps: Count(30),
                 log: true,
             },
             y: AxisRange {
                 parameter: "idle_factor".into(),
                 from: 1.0,
                 to: 10.0,
-                steps: 19.0,
+                steps: Count(19),
                 log: false,
             },
             quantity: Quantity::Energy,
@@ -440,14 +448,14 @@ impl Request {
                 parameter: "rate".into(),
                 from: 1e-3,
                 to: 1.0,
-                steps: 16.0,
+                steps: Count(16),
                 log: true,
             },
             y: AxisRange {
                 parameter: "load".into(),
                 from: 1e3,
                 to: 1e6,
-                steps: 16.0,
+                steps: Count(16),
                 log: true,
             },
             quantity: Quantity::Efficiency,
@@ -566,7 +574,7 @@ impl Request {
                 let point = p.at(s.load)?;
                 let value = match self.quantity {
                     Quantity::Efficiency => point.efficiency,
-                    Quantity::Speedup => point.efficiency * s.machines,
+                    Quantity::Speedup => point.efficiency * s.machines.as_f64(),
                     _ => point.makespan,
                 };
                 Ok((value, point.gap))
@@ -654,10 +662,10 @@ impl Validate for Request {
         self.x.check_into(c, "x", &self.base);
         self.y.check_into(c, "y", &self.base);
         // Each cell of a start-up map is a search: bound the whole grid.
-        let cells = self.x.steps * self.y.steps;
-        if matches!(self.base, Base::Startup(_)) && cells > MAX_STARTUP_CELLS as f64 {
+        let cells = self.x.steps.0.saturating_mul(self.y.steps.0);
+        if matches!(self.base, Base::Startup(_)) && cells > MAX_STARTUP_CELLS as u64 {
             let invalid = Invalid::TooMany {
-                count: cells as usize,
+                count: usize::try_from(cells).unwrap_or(usize::MAX),
                 limit: MAX_STARTUP_CELLS,
             };
             c.fail("y.steps", invalid);

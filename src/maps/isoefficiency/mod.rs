@@ -40,6 +40,7 @@ mod view;
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart, Style};
+use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
 use crate::core::progress::Progress;
 use crate::core::response::Response;
@@ -95,14 +96,14 @@ pub struct Request {
     /// Machine start-up time `S`.
     pub startup: f64,
     /// Most chunks `n`.
-    pub chunks: f64,
+    pub chunks: Count,
     /// Exactly `n` chunks, as in the paper's MIP (default: at most `n`).
     #[serde(default)]
     pub exactly: bool,
     /// The first machine count (at least 2).
-    pub machines_from: f64,
+    pub machines_from: Count,
     /// The last machine count.
-    pub machines_to: f64,
+    pub machines_to: Count,
     /// Efficiency levels (positive, any order; drawn sorted).
     #[serde(default = "default_levels")]
     pub levels: Vec<f64>,
@@ -120,7 +121,7 @@ pub struct Request {
     /// root bound leaves above 1 % use it), or each row of Table 1 (default
     /// 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub certify_lps: Option<f64>,
+    pub certify_lps: Option<Count>,
 }
 
 fn default_levels() -> Vec<f64> {
@@ -221,8 +222,8 @@ impl Request {
             startup: r.startup,
             chunks: r.chunks,
             exactly: false,
-            machines_from: 2.0,
-            machines_to: 20.0,
+            machines_from: Count(2),
+            machines_to: Count(20),
             levels: default_levels(),
             tolerance: default_tolerance(),
             load_min: default_load_min(),
@@ -240,7 +241,7 @@ impl Request {
             rate: self.rate,
             overhead: self.overhead,
             startup: self.startup,
-            machines: machines as f64,
+            machines: Count::from(machines),
             chunks: self.chunks,
             load,
             exactly: self.exactly,
@@ -252,7 +253,7 @@ impl Request {
 
     /// The machine counts of the map.
     pub fn machine_counts(&self) -> std::ops::RangeInclusive<usize> {
-        self.machines_from as usize..=self.machines_to as usize
+        self.machines_from.get()..=self.machines_to.get()
     }
 
     /// The levels, sorted, without repeats.
@@ -411,9 +412,7 @@ impl Request {
         probe: &mut Probe,
         progress: &mut dyn Progress,
     ) -> Result<(), Error> {
-        let lps = self
-            .certify_lps
-            .map_or(DEFAULT_MAP_CERTIFY_LPS, |l| l as u64);
+        let lps = self.certify_lps.map_or(DEFAULT_MAP_CERTIFY_LPS, |l| l.0);
         column.max = probe.certify(column.max, CERTIFY_GAP, lps)?;
         let machines = column.machines;
         let kept = column.below.len() + column.above.len();
@@ -642,8 +641,8 @@ impl Validate for Request {
             && self.machines_to < self.machines_from
         {
             let invalid = Invalid::BelowMinimum {
-                value: self.machines_to,
-                minimum: self.machines_from,
+                value: self.machines_to.as_f64(),
+                minimum: self.machines_from.as_f64(),
             };
             c.fail("machines_to", invalid);
         }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Map, Request, Table};
 use crate::core::chart::LineChart;
+use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
@@ -102,7 +103,7 @@ impl Model for IsoefficiencyMap {
                 name: "isoefficiency-small",
                 label: "[000] reference instance, m = 2..5, levels 1, 10, 30",
                 request: Request {
-                    machines_to: 5.0,
+                    machines_to: Count(5),
                     levels: vec![1.0, 10.0, 30.0],
                     ..Request::reference()
                 },

@@ -61,7 +61,7 @@ impl Overlay {
     /// The overlays of `m` machines, for loads up to `vmax`.
     pub fn of(request: &Request, machines: usize, vmax: f64, levels: &[f64]) -> Overlay {
         let r = request;
-        let (m, n) = (machines as f64, r.chunks);
+        let (m, n) = (machines as f64, r.chunks.as_f64());
         let single = |v: f64| r.startup + r.overhead + r.rate * v + (r.a1 * v).max(r.a2 * v + r.b2);
         let upper = |v: f64| single(v) / (m * r.startup + m * r.overhead + r.a1 * v);
         let lower =

@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 
+use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::error::Validate;
 use crate::models::startup::Instance;
@@ -96,7 +97,7 @@ impl Probe {
             .min(point.makespan);
         let single = instance.single();
         Ok(Point {
-            efficiency_bound: single / (instance.machines * lower),
+            efficiency_bound: single / (instance.machines.as_f64() * lower),
             gap: (point.makespan - lower) / point.makespan,
             ..point
         })
@@ -118,7 +119,7 @@ impl Probe {
         }
         let instance = Instance {
             gap: Some(gap),
-            max_lps: Some(max_lps as f64),
+            max_lps: Some(Count(max_lps)),
             ..self.instance(point.load)
         };
         let report = instance.solve_from(
@@ -133,8 +134,8 @@ impl Probe {
         let used = report.sequence.iter().max().map_or(0, |&u| u + 1);
         Ok(Point {
             makespan,
-            efficiency: report.single / (instance.machines * makespan),
-            efficiency_bound: report.single / (instance.machines * lower),
+            efficiency: report.single / (instance.machines.as_f64() * makespan),
+            efficiency_bound: report.single / (instance.machines.as_f64() * lower),
             gap: (makespan - lower) / makespan,
             machines_used: if better { used } else { point.machines_used },
             chunks_used: if better {
@@ -192,7 +193,7 @@ impl Probe {
         self.hint = Some(at);
         let single = instance.single();
         let lower = instance.lower_bound().min(best);
-        let mf = instance.machines;
+        let mf = instance.machines.as_f64();
         Ok(Point {
             load,
             makespan: best,
@@ -218,7 +219,7 @@ impl RoundRobins<'_> {
     /// allows.
     fn allowed(&self, (p, k): (usize, usize)) -> bool {
         let m = self.instance.machines_usize();
-        let n = self.instance.chunks as usize;
+        let n = self.instance.chunks.get();
         (1..=m).contains(&p)
             && if self.instance.exactly {
                 k == n
@@ -244,7 +245,7 @@ impl RoundRobins<'_> {
     /// probe without a hint.
     fn scan(&mut self, lps: &mut u64) -> Result<((usize, usize), f64), Error> {
         let m = self.instance.machines_usize();
-        let n = self.instance.chunks as usize;
+        let n = self.instance.chunks.get();
         let mut best = ((m.min(n), n), f64::INFINITY);
         for p in 1..=m {
             for k in 1..=n {

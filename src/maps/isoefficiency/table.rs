@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::count::Count;
 use crate::core::error::{Error, Validate};
 use crate::core::progress::Progress;
 use crate::models::startup::Status;
@@ -104,7 +105,7 @@ impl Request {
     fn certify(&self, m: usize, load: f64, start: &[usize], lps: u64) -> Result<Certified, Error> {
         let mut instance = self.instance(m, load);
         instance.gap = Some(1e-9);
-        instance.max_lps = Some(lps as f64);
+        instance.max_lps = Some(Count(lps));
         let report = instance.solve_from(Some(start), &mut crate::core::progress::Silent)?;
         Ok(Certified {
             load,
@@ -174,7 +175,7 @@ impl Request {
     /// As [`Request::column`].
     pub fn table(&self, progress: &mut dyn Progress) -> Result<Table, Error> {
         self.check()?;
-        let lps = self.certify_lps.map_or(DEFAULT_CERTIFY_LPS, |l| l as u64);
+        let lps = self.certify_lps.map_or(DEFAULT_CERTIFY_LPS, |l| l.0);
         let counts: Vec<usize> = self.machine_counts().collect();
         let mut rows = Vec::new();
         for (i, &m) in counts.iter().enumerate() {

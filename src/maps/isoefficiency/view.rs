@@ -2,6 +2,7 @@
 //! the pointer.
 
 use super::{Map, Request, Table};
+use crate::core::count::Count;
 use crate::core::form::{Field, Form, Group, Kind, Layout};
 use crate::core::view::{number, percent, Block};
 use crate::models::startup::model_groups;
@@ -98,8 +99,8 @@ pub fn per_machine_count(request: &Request) -> Vec<Request> {
     request
         .machine_counts()
         .map(|m| Request {
-            machines_from: m as f64,
-            machines_to: m as f64,
+            machines_from: Count::from(m),
+            machines_to: Count::from(m),
             ..request.clone()
         })
         .collect()

@@ -33,6 +33,7 @@ pub use model::{Linear, Output};
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
 use crate::core::platform::{check_order, Processor};
 use crate::core::processing::ProcessingTime;
@@ -63,15 +64,15 @@ pub struct Machine {
     /// Identical copies of this machine (default 1), a whole number (kept
     /// as a number so that a fractional or negative count gets a message).
     #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub count: f64,
+    pub count: Count,
 }
 
-fn one() -> f64 {
-    1.0
+fn one() -> Count {
+    Count(1)
 }
 
-fn is_one(n: &f64) -> bool {
-    *n == 1.0
+fn is_one(n: &Count) -> bool {
+    n.0 == 1
 }
 
 /// Power parameters of the energy model.
@@ -245,7 +246,7 @@ impl Instance {
                 startup: 1e2,
                 rate: 1e-6,
                 compute: 1.0,
-                count: count as f64,
+                count: Count::from(count),
             }],
             order: None,
             best_order: false,
@@ -262,7 +263,7 @@ impl Instance {
     pub fn expanded(&self) -> Vec<&Machine> {
         self.machines
             .iter()
-            .flat_map(|m| std::iter::repeat_n(m, m.count as usize))
+            .flat_map(|m| std::iter::repeat_n(m, m.count.get()))
             .collect()
     }
 
@@ -532,7 +533,7 @@ impl Validate for Instance {
                 c.non_negative(&format!("machines[{i}].rate"), m.rate);
                 c.positive(&format!("machines[{i}].compute"), m.compute);
                 if c.whole(&format!("machines[{i}].count"), m.count, 1, MAX_MACHINES) {
-                    total = total.saturating_add(m.count as usize);
+                    total = total.saturating_add(m.count.get());
                 }
             }
             if !c.is_clean() {

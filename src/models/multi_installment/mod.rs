@@ -33,6 +33,7 @@ pub use model::{MultiInstallment, Output};
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
 use crate::core::platform::{check_processors, Processor};
 use crate::core::progress::{Progress, Silent};
@@ -80,7 +81,7 @@ pub struct Series {
     /// Largest load.
     pub to: f64,
     /// Number of loads, spaced logarithmically (a whole number).
-    pub points: f64,
+    pub points: Count,
 }
 
 /// `[003]`'s admissible chunk sizes.
@@ -185,7 +186,7 @@ impl Instance {
             series: Some(Series {
                 from: 1.0,
                 to: 1e11,
-                points: 45.0,
+                points: Count(45),
             }),
         }
     }
@@ -248,7 +249,7 @@ impl Instance {
         heuristic: Option<f64>,
         progress: &mut dyn Progress,
     ) -> Result<Vec<SeriesPoint>, Error> {
-        let count = s.points as usize;
+        let count = s.points.get();
         let mut points = Vec::with_capacity(count);
         for k in 0..count {
             if !progress.report(k as f64 / count as f64, "processing time vs V") {
@@ -572,9 +573,9 @@ impl Validate for Instance {
             // Each point solves the one-installment LP over every processor.
             let m = self.processors.len().max(1);
             if c.whole("series.points", s.points, 2, MAX_SERIES_POINTS)
-                && s.points * (m * m) as f64 > MAX_SERIES_WORK as f64
+                && s.points.get().saturating_mul(m * m) > MAX_SERIES_WORK
             {
-                let points = s.points as usize;
+                let points = s.points.get();
                 let processors = ((MAX_SERIES_WORK / points) as f64).sqrt().floor();
                 let fewer = (MAX_SERIES_WORK / (m * m)).max(2);
                 let why = format!(

@@ -46,6 +46,7 @@ pub use view::model_groups;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
 use crate::core::platform::Processor;
 use crate::core::processing::{Level, ProcessingTime};
@@ -62,7 +63,7 @@ pub const MAX_CHUNKS: usize = 64;
 /// The default relative gap at which the search stops (proven optimal).
 pub const DEFAULT_GAP: f64 = 1e-9;
 /// The default budget of linear programs (a few seconds).
-pub const DEFAULT_MAX_LPS: f64 = 3_000.0;
+pub const DEFAULT_MAX_LPS: u64 = 3_000;
 
 /// An M5 instance (`[000]`'s notation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -81,9 +82,9 @@ pub struct Instance {
     /// Machine start-up time `S`.
     pub startup: f64,
     /// Number of machines `m` (a whole number).
-    pub machines: f64,
+    pub machines: Count,
     /// Most chunks `n` (a whole number).
-    pub chunks: f64,
+    pub chunks: Count,
     /// The load `V`.
     pub load: f64,
     /// Exactly `n` chunks, as in the paper's MIP (default: at most `n`).
@@ -94,7 +95,7 @@ pub struct Instance {
     pub gap: Option<f64>,
     /// Stop after this many linear programs (a whole number, default 3000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_lps: Option<f64>,
+    pub max_lps: Option<Count>,
     /// Stop after this many seconds (default: no time limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_seconds: Option<f64>,
@@ -171,8 +172,8 @@ impl Instance {
             rate: 0.005,
             overhead: 0.075,
             startup: 25.4,
-            machines: machines as f64,
-            chunks: 20.0,
+            machines: Count::from(machines),
+            chunks: Count(20),
             load,
             exactly: false,
             gap: None,
@@ -182,7 +183,7 @@ impl Instance {
     }
 
     pub(crate) fn machines_usize(&self) -> usize {
-        self.machines as usize
+        self.machines.get()
     }
 
     /// The processing-time function `τ` as memory levels.
@@ -214,7 +215,7 @@ impl Instance {
 
     /// The numbers of chunks allowed.
     fn chunk_counts(&self) -> std::ops::RangeInclusive<usize> {
-        let n = self.chunks as usize;
+        let n = self.chunks.get();
         if self.exactly {
             n..=n
         } else {
@@ -231,7 +232,7 @@ impl Instance {
 
     /// The lower bound of the module docs.
     pub fn lower_bound(&self) -> f64 {
-        let (v, m) = (self.load, self.machines);
+        let (v, m) = (self.load, self.machines.as_f64());
         let area = self
             .chunk_counts()
             .map(|k| self.busy_time(k) / m)
@@ -270,7 +271,7 @@ impl Instance {
     ) -> Result<Report, Error> {
         self.check()?;
         if let Some(s) = start {
-            let (m, n) = (self.machines_usize(), self.chunks as usize);
+            let (m, n) = (self.machines_usize(), self.chunks.get());
             let fits = !s.is_empty() && s.len() <= n && s.iter().all(|&i| i < m);
             if !fits || (self.exactly && s.len() != n) {
                 return Err(Error::Malformed(format!(
@@ -280,7 +281,7 @@ impl Instance {
             }
         }
         let gap = self.gap.unwrap_or(DEFAULT_GAP);
-        let max_lps = self.max_lps.unwrap_or(DEFAULT_MAX_LPS) as u64;
+        let max_lps = self.max_lps.map_or(DEFAULT_MAX_LPS, |l| l.0);
         let limits = search::Limits {
             gap,
             lps: max_lps,
@@ -329,8 +330,8 @@ impl Instance {
             sizes: kept.iter().map(|p| p.1).collect(),
             single,
             speedup: single / makespan,
-            efficiency: single / (self.machines * makespan),
-            efficiency_bound: single / (self.machines * lower_bound),
+            efficiency: single / (self.machines.as_f64() * makespan),
+            efficiency_bound: single / (self.machines.as_f64() * lower_bound),
             lps: outcome.lps,
             nodes: outcome.nodes,
             incumbent_at_lp: outcome.incumbent_at,

@@ -225,7 +225,7 @@ impl BoundLp {
         let held = |j: usize| instance.exactly || j < k;
         let mut lp = Problem::new();
         let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
-        let msg = (0..instance.chunks as usize)
+        let msg = (0..instance.chunks.get())
             .map(|j| {
                 let t = lp.add_var(0.0, s, f64::INFINITY);
                 let x = lp.add_var(0.0, 0.0, scaled.cap);
@@ -525,7 +525,7 @@ impl Instance {
         if self.exactly {
             return Ok(short);
         }
-        for j in 1..self.machines_usize().min(self.chunks as usize) {
+        for j in 1..self.machines_usize().min(self.chunks.get()) {
             let bound = self.distinct_bound(j);
             if bound >= cutoff {
                 short.bound = short.bound.min(bound);
@@ -553,7 +553,7 @@ impl Instance {
     ///
     /// [`Error::Solver`] if an LP fails.
     pub(crate) fn root_bound(&self, cutoff: f64) -> Result<(f64, u64), Error> {
-        let first: Vec<usize> = (0..self.machines_usize().min(self.chunks as usize)).collect();
+        let first: Vec<usize> = (0..self.machines_usize().min(self.chunks.get())).collect();
         let short = self.short_sequences(cutoff)?;
         let root = self.prefix_bound(&first, cutoff)?;
         Ok((root.min(short.bound), short.lps + 1))
@@ -644,7 +644,7 @@ impl<'a> Search<'a> {
     ) -> Result<Search<'a>, Error> {
         let clock = web_time::Instant::now();
         let m = instance.machines_usize();
-        let n = instance.chunks as usize;
+        let n = instance.chunks.get();
         let (mut best, mut lps) = match start {
             Some(sequence) => (instance.solve_sequence(sequence)?, 1),
             // The scan stops at the time limit with the best so far.
@@ -776,10 +776,7 @@ impl<'a> Search<'a> {
     /// The node's prefix solved as a whole sequence (an incumbent
     /// candidate), and one child per machine the next chunk can go to.
     fn branch(&mut self, node: Node) -> Result<Vec<Node>, Error> {
-        let (m, n) = (
-            self.instance.machines_usize(),
-            self.instance.chunks as usize,
-        );
+        let (m, n) = (self.instance.machines_usize(), self.instance.chunks.get());
         let prefix = node.prefix;
         // The prefix as a whole sequence (if this many chunks is allowed
         // and the box holds "no more chunks").
