@@ -32,9 +32,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::core::deadline::with_deadline;
 use crate::core::error::{Error, Invalid};
 use crate::core::lp::LpError;
-use crate::core::progress::{with_deadline, Progress};
+use crate::core::progress::Progress;
 use crate::core::response::{Completion, Response};
 use crate::registry::{self, Entry};
 
@@ -42,8 +43,7 @@ use crate::registry::{self, Entry};
 /// instance (a thousand machine rows is about 100 KB), yet a request with a
 /// stray 10 MB value is still read, so that its error names the field.
 pub const MAX_REQUEST_BYTES: usize = 32_000_000;
-/// The longest time limit accepted, in seconds (a day).
-pub const MAX_SECONDS: f64 = 86_400.0;
+pub use crate::core::deadline::MAX_SECONDS;
 
 /// The time limit kept over a model that stops itself at `seconds` (with
 /// its own status), in case one step of it overruns: a little later, so

@@ -62,7 +62,7 @@ impl Visitor<'_> for CountVisitor {
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Count, E> {
         if v > MAX_COUNT {
-            let v = crate::core::view::number(v as f64);
+            let v = crate::core::number::number(v as f64);
             return Err(Self::refuse(format!("is too large (got {v})")));
         }
         Ok(Count(v))
@@ -81,7 +81,7 @@ impl Visitor<'_> for CountVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Count, E> {
-        let shown = crate::core::view::number(v);
+        let shown = crate::core::number::number(v);
         if !v.is_finite() {
             Err(Self::refuse("must be a finite number".into()))
         } else if v.fract() != 0.0 {

@@ -136,7 +136,7 @@ pub enum Invalid {
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Numbers as the page shows them: `1e-300`, not 300 zeros.
-        let n = crate::core::view::number;
+        let n = crate::core::number::number;
         match self {
             Invalid::NotFinite => write!(f, "must be a finite number"),
             Invalid::Negative(v) => write!(f, "must not be negative (got {})", n(*v)),

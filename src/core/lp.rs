@@ -81,7 +81,7 @@ pub enum LpError {
     /// violates the problem.
     Failed(String),
     /// The time limit of the computation came first
-    /// ([`crate::core::progress::with_deadline`]).
+    /// ([`crate::core::deadline::with_deadline`]).
     TimeLimit,
 }
 
@@ -325,7 +325,7 @@ mod microlp_backend {
             };
             lp.add_constraint(terms.as_slice(), op, r.rhs);
         }
-        let left = crate::core::progress::time_left();
+        let left = crate::core::deadline::time_left();
         if let Some(left) = left {
             if left.is_zero() {
                 return Err(LpError::TimeLimit);

@@ -3,11 +3,13 @@
 
 pub mod chart;
 pub mod count;
+pub mod deadline;
 pub mod error;
 pub mod form;
 pub mod gantt;
 pub mod lp;
 pub mod model;
+pub mod number;
 pub mod permutations;
 pub mod platform;
 pub mod processing;

@@ -2,36 +2,10 @@
 //!
 //! A solver calls [`Progress::report`] now and then with the fraction done;
 //! the caller answers whether to go on. The page forwards reports from its
-//! worker to the progress bar; the CLI uses them for its time limit.
-
-use std::cell::Cell;
-
-use web_time::{Duration, Instant};
+//! worker to the progress bar; the CLI uses them for its time limit
+//! (with [`crate::core::deadline`], which reaches inside LPs).
 
 use crate::core::response::Response;
-
-thread_local! {
-    /// The end of the computation running on this thread, if it has one.
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-}
-
-/// Runs `f` with a deadline that every LP it solves honours, so that even
-/// one long LP (a thousand machines) stops at a request's time limit.
-/// Progress reports alone cannot: a solver reports between LPs.
-pub fn with_deadline<T>(end: Instant, f: impl FnOnce() -> T) -> T {
-    let outer = DEADLINE.replace(Some(end));
-    let result = f();
-    DEADLINE.set(outer);
-    result
-}
-
-/// The time left before the current deadline (zero once it has passed),
-/// or `None` without one.
-pub fn time_left() -> Option<Duration> {
-    DEADLINE
-        .get()
-        .map(|end| end.saturating_duration_since(Instant::now()))
-}
 
 /// Receives progress reports; returns `false` to cancel.
 pub trait Progress {

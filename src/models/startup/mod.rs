@@ -407,8 +407,8 @@ impl Validate for Instance {
             c.whole("max_lps", lps, 1, 100_000_000);
         }
         if let Some(seconds) = self.max_seconds {
-            if c.positive("max_seconds", seconds) && seconds > crate::api::MAX_SECONDS {
-                let limit = crate::api::MAX_SECONDS;
+            if c.positive("max_seconds", seconds) && seconds > crate::core::deadline::MAX_SECONDS {
+                let limit = crate::core::deadline::MAX_SECONDS;
                 c.fail(
                     "max_seconds",
                     Invalid::TooLarge {

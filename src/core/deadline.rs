@@ -1,0 +1,33 @@
+//! The time limit of the computation running on this thread, which every
+//! LP it solves honours: progress reports alone come between LPs, and one
+//! LP over a thousand machines can take seconds.
+
+use std::cell::Cell;
+
+use web_time::{Duration, Instant};
+
+/// The longest time limit accepted, in seconds (a day).
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+thread_local! {
+    /// The end of the computation running on this thread, if it has one.
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with a deadline that every LP it solves honours, so that even
+/// one long LP (a thousand machines) stops at a request's time limit.
+/// Progress reports alone cannot: a solver reports between LPs.
+pub fn with_deadline<T>(end: Instant, f: impl FnOnce() -> T) -> T {
+    let outer = DEADLINE.replace(Some(end));
+    let result = f();
+    DEADLINE.set(outer);
+    result
+}
+
+/// The time left before the current deadline (zero once it has passed),
+/// or `None` without one.
+pub fn time_left() -> Option<Duration> {
+    DEADLINE
+        .get()
+        .map(|end| end.saturating_duration_since(Instant::now()))
+}
