@@ -1,37 +1,17 @@
 //! The `dlt` command: JSON in, JSON out, clear errors and exit codes.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod cli_support;
 
-fn dlt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dlt"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use cli_support::dlt;
 
 #[test]
 fn solves_the_worked_example() {
     let example = dlt(&["example", "hierarchical"], "");
-    assert!(example.status.success());
-    let out = dlt(&["solve"], &text(&example.stdout));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(example.success());
+    let out = dlt(&["solve"], &example.stdout.clone());
+    assert!(out.success(), "{}", out.stderr.clone());
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(json["model"], "hierarchical");
     let report = &json["report"];
     assert!((report["makespan"].as_f64().unwrap() - 5.75).abs() < 1e-9);
@@ -43,7 +23,7 @@ fn solves_the_worked_example() {
 
 #[test]
 fn every_example_solves_and_is_verified() {
-    let list = text(&dlt(&["example"], "").stdout);
+    let list = dlt(&["example"], "").stdout;
     let names: Vec<&str> = list
         .lines()
         .filter_map(|l| l.split_whitespace().next())
@@ -59,15 +39,15 @@ fn every_example_solves_and_is_verified() {
         "map-startup",
     ];
     for name in names {
-        let request = text(&dlt(&["example", name], "").stdout);
+        let request = dlt(&["example", name], "").stdout;
         if heavy.contains(&name) {
             let out = dlt(&["check"], &request);
-            assert!(out.status.success(), "{name}: {}", text(&out.stdout));
+            assert!(out.success(), "{name}: {}", out.stdout.clone());
             continue;
         }
         let out = dlt(&["solve", "--compact"], &request);
-        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(out.success(), "{name}: {}", out.stderr.clone());
+        let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         let verdict = &json["report"]["verdict"];
         assert!(
             verdict.is_null() || verdict["ok"] == true,
@@ -81,13 +61,13 @@ fn writes_the_gantt_chart_as_svg() {
     let dir = std::env::temp_dir().join(format!("dlt-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("gantt.svg");
-    let example = text(&dlt(&["example", "hierarchical"], "").stdout);
+    let example = dlt(&["example", "hierarchical"], "").stdout;
     let out = dlt(
         &["solve", "-", "--compact", "--svg", svg.to_str().unwrap()],
         &example,
     );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout).lines().count(), 1);
+    assert!(out.success(), "{}", out.stderr.clone());
+    assert_eq!(out.stdout.clone().lines().count(), 1);
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("compute out of core"));
     std::fs::remove_dir_all(dir).unwrap();
@@ -98,16 +78,19 @@ fn bad_input_names_the_field_and_exits_1() {
     let bad = r#"{"model": "hierarchical", "load": -2, "processors": [
         {"startup": 1, "rate": 1, "levels": [{"intercept": 1, "slope": 1}]}]}"#;
     let out = dlt(&["solve"], bad);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, Some(1));
     assert_eq!(
-        text(&out.stderr),
+        out.stderr.clone(),
         "dlt: load: must be greater than zero (got -2)\n"
     );
     assert!(out.stdout.is_empty());
 
     let out = dlt(&["check"], bad);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).starts_with("load: must be greater than zero"));
+    assert_eq!(out.code, Some(1));
+    assert!(out
+        .stdout
+        .clone()
+        .starts_with("load: must be greater than zero"));
 }
 
 #[test]
@@ -129,11 +112,11 @@ fn malformed_json_is_explained() {
     ];
     for (input, want) in cases {
         let out = dlt(&["solve"], input);
-        assert_eq!(out.status.code(), Some(1), "{input}");
+        assert_eq!(out.code, Some(1), "{input}");
         assert!(
-            text(&out.stderr).starts_with(want),
+            out.stderr.clone().starts_with(want),
             "{input}: {}",
-            text(&out.stderr)
+            out.stderr.clone()
         );
     }
 }
@@ -141,20 +124,26 @@ fn malformed_json_is_explained() {
 #[test]
 fn usage_errors_exit_2_and_help_works() {
     let out = dlt(&["frobnicate"], "");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("unknown command \"frobnicate\""));
+    assert_eq!(out.code, Some(2));
+    assert!(out
+        .stderr
+        .clone()
+        .contains("unknown command \"frobnicate\""));
     let out = dlt(&[], "");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, Some(2));
     let out = dlt(&["--help"], "");
-    assert!(out.status.success());
-    assert!(text(&out.stdout).contains("dlt solve [FILE]"));
+    assert!(out.success());
+    assert!(out.stdout.clone().contains("dlt solve [FILE]"));
     let out = dlt(&["example"], "");
-    assert!(text(&out.stdout).starts_with("linear-energy-small"));
+    assert!(out.stdout.clone().starts_with("linear-energy-small"));
     let out = dlt(&["example", "nope"], "");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, Some(2));
     let out = dlt(&["solve", "/no/such/file.json"], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("dlt: cannot read /no/such/file.json"));
+    assert_eq!(out.code, Some(1));
+    assert!(out
+        .stderr
+        .clone()
+        .starts_with("dlt: cannot read /no/such/file.json"));
 }
 
 /// `dlt map` and `dlt table` print CSV for a small request, and refuse a
@@ -169,8 +158,8 @@ fn map_and_table_print_csv() {
     let file = dir.join("map.json");
     std::fs::write(&file, small).unwrap();
     let out = dlt(&["map", file.to_str().unwrap(), "--csv"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let csv = text(&out.stdout);
+    assert!(out.success(), "{}", out.stderr.clone());
+    let csv = out.stdout.clone();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "machines,kind,level,load,efficiency,makespan,gap");
     assert_eq!(lines.len(), 4, "{csv}");
@@ -180,16 +169,19 @@ fn map_and_table_print_csv() {
     let table = small.replace("isoefficiency", "table1");
     std::fs::write(&file, &table).unwrap();
     let out = dlt(&["table", file.to_str().unwrap(), "--csv"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).starts_with("machines,emax,vmax,"));
+    assert!(out.success(), "{}", out.stderr.clone());
+    assert!(out.stdout.clone().starts_with("machines,emax,vmax,"));
 
     let out = dlt(&["map", file.to_str().unwrap()], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("map needs a request of model \"isoefficiency\""));
+    assert_eq!(out.code, Some(1));
+    assert!(out
+        .stderr
+        .clone()
+        .contains("map needs a request of model \"isoefficiency\""));
     let out = dlt(
         &["solve", "--csv"],
-        &text(&dlt(&["example", "startup"], "").stdout),
+        &dlt(&["example", "startup"], "").stdout,
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, Some(1));
     std::fs::remove_dir_all(dir).unwrap();
 }

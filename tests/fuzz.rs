@@ -34,15 +34,17 @@
 //! string. `make fuzz` runs 5000 cases against a release build.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cli_support;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use cli_support::{dlt_within, Run};
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde_json::{json, Value};
@@ -560,84 +562,22 @@ fn shrink(name: &str, request: &mut Value) {
 // ---------------------------------------------------------------------------
 // Running the command
 
-struct Run {
-    code: Option<i32>,
-    signal: Option<i32>,
-    timed_out: bool,
-    stdout: String,
-    stderr: String,
-    seconds: f64,
-}
-
-impl Run {
-    fn status(&self) -> String {
-        if self.timed_out {
-            format!("timed out after {:.1} s", self.seconds)
-        } else if let Some(code) = self.code {
-            format!("exit {code}")
-        } else {
-            format!("killed by signal {}", self.signal.unwrap_or(-1))
-        }
-    }
-}
-
-#[cfg(unix)]
-fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
-    use std::os::unix::process::ExitStatusExt;
-    status.signal()
-}
-
-#[cfg(not(unix))]
-fn signal_of(_: &std::process::ExitStatus) -> Option<i32> {
-    None
-}
-
 /// Runs `dlt COMMAND` on the request in `file` (passed as the file argument,
 /// or on standard input as `-` when `stdin`), killing it after `timeout`.
 fn dlt(command: &str, file: &Path, stdin: bool, timeout: Duration) -> Run {
-    let out_path = file.with_extension(format!("{command}.out"));
-    let err_path = file.with_extension(format!("{command}.err"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dlt"));
-    cmd.arg(command);
+    let path = file.to_string_lossy().into_owned();
+    let mut args = vec![command];
     if command == "solve" {
-        cmd.arg("--compact");
+        args.push("--compact");
     }
-    if stdin {
-        cmd.arg("-")
-            .stdin(File::open(file).expect("the request file"));
+    let text = if stdin {
+        args.push("-");
+        std::fs::read_to_string(file).expect("the request file")
     } else {
-        cmd.arg(file).stdin(Stdio::null());
-    }
-    cmd.stdout(File::create(&out_path).expect("a temporary file"))
-        .stderr(File::create(&err_path).expect("a temporary file"));
-    let start = Instant::now();
-    let mut child = cmd.spawn().expect("dlt starts");
-    let mut nap = Duration::from_millis(2);
-    let (status, timed_out) = loop {
-        if let Some(status) = child.try_wait().expect("dlt can be waited for") {
-            break (status, false);
-        }
-        if start.elapsed() > timeout {
-            let _ = child.kill();
-            break (child.wait().expect("dlt can be waited for"), true);
-        }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(50));
+        args.push(&path);
+        String::new()
     };
-    let seconds = start.elapsed().as_secs_f64();
-    let read = |path: &PathBuf| {
-        let bytes = std::fs::read(path).unwrap_or_default();
-        let _ = std::fs::remove_file(path);
-        String::from_utf8_lossy(&bytes).into_owned()
-    };
-    Run {
-        code: status.code(),
-        signal: signal_of(&status),
-        timed_out,
-        stdout: read(&out_path),
-        stderr: read(&err_path),
-        seconds,
-    }
+    dlt_within(&args, &text, timeout)
 }
 
 fn dlt_text(args: &[&str]) -> String {

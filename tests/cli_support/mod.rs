@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 pub struct Run {
     /// The exit code; `None` when killed by a signal or at the limit.
     pub code: Option<i32>,
+    /// The signal that ended it, if one did (unix only).
+    pub signal: Option<i32>,
     pub stdout: String,
     pub stderr: String,
     /// Killed at the wall-clock limit.
@@ -63,10 +65,40 @@ pub fn dlt_within(args: &[&str], stdin: &str, limit: Duration) -> Run {
     let _ = writer.join();
     Run {
         code: status.and_then(|s| s.code()),
+        signal: status.as_ref().and_then(signal_of),
         stdout: reader.join().unwrap_or_default(),
         stderr: err_reader.join().unwrap_or_default(),
         timed_out,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(unix)]
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: &std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+impl Run {
+    /// Exit status 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+
+    /// How it ended, in words.
+    pub fn status(&self) -> String {
+        if self.timed_out {
+            format!("timed out after {:.1} s", self.seconds)
+        } else if let Some(code) = self.code {
+            format!("exit {code}")
+        } else {
+            format!("killed by signal {}", self.signal.unwrap_or(-1))
+        }
     }
 }
 
