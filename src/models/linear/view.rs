@@ -1,6 +1,6 @@
 //! M2 on the page: the form and the report's layout.
 
-use super::Report;
+use super::{Energy, Report};
 use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
 use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
@@ -128,41 +128,9 @@ impl Describe for Report {
             blocks.push(Block::aside("m2-note", note.clone()));
         }
         if let Some(e) = &self.energy {
-            let rows = [
-                ("idle base E_I", e.idle),
-                ("network above idle E_RN", e.network),
-                ("processors above idle E_RC", e.processors),
-                ("total E", e.total),
-            ]
-            .iter()
-            .map(|(part, value)| vec![part.to_string(), number(*value)])
-            .collect();
-            blocks.push(Block::table(
-                "m2-energy",
-                "Energy",
-                &["part", "energy"],
-                rows,
-            ));
+            blocks.push(energy_table(e));
         }
-        let order = |k: usize| {
-            self.order
-                .as_ref()
-                .and_then(|o| o.get(k).copied())
-                .unwrap_or(k)
-        };
-        let rows = self
-            .sizes
-            .iter()
-            .take(ROWS_SHOWN)
-            .enumerate()
-            .map(|(k, &a)| vec![format!("#{}", order(k) + 1), number(a)])
-            .collect();
-        blocks.push(Block::table(
-            "m2-sizes",
-            "Loads of the machines in use, in serving order",
-            &["machine", "α"],
-            cut(rows, self.active, "machines"),
-        ));
+        blocks.push(self.sizes_table());
         if let Some(least) = self.least_energy() {
             let (energy, machines, makespan) = least;
             blocks.push(Block::note(
@@ -178,7 +146,44 @@ impl Describe for Report {
     }
 }
 
+/// The energy and its parts.
+fn energy_table(e: &Energy) -> Block {
+    let rows = [
+        ("idle base E_I", e.idle),
+        ("network above idle E_RN", e.network),
+        ("processors above idle E_RC", e.processors),
+        ("total E", e.total),
+    ]
+    .iter()
+    .map(|(part, value)| vec![part.to_string(), number(*value)])
+    .collect();
+    Block::table("m2-energy", "Energy", &["part", "energy"], rows)
+}
+
 impl Report {
+    /// The loads of the machines in use, in serving order.
+    fn sizes_table(&self) -> Block {
+        let order = |k: usize| {
+            self.order
+                .as_ref()
+                .and_then(|o| o.get(k).copied())
+                .unwrap_or(k)
+        };
+        let rows = self
+            .sizes
+            .iter()
+            .take(ROWS_SHOWN)
+            .enumerate()
+            .map(|(k, &a)| vec![format!("#{}", order(k) + 1), number(a)])
+            .collect();
+        Block::table(
+            "m2-sizes",
+            "Loads of the machines in use, in serving order",
+            &["machine", "α"],
+            cut(rows, self.active, "machines"),
+        )
+    }
+
     /// The point of the series with the least energy: energy, machines and
     /// makespan (`[004]`: energy has a minimum in the number of machines).
     pub fn least_energy(&self) -> Option<(f64, usize, f64)> {
