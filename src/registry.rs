@@ -241,15 +241,10 @@ impl<M: Model> Entry for Registered<M> {
     }
 }
 
-/// A model's output read back from JSON (the tag and view left aside).
-fn output<M: Model>(mut response: Value) -> Result<M::Output, Error> {
-    if let Some(fields) = response.as_object_mut() {
-        fields.remove("model");
-        fields.remove("view");
-        fields.remove("completion");
-        fields.remove("has_csv");
-    }
-    serde_json::from_value(response).map_err(|e| Error::Malformed(shorten(&e.to_string())))
+/// A model's output read back from a response's JSON.
+fn output<M: Model>(response: Value) -> Result<M::Output, Error> {
+    serde_json::from_value(Response::output_fields(response))
+        .map_err(|e| Error::Malformed(shorten(&e.to_string())))
 }
 
 /// The first of a request's problems (there is at least one).

@@ -14,7 +14,16 @@ use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
 use crate::core::form::Form;
 use crate::core::progress::Progress;
-use crate::core::response::Views;
+use crate::core::response::{Response, Views};
+
+/// Hands a provisional answer of model `M` (a map's first lines, M5's best
+/// schedule so far) to `progress` as a whole response, so that a page shows
+/// it as it would show the final one.
+pub fn hand_out<M: Model>(output: &M::Output, progress: &mut dyn Progress) {
+    if let Ok(response) = Response::new(M::NAME, output) {
+        progress.partial(&response);
+    }
+}
 
 /// A built-in request of a model.
 #[derive(Debug, Clone, PartialEq)]

@@ -154,6 +154,17 @@ impl Response {
         &self.view
     }
 
+    /// An output from a response as JSON (of the page or the command line):
+    /// the fields [`Response`] adds to the output's own are taken out.
+    pub fn output_fields(mut value: Value) -> Value {
+        if let Some(fields) = value.as_object_mut() {
+            for added in ["model", "completion", "view", "has_csv"] {
+                fields.remove(added);
+            }
+        }
+        value
+    }
+
     /// The response with its view (and whether it has a CSV form), as the
     /// page reads it.
     pub fn for_page(&self) -> Value {

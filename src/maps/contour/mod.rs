@@ -21,6 +21,7 @@ pub use model::{GeneralisedMap, Output};
 use crate::core::chart::{Axis, Line, LineChart};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate, INNER_PATH};
+use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 use crate::maps::isoefficiency::probe::Probe;
 use crate::models::{linear, startup};
@@ -493,7 +494,7 @@ impl Request {
                 shown = now;
                 let mut so_far = grid.clone();
                 self.trace(&mut so_far);
-                model::so_far(self, so_far, progress);
+                hand_out::<GeneralisedMap>(&Output::of(self, so_far), progress);
             }
         }
         self.trace(&mut grid);

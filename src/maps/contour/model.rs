@@ -8,7 +8,7 @@ use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::{Response, Views};
+use crate::core::response::Views;
 use crate::core::view::Block;
 
 /// A generalised map (`[004]`): lines of equal value over two parameters.
@@ -38,14 +38,13 @@ impl Views for Output {
     }
 }
 
-/// Hands the map so far to `progress` as a whole answer.
-pub(crate) fn so_far(request: &Request, contour: Contour, progress: &mut dyn Progress) {
-    let output = Output {
-        charts: vec![contour.chart(request)],
-        contour: Box::new(contour),
-    };
-    if let Ok(response) = Response::new(GeneralisedMap::NAME, &output) {
-        progress.partial(&response);
+impl Output {
+    /// The answer for `contour`, with its chart.
+    pub fn of(request: &Request, contour: Contour) -> Output {
+        Output {
+            charts: vec![contour.chart(request)],
+            contour: Box::new(contour),
+        }
     }
 }
 
@@ -76,11 +75,7 @@ impl Model for GeneralisedMap {
     }
 
     fn solve(request: &Request, progress: &mut dyn Progress) -> Result<Output, Error> {
-        let contour = request.contour(progress)?;
-        Ok(Output {
-            charts: vec![contour.chart(request)],
-            contour: Box::new(contour),
-        })
+        Ok(Output::of(request, request.contour(progress)?))
     }
 
     fn form() -> Form {

@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
 use crate::models::startup::{self, Instance};
@@ -401,7 +402,7 @@ impl Request {
         partial.tally(probe);
         let mut columns = done.to_vec();
         columns.push(partial);
-        model::map_so_far(Map::new(columns, self), progress);
+        hand_out::<IsoefficiencyMap>(&MapOutput::of(Map::new(columns, self)), progress);
     }
 
     /// Proven gaps of the kept points: the root bound, then, where that

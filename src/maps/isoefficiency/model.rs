@@ -10,7 +10,7 @@ use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::{Response, Views};
+use crate::core::response::Views;
 use crate::core::view::Block;
 use serde_json::Value;
 
@@ -69,20 +69,6 @@ impl Views for TableOutput {
 
     fn view(&self) -> Vec<Block> {
         self.table.view()
-    }
-}
-
-/// Hands the map so far to `progress` as a whole answer.
-pub(crate) fn map_so_far(map: Map, progress: &mut dyn Progress) {
-    if let Ok(response) = Response::new(IsoefficiencyMap::NAME, &MapOutput::of(map)) {
-        progress.partial(&response);
-    }
-}
-
-/// Hands the table so far to `progress` as a whole answer.
-pub(crate) fn table_so_far(table: Table, progress: &mut dyn Progress) {
-    if let Ok(response) = Response::new(Table1::NAME, &TableOutput { table }) {
-        progress.partial(&response);
     }
 }
 

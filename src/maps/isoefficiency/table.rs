@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::count::Count;
 use crate::core::error::{Error, Validate};
+use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 use crate::models::startup::Status;
 
@@ -187,7 +188,7 @@ impl Request {
                 rows: rows.clone(),
                 reference: self.is_reference(),
             };
-            super::model::table_so_far(so_far, progress);
+            hand_out::<super::Table1>(&super::TableOutput { table: so_far }, progress);
         }
         Ok(Table {
             rows,

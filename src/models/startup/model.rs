@@ -7,7 +7,7 @@ use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
-use crate::core::response::{Answer, Response};
+use crate::core::response::Answer;
 
 /// M5: multi-installment with machine start-up and memory hierarchy
 /// (`[000]`).
@@ -24,13 +24,6 @@ pub fn answer(instance: &Instance, report: Report) -> Output {
         gantt: Some(Gantt::with_startup(&report.schedule, instance.startup)),
         charts: Vec::new(),
         report: Box::new(report),
-    }
-}
-
-/// Hands a search's best schedule so far to `progress` as a whole answer.
-pub(crate) fn snapshot(instance: &Instance, report: Report, progress: &mut dyn Progress) {
-    if let Ok(response) = Response::new(Startup::NAME, &answer(instance, report)) {
-        progress.partial(&response);
     }
 }
 

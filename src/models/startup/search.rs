@@ -34,6 +34,7 @@ use std::collections::BinaryHeap;
 
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, Problem, Var};
+use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 
 use super::{Instance, Solved};
@@ -744,7 +745,7 @@ impl<'a> Search<'a> {
             interrupted: true,
         };
         let report = self.instance.report(&snapshot, super::Status::Interrupted);
-        super::model::snapshot(self.instance, report, progress);
+        hand_out::<super::Startup>(&super::model::answer(self.instance, report), progress);
     }
 
     /// The node's two boxes, where a machine's relaxed number of remaining
