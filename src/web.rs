@@ -11,8 +11,7 @@ use web_sys::HtmlCanvasElement;
 
 use crate::api::{self, FieldProblem, Request};
 use crate::core::chart::{Frame, LineChart};
-use crate::core::error::shorten;
-use crate::core::error::Error;
+use crate::core::error::{shorten, Error};
 use crate::core::gantt::Gantt;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
