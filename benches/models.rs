@@ -11,11 +11,11 @@ use dlt_calc::core::lp::Backend;
 use dlt_calc::core::platform::Processor;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
-use dlt_calc::maps::isoefficiency::probe::Probe;
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
 use dlt_calc::models::linear;
 use dlt_calc::models::multi_installment::{self, evaluate, simulate};
 use dlt_calc::models::startup;
+use dlt_calc::models::startup::probe::Probe;
 
 /// Median time of `f` over repeated runs within about `budget`.
 fn median(budget: Duration, mut f: impl FnMut()) -> Duration {

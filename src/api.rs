@@ -33,11 +33,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::deadline::with_deadline;
+use crate::core::entry::Entry;
 use crate::core::error::{Error, Invalid};
 use crate::core::lp::LpError;
 use crate::core::progress::Progress;
 use crate::core::response::{Completion, Response};
-use crate::registry::{self, Entry};
+use crate::registry;
 
 /// The longest request the calculator reads, in bytes. Far above any real
 /// instance (a thousand machine rows is about 100 KB), yet a request with a
@@ -97,8 +98,7 @@ impl From<&Error> for FieldProblem {
 
 /// The built-in examples: name, model and what each shows.
 pub fn examples() -> Vec<(&'static str, &'static str, &'static str)> {
-    registry::MODELS
-        .iter()
+    registry::all()
         .flat_map(|m| {
             m.presets()
                 .into_iter()
@@ -120,8 +120,7 @@ pub struct Tab {
 
 /// Every model's tab, in the registry's order.
 pub fn tabs() -> Vec<Tab> {
-    registry::MODELS
-        .iter()
+    registry::all()
         .map(|m| Tab {
             model: m.name(),
             form: m.form(),
@@ -158,7 +157,7 @@ impl Request {
             return Err(Error::Malformed("a request must be a JSON object".into()));
         };
         let known = || {
-            let names: Vec<&str> = registry::MODELS.iter().map(|m| m.name()).collect();
+            let names: Vec<&str> = registry::all().map(|m| m.name()).collect();
             names.join(", ")
         };
         let model = match body.remove("model") {
@@ -201,8 +200,7 @@ impl Request {
 
     /// A built-in example by name (see [`examples`]).
     pub fn example(name: &str) -> Option<Request> {
-        let (_, _, value) = registry::MODELS
-            .iter()
+        let (_, _, value) = registry::all()
             .flat_map(|m| m.presets())
             .find(|(n, _, _)| *n == name)?;
         Request::from_value(value).ok()

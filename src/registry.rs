@@ -1,254 +1,60 @@
 //! The list of models. The command line, the page's binding module and the
-//! maps walk this list; a model that is not listed here does not exist for
-//! them, and one that is needs nothing else outside its folder.
-
-use std::marker::PhantomData;
+//! maps walk it; a model that is not listed does not exist for them, and
+//! one that is needs nothing else outside its folder. The models list
+//! themselves in [`crate::models`] (one line each, which also declares the
+//! folder); the maps over them are listed here.
 
 use serde_json::Value;
 
-use crate::core::chart::LineChart;
-use crate::core::count::UNREADABLE_COUNT;
-use crate::core::error::{shorten, Error, Invalid, Validate};
-use crate::core::form::Form;
-use crate::core::model::Model;
-use crate::core::progress::Progress;
-use crate::core::response::{Response, Views};
+use crate::core::entry::{Entry, Registered};
+use crate::core::error::{Error, Invalid};
+use crate::core::map::{Catalogue, MapBase, Parameter};
 use crate::maps::{
     contour::GeneralisedMap, isoefficiency::IsoefficiencyMap, isoefficiency::Table1,
 };
-use crate::models::{
-    hierarchical::Hierarchical, linear::Linear, multi_installment::MultiInstallment,
-    startup::Startup,
-};
 
-/// Every model, in the order of the page's tabs.
-pub static MODELS: &[&dyn Entry] = &[
-    &Registered::<Linear>(PhantomData),
-    &Registered::<Hierarchical>(PhantomData),
-    &Registered::<MultiInstallment>(PhantomData),
-    &Registered::<Startup>(PhantomData),
-    &Registered::<IsoefficiencyMap>(PhantomData),
-    &Registered::<Table1>(PhantomData),
-    &Registered::<GeneralisedMap>(PhantomData),
+pub use crate::core::entry::Lookup;
+
+/// The maps, after the models in the page's tabs.
+static MAPS: &[&dyn Entry] = &[
+    &Registered::<IsoefficiencyMap>::NEW,
+    &Registered::<Table1>::NEW,
+    &Registered::<GeneralisedMap<Models>>::NEW,
 ];
+
+/// Every model and map, in the order of the page's tabs.
+pub fn all() -> impl Iterator<Item = &'static dyn Entry> {
+    crate::models::LIST.iter().chain(MAPS).copied()
+}
 
 /// The model with this tag.
 pub fn find(name: &str) -> Option<&'static dyn Entry> {
-    MODELS.iter().copied().find(|m| m.name() == name)
+    all().find(|m| m.name() == name)
 }
 
-/// A model seen through JSON: what the front ends need of any model.
-pub trait Entry: Sync {
-    /// The request's `"model"` tag.
-    fn name(&self) -> &'static str;
-    /// A short title.
-    fn title(&self) -> &'static str;
-    /// Whether the model applies its own `max_seconds`.
-    fn owns_time_limit(&self) -> bool;
-    /// The presets: name, label and the request as JSON (with its tag).
-    fn presets(&self) -> Vec<(&'static str, &'static str, Value)>;
-    /// Every invalid field of a request body (the tag removed).
-    fn problems(&self, body: Value) -> Vec<Error>;
-    /// Reads, validates and solves a request body.
-    ///
-    /// # Errors
-    ///
-    /// The first invalid field, or the solver's error.
-    fn run(&self, body: Value, progress: &mut dyn Progress) -> Result<Response, Error>;
-    /// A response of this model (as JSON, e.g. joined by the page from
-    /// several workers) as CSV, when it is a table.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Malformed`] when `response` is not an output of the model.
-    fn csv(&self, response: Value) -> Result<Option<String>, Error>;
-    /// The page's tab.
-    fn form(&self) -> Form;
-    /// The parts of a request body a page computes apart (empty: none).
-    ///
-    /// # Errors
-    ///
-    /// The request's first problem.
-    fn split(&self, body: Value) -> Result<Vec<Value>, Error>;
-    /// The answer to a request from the answers to its parts.
-    ///
-    /// # Errors
-    ///
-    /// The request's first problem, or [`Error::Malformed`] for a part that
-    /// is not an answer of this model.
-    fn join(&self, body: Value, parts: Vec<Value>) -> Result<Response, Error>;
-    /// An answer's charts drawn with the page's view options.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Malformed`] when `response` is not an answer of this model.
-    fn charts(&self, response: Value, options: &Value) -> Result<Vec<LineChart>, Error>;
-    /// A read-out of an answer under the pointer, built once per answer.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Malformed`] when `response` is not an answer of this model.
-    fn lookup(&self, response: Value) -> Result<Lookup, Error>;
-}
+/// The registry as the generalised maps see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Models;
 
-/// What lies under the pointer at chart coordinates `(x, y)`, in words.
-pub type Lookup = Box<dyn Fn(f64, f64) -> Option<String>>;
-
-/// A model in the registry.
-struct Registered<M>(PhantomData<fn() -> M>);
-
-/// The most unreadable numbers reported at once.
-const MAX_UNREADABLE: usize = 64;
-
-/// The typed request, with every problem of the body when it is not one.
-///
-/// JSON has no NaN, so a page's unreadable number arrives as `null`; each
-/// such field is reported and read as a stand-in, so that the other
-/// fields are still checked and every bad field gets its message at once.
-fn typed<M: Model>(mut body: Value) -> Result<M::Request, Vec<Error>> {
-    let mut unreadable = Vec::new();
-    let request = loop {
-        match serde_path_to_error::deserialize::<_, M::Request>(&body) {
-            Ok(request) => break request,
-            Err(e) => {
-                let path = e.path().to_string();
-                let message = e.inner().to_string();
-                let count = message.starts_with(UNREADABLE_COUNT);
-                let error = Error::malformed_at(path.clone(), message);
-                // Only a value at the reader's own path can be stood in for.
-                let own = error.field_path() == Some(path.as_str());
-                let stand_in = own
-                    && (count || matches!(error.invalid(), Some(Invalid::NotFinite)))
-                    && unreadable.len() < MAX_UNREADABLE
-                    && replace(&mut body, e.path(), Value::from(1));
-                unreadable.push(error);
-                if !stand_in {
-                    return Err(unreadable);
-                }
+impl Catalogue for Models {
+    fn base(name: &str, fields: Value) -> Result<Box<dyn MapBase>, Vec<Error>> {
+        match find(name).filter(|m| !m.map_parameters().is_empty()) {
+            Some(model) => model.map_base(fields),
+            None => {
+                let known: Vec<&str> = Self::mapped().into_iter().map(|(n, _)| n).collect();
+                let invalid = Invalid::UnknownModel {
+                    name: crate::core::error::shorten(name),
+                    known: known.join(", "),
+                };
+                Err(vec![Error::field("model", invalid)])
             }
         }
-    };
-    let fields: Vec<String> = unreadable
-        .iter()
-        .filter_map(|e| e.field_path().map(str::to_string))
-        .collect();
-    let mut problems = unreadable;
-    problems.extend(request.problems().into_iter().filter(|p| {
-        p.field_path()
-            .is_none_or(|f| !fields.iter().any(|u| u == f))
-    }));
-    if problems.is_empty() {
-        Ok(request)
-    } else {
-        Err(problems)
-    }
-}
-
-/// Puts `value` at `path` in `body`; false when the path leads nowhere.
-fn replace(body: &mut Value, path: &serde_path_to_error::Path, value: Value) -> bool {
-    use serde_path_to_error::Segment;
-    let mut at = body;
-    for segment in path {
-        let next = match (segment, at) {
-            (Segment::Seq { index }, Value::Array(items)) => items.get_mut(*index),
-            (Segment::Map { key }, Value::Object(fields)) => fields.get_mut(key),
-            _ => None,
-        };
-        match next {
-            Some(v) => at = v,
-            None => return false,
-        }
-    }
-    *at = value;
-    true
-}
-
-impl<M: Model> Entry for Registered<M> {
-    fn name(&self) -> &'static str {
-        M::NAME
     }
 
-    fn title(&self) -> &'static str {
-        M::TITLE
-    }
-
-    fn owns_time_limit(&self) -> bool {
-        M::OWN_TIME_LIMIT
-    }
-
-    fn presets(&self) -> Vec<(&'static str, &'static str, Value)> {
-        M::presets()
-            .into_iter()
-            .filter_map(|p| {
-                let mut value = serde_json::to_value(&p.request).ok()?;
-                value
-                    .as_object_mut()?
-                    .insert("model".into(), Value::String(M::NAME.into()));
-                Some((p.name, p.label, value))
-            })
+    fn mapped() -> Vec<(&'static str, Vec<Parameter>)> {
+        all()
+            .map(|m| (m.name(), m.map_parameters()))
+            .filter(|(_, p)| !p.is_empty())
             .collect()
     }
-
-    fn problems(&self, body: Value) -> Vec<Error> {
-        typed::<M>(body).err().unwrap_or_default()
-    }
-
-    fn run(&self, body: Value, progress: &mut dyn Progress) -> Result<Response, Error> {
-        let request = typed::<M>(body).map_err(first)?;
-        let output = M::solve(&request, progress)?;
-        Response::new(M::NAME, &output)
-    }
-
-    fn csv(&self, response: Value) -> Result<Option<String>, Error> {
-        Ok(output::<M>(response)?.csv())
-    }
-
-    fn form(&self) -> Form {
-        M::form()
-    }
-
-    fn split(&self, body: Value) -> Result<Vec<Value>, Error> {
-        let request = typed::<M>(body).map_err(first)?;
-        M::split(&request)
-            .iter()
-            .map(|part| {
-                let mut value =
-                    serde_json::to_value(part).map_err(|e| Error::Malformed(e.to_string()))?;
-                if let Some(fields) = value.as_object_mut() {
-                    fields.insert("model".into(), Value::String(M::NAME.into()));
-                }
-                Ok(value)
-            })
-            .collect()
-    }
-
-    fn join(&self, body: Value, parts: Vec<Value>) -> Result<Response, Error> {
-        let request = typed::<M>(body).map_err(first)?;
-        let parts = parts
-            .into_iter()
-            .map(output::<M>)
-            .collect::<Result<Vec<_>, _>>()?;
-        Response::new(M::NAME, &M::join(&request, parts)?)
-    }
-
-    fn charts(&self, response: Value, options: &Value) -> Result<Vec<LineChart>, Error> {
-        Ok(M::charts_with(&output::<M>(response)?, options))
-    }
-
-    fn lookup(&self, response: Value) -> Result<Lookup, Error> {
-        let output = output::<M>(response)?;
-        Ok(Box::new(move |x, y| M::point_text(&output, x, y)))
-    }
-}
-
-/// A model's output read back from a response's JSON.
-fn output<M: Model>(response: Value) -> Result<M::Output, Error> {
-    serde_json::from_value(Response::output_fields(response))
-        .map_err(|e| Error::Malformed(shorten(&e.to_string())))
-}
-
-/// The first of a request's problems (there is at least one).
-fn first(problems: Vec<Error>) -> Error {
-    let fallback = || Error::Malformed("the request is invalid".into());
-    problems.into_iter().next().unwrap_or_else(fallback)
 }

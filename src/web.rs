@@ -202,7 +202,7 @@ pub fn join(request: JsValue, parts: JsValue) -> Result<JsValue, JsError> {
 /// The model that gave a response, and the response without its tag.
 fn answer_of(
     response: JsValue,
-) -> Result<(&'static dyn registry::Entry, serde_json::Value), JsError> {
+) -> Result<(&'static dyn crate::core::entry::Entry, serde_json::Value), JsError> {
     let value: serde_json::Value = from_js(response)?;
     let model = value
         .get("model")

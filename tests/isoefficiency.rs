@@ -7,9 +7,11 @@ use dlt_calc::core::progress::Silent;
 use dlt_calc::maps::contour;
 use dlt_calc::maps::contour::GeneralisedMap;
 use dlt_calc::maps::isoefficiency::overlay::Estimate;
-use dlt_calc::maps::isoefficiency::probe::Probe;
 use dlt_calc::maps::isoefficiency::table::PAPER;
 use dlt_calc::maps::isoefficiency::Request as MapRequest;
+use dlt_calc::models::startup::probe::Probe;
+use dlt_calc::models::{linear::Linear, startup::Startup};
+use dlt_calc::registry::Models;
 use dlt_calc::Error;
 
 fn small_map() -> MapRequest {
@@ -272,13 +274,12 @@ fn invalid_map_requests_name_the_field() {
 /// level (up to the grid's interpolation).
 #[test]
 fn contour_lines_lie_on_their_level() {
-    let request = contour::Request::compute_vs_communication();
-    let contour::Output { contour, charts } = GeneralisedMap::solve(&request, &mut Silent).unwrap();
+    let request = contour::Request::<Models>::compute_vs_communication();
+    let contour::Output { contour, charts } =
+        GeneralisedMap::<Models>::solve(&request, &mut Silent).unwrap();
     assert_eq!(charts.len(), 1);
     assert_eq!(contour.invalid_cells, 0);
-    let contour::Base::Linear(base) = &request.base else {
-        unreachable!()
-    };
+    let base = request.base.read::<Linear>().unwrap();
     let mut checked = 0;
     for (level, pieces) in &contour.lines {
         assert!(!pieces.is_empty(), "level {level} has a line");
@@ -301,7 +302,7 @@ fn contour_lines_lie_on_their_level() {
 /// Generalised maps check their axes and quantity.
 #[test]
 fn invalid_contour_requests_name_the_field() {
-    let base = contour::Request::startup_reference();
+    let base = contour::Request::<Models>::startup_reference();
     let mut unknown = base.clone();
     unknown.x.parameter = "speed".into();
     let mut energy = base.clone();
@@ -320,7 +321,7 @@ fn invalid_contour_requests_name_the_field() {
         assert_eq!(err.field_path(), Some(field), "{err}");
     }
     let message = {
-        let mut r = contour::Request::startup_reference();
+        let mut r = contour::Request::<Models>::startup_reference();
         r.x.parameter = "speed".into();
         r.problems()[0].to_string()
     };
@@ -330,7 +331,7 @@ fn invalid_contour_requests_name_the_field() {
 /// A start-up map over `C` and `V`: values are probe efficiencies, with gaps.
 #[test]
 fn startup_contour_carries_gaps() {
-    let mut request = contour::Request::startup_reference();
+    let mut request = contour::Request::<Models>::startup_reference();
     request.x.steps = Count(5);
     request.y.steps = Count(5);
     let c = request.contour(&mut Silent).unwrap();
@@ -347,7 +348,7 @@ fn startup_contour_carries_gaps() {
 /// The usable RAM `ρ` is an axis of the start-up model (through `b2`).
 #[test]
 fn ram_is_an_axis_of_the_startup_model() {
-    let mut request = contour::Request::startup_reference();
+    let mut request = contour::Request::<Models>::startup_reference();
     request.x = contour::AxisRange {
         parameter: "ram".into(),
         from: 2000.0,
@@ -359,9 +360,7 @@ fn ram_is_an_axis_of_the_startup_model() {
     let c = request.contour(&mut Silent).unwrap();
     assert_eq!(c.invalid_cells, 0);
     // Each cell is the probe of the instance whose b2 gives that ρ.
-    let contour::Base::Startup(base) = &request.base else {
-        unreachable!()
-    };
+    let base = request.base.read::<Startup>().unwrap();
     for (j, &load) in c.y.iter().enumerate() {
         for (i, &ram) in c.x.iter().enumerate() {
             let template = dlt_calc::models::startup::Instance {

@@ -118,6 +118,13 @@ pub enum Invalid {
         /// The model's parameter names, separated by commas.
         known: String,
     },
+    /// A quantity that the model does not measure (the ones it does listed).
+    UnknownQuantity {
+        /// The quantity given.
+        name: String,
+        /// The quantities the model measures, separated by commas.
+        known: String,
+    },
     /// A model tag that names no model (the known ones listed).
     UnknownModel {
         /// The tag given.
@@ -219,6 +226,12 @@ impl fmt::Display for Invalid {
             }
             Invalid::Unreadable(msg) => write!(f, "{msg}"),
             Invalid::TooMuchWork(why) => write!(f, "asks for too much work: {why}"),
+            Invalid::UnknownQuantity { name, known } => {
+                write!(
+                    f,
+                    "must be a quantity the model measures: {name:?} is not one ({known})"
+                )
+            }
             Invalid::UnknownParameter { name, known } => {
                 write!(
                     f,
@@ -267,20 +280,6 @@ impl Error {
     /// the reader gives it (`.` for the whole request).
     pub fn malformed_at(path: String, message: String) -> Error {
         let path = if path == "." { String::new() } else { path };
-        // A value read in two steps carries its inner path in the message.
-        let (path, message) = match message.strip_prefix(INNER_PATH) {
-            Some(rest) => {
-                let (inner, text) = rest.split_once(' ').unwrap_or((rest, ""));
-                let joined = match (path.is_empty(), inner == ".") {
-                    (_, true) => path,
-                    (true, false) => inner.to_string(),
-                    (false, false) if inner.starts_with('[') => format!("{path}{inner}"),
-                    (false, false) => format!("{path}.{inner}"),
-                };
-                (joined, text.to_string())
-            }
-            None => (path, message),
-        };
         // A missing field is named by its own path, not its parent's.
         let missing = message
             .strip_prefix("missing field `")
@@ -428,10 +427,6 @@ fn path_at(text: &[u8], at: usize) -> Option<String> {
     Some(path)
 }
 
-/// Marks a message that carries the path of its value inside the field
-/// the reader was at (see [`Error::malformed_at`]).
-pub const INNER_PATH: &str = "\u{1}at ";
-
 /// The most characters of a value quoted in a message.
 pub const MAX_QUOTED: usize = 80;
 
@@ -501,6 +496,12 @@ pub struct Checker {
 }
 
 impl Checker {
+    /// Records a problem found elsewhere (e.g. in a request inside this
+    /// one, its path already joined).
+    pub fn push(&mut self, error: Error) {
+        self.errors.push(error);
+    }
+
     /// Records `invalid` for `field`.
     pub fn fail(&mut self, field: impl Into<String>, invalid: Invalid) {
         self.errors.push(Error::field(field, invalid));

@@ -4,6 +4,8 @@
 //! back into a request by the fields' paths, so a model's inputs are
 //! described once, here in Rust, next to the request they fill.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -22,7 +24,7 @@ pub struct Form {
     /// Where the model comes from.
     pub citation: &'static str,
     /// The idea of the model in a paragraph (same markup as `title`).
-    pub intro: &'static str,
+    pub intro: Cow<'static, str>,
     /// The scalar fields, in rows.
     pub groups: Vec<Group>,
     /// The table of machines, when the model has one.

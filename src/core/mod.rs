@@ -4,10 +4,12 @@
 pub mod chart;
 pub mod count;
 pub mod deadline;
+pub mod entry;
 pub mod error;
 pub mod form;
 pub mod gantt;
 pub mod lp;
+pub mod map;
 pub mod model;
 pub mod number;
 pub mod permutations;

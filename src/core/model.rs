@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
 use crate::core::form::Form;
+use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Quantity};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
 
@@ -47,7 +48,7 @@ pub trait Model: 'static {
     const OWN_TIME_LIMIT: bool = false;
 
     /// The request, as read from JSON.
-    type Request: Serialize + DeserializeOwned + Validate + Clone;
+    type Request: Serialize + DeserializeOwned + Validate + Clone + 'static;
     /// The answer: the report and its views (read back by the page when
     /// it joins the answers of several workers).
     type Output: Serialize + DeserializeOwned + Views;
@@ -96,5 +97,41 @@ pub trait Model: 'static {
     /// What lies under the pointer at chart coordinates `(x, y)`, in words.
     fn point_text(_output: &Self::Output, _x: f64, _y: f64) -> Option<String> {
         None
+    }
+
+    // A model that names parameters and quantities here is mapped by the
+    // generalised maps (`crate::maps::contour`); one that names none is not.
+
+    /// The most grid cells of one map of the model (each cell is a solve).
+    const MAX_MAP_CELLS: usize = 40_000;
+
+    /// The numbers of a request a map may vary, in the order a map sets
+    /// them (a parameter defined through others after them).
+    fn map_parameters() -> Vec<MapParameter<Self::Request>> {
+        Vec::new()
+    }
+
+    /// The quantities a map may measure.
+    fn map_quantities() -> Vec<MapQuantity> {
+        Vec::new()
+    }
+
+    /// `quantity` at a valid request, with its proven gap; `cache` keeps
+    /// what helps the next cell (it starts empty for every map).
+    ///
+    /// # Errors
+    ///
+    /// The solver's errors; [`Error::Malformed`] for a quantity the model
+    /// does not list.
+    fn measure(
+        _request: &Self::Request,
+        quantity: Quantity,
+        _cache: &mut Cache,
+    ) -> Result<Measured, Error> {
+        Err(Error::Malformed(format!(
+            "{} does not measure {}",
+            Self::NAME,
+            quantity.name()
+        )))
     }
 }

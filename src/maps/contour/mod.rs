@@ -1,69 +1,47 @@
 //! Generalised maps (`[004]`): lines of equal efficiency, speedup, makespan
-//! or energy over any two parameters of a model, the others fixed.
+//! or energy over any two parameters of any model that names them
+//! ([`crate::core::model::Model::map_parameters`]), the others fixed.
 //!
 //! The quantity is computed on a grid (linear or geometric per axis) and
 //! the lines are traced by marching squares, interpolating linearly inside
 //! each cell (in `log` of the coordinate on a logarithmic axis). A cell with
 //! an invalid parameter combination (e.g. `a2 ≤ a1`) has no value, and no
-//! line crosses it. The start-up model (M5) is evaluated with the map
-//! probe of [`crate::maps::isoefficiency::probe`] (the hint carries from cell to
-//! cell), so every value carries its proven gap; the linear model (M2) is
-//! exact.
+//! line crosses it. The map knows no model: it reads its base through a
+//! [`Catalogue`] (the registry), sets parameters by position and asks the
+//! model for values, which carry their proven gap (0 for exact models; the
+//! start-up model's probe hint carries from cell to cell through the
+//! [`Cache`]).
+
+use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 
 mod march;
 mod model;
+mod presets;
 mod view;
 
 pub use model::{GeneralisedMap, Output};
 
 use crate::core::chart::{Axis, Line, LineChart};
 use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid, Validate, INNER_PATH};
+use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
+pub use crate::core::map::Quantity;
+use crate::core::map::{Cache, Catalogue, MapBase, Tagged};
 use crate::core::model::hand_out;
 use crate::core::progress::Progress;
-use crate::maps::isoefficiency::probe::Probe;
-use crate::models::{linear, startup};
 use march::march;
 
 /// The most grid steps per axis.
 pub const MAX_STEPS: usize = 200;
-/// The most grid cells of a map of the start-up model (each cell is a
-/// search of its own; about ten minutes at the reference instance).
-pub const MAX_STARTUP_CELLS: usize = 10_000;
 /// Seconds between two partial maps handed out while the grid fills.
 const PARTIAL_EVERY: f64 = 0.5;
-
-/// The model a map is drawn for, with its fixed parameters.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "model", rename_all = "kebab-case")]
-pub enum Base {
-    /// M2, linear DLT.
-    Linear(linear::Instance),
-    /// M5, machines with a start-up time and a memory hierarchy.
-    Startup(startup::Instance),
-}
-
-/// What the lines join points of equal value of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Quantity {
-    /// `T(1,1,V)/(m T)`.
-    Efficiency,
-    /// `T(1,1,V)/T`.
-    Speedup,
-    /// The makespan `T`, in time units.
-    Makespan,
-    /// M2 with a power model only.
-    Energy,
-}
 
 /// One axis: a parameter and its range.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AxisRange {
-    /// The parameter's name (see [`Base::parameters`]).
+    /// The parameter's name (one of the base model's map parameters).
     pub parameter: String,
     /// The first value, in the parameter's unit.
     pub from: f64,
@@ -76,12 +54,13 @@ pub struct AxisRange {
     pub log: bool,
 }
 
-/// A generalised map request.
+/// A generalised map request, its base read through the catalogue `C`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The model and the parameters the axes do not vary.
-    pub base: Base,
+#[serde(deny_unknown_fields, bound = "")]
+pub struct Request<C> {
+    /// The model (its `"model"` tag) and the parameters the axes do not
+    /// vary.
+    pub base: Tagged,
     /// The horizontal axis.
     pub x: AxisRange,
     /// The vertical axis.
@@ -90,6 +69,9 @@ pub struct Request {
     pub quantity: Quantity,
     /// The values of `quantity` to draw a line at.
     pub levels: Vec<f64>,
+    /// Where the base's model is found.
+    #[serde(skip)]
+    pub catalogue: PhantomData<fn() -> C>,
 }
 
 /// The computed grid and its lines.
@@ -108,222 +90,6 @@ pub struct Contour {
     pub largest_gap: f64,
     /// Cells without a value.
     pub invalid_cells: usize,
-}
-
-/// Read by hand rather than as a tagged enum, which would lose the path of
-/// a bad value inside the base (`base.machines[0].startup` would read
-/// `base.startup`): the inner path travels in the message, marked with
-/// [`crate::core::error::INNER_PATH`], and the reader joins the two.
-impl<'de> Deserialize<'de> for Base {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Base, D::Error> {
-        use serde::de::Error as _;
-        let mut value = serde_json::Value::deserialize(d)?;
-        let model = value
-            .as_object_mut()
-            .and_then(|o| o.remove("model"))
-            .ok_or_else(|| D::Error::missing_field("model"))?;
-        fn inner<T: serde::de::DeserializeOwned, E: serde::de::Error>(
-            value: serde_json::Value,
-        ) -> Result<T, E> {
-            serde_path_to_error::deserialize(value).map_err(|e| {
-                let path = e.path().to_string();
-                E::custom(format!("{INNER_PATH}{path} {}", e.into_inner()))
-            })
-        }
-        match model.as_str() {
-            Some("linear") => inner(value).map(Base::Linear),
-            Some("startup") => inner(value).map(Base::Startup),
-            _ => Err(D::Error::custom(
-                "the model must be \"linear\" or \"startup\"".to_string(),
-            )),
-        }
-    }
-}
-
-/// A parameter an axis of a generalised map can vary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Parameter {
-    /// The number of machines (M2: of every machine group).
-    Machines,
-    /// M5's most chunks `n`.
-    Chunks,
-    /// The load `V`.
-    Load,
-    /// M5's in-core time per unit.
-    A1,
-    /// M5's out-of-core time per unit.
-    A2,
-    /// M5's out-of-core intercept.
-    B2,
-    /// Communication time per unit `C` (M2: of every group).
-    Rate,
-    /// M5's message overhead `O`.
-    Overhead,
-    /// Start-up time `S` (M2: of every group).
-    Startup,
-    /// M5's usable RAM `ρ = b2/(a1 − a2)`, set through `b2`.
-    Ram,
-    /// M2's computing time per unit `A` of every group.
-    Compute,
-    /// M2's processor power `P_C`.
-    ProcessorPower,
-    /// M2's network power `P_N`.
-    NetworkPower,
-    /// M2's idle factor `k`.
-    IdleFactor,
-}
-
-impl Parameter {
-    /// Every parameter and its name in a request.
-    const NAMES: [(Parameter, &'static str); 14] = [
-        (Parameter::Machines, "machines"),
-        (Parameter::Chunks, "chunks"),
-        (Parameter::Load, "load"),
-        (Parameter::A1, "a1"),
-        (Parameter::A2, "a2"),
-        (Parameter::B2, "b2"),
-        (Parameter::Rate, "rate"),
-        (Parameter::Overhead, "overhead"),
-        (Parameter::Startup, "startup"),
-        (Parameter::Ram, "ram"),
-        (Parameter::Compute, "compute"),
-        (Parameter::ProcessorPower, "processor_power"),
-        (Parameter::NetworkPower, "network_power"),
-        (Parameter::IdleFactor, "idle_factor"),
-    ];
-
-    /// The parameter named `name`.
-    pub fn named(name: &str) -> Option<Parameter> {
-        Self::NAMES
-            .iter()
-            .find(|(_, n)| *n == name)
-            .map(|(p, _)| *p)
-    }
-
-    /// Its name in a request.
-    pub fn name(self) -> &'static str {
-        Self::NAMES
-            .iter()
-            .find(|(p, _)| *p == self)
-            .map_or("", |(_, n)| n)
-    }
-}
-
-impl Base {
-    /// The parameters an axis can vary, and whether each is a whole number.
-    pub fn parameters(&self) -> &'static [(Parameter, bool)] {
-        use Parameter::*;
-        match self {
-            Base::Startup(_) => &[
-                (Machines, true),
-                (Chunks, true),
-                (Load, false),
-                (A1, false),
-                (A2, false),
-                (B2, false),
-                (Rate, false),
-                (Overhead, false),
-                (Startup, false),
-                (Ram, false),
-            ],
-            Base::Linear(l) if l.power.is_some() => &[
-                (Machines, true),
-                (Load, false),
-                (Compute, false),
-                (Rate, false),
-                (Startup, false),
-                (ProcessorPower, false),
-                (NetworkPower, false),
-                (IdleFactor, false),
-            ],
-            Base::Linear(_) => &[
-                (Machines, true),
-                (Load, false),
-                (Compute, false),
-                (Rate, false),
-                (Startup, false),
-            ],
-        }
-    }
-
-    /// The parameter named `name`, if this base has it.
-    pub fn parameter(&self, name: &str) -> Option<(Parameter, bool)> {
-        let p = Parameter::named(name)?;
-        self.parameters().iter().copied().find(|(q, _)| *q == p)
-    }
-
-    /// Sets `parameter` (a machine parameter of M2 on every group); false
-    /// when this base has no such parameter (validation rules that out).
-    fn set(&mut self, parameter: Parameter, value: f64) -> bool {
-        use Parameter::*;
-        match self {
-            Base::Startup(s) => {
-                let field = match parameter {
-                    // Grid values of whole parameters are rounded.
-                    Machines => {
-                        s.machines = Count(value.max(0.0) as u64);
-                        return true;
-                    }
-                    Chunks => {
-                        s.chunks = Count(value.max(0.0) as u64);
-                        return true;
-                    }
-                    Load => &mut s.load,
-                    A1 => &mut s.a1,
-                    A2 => &mut s.a2,
-                    B2 => &mut s.b2,
-                    Rate => &mut s.rate,
-                    Overhead => &mut s.overhead,
-                    Startup => &mut s.startup,
-                    // The usable RAM ρ = b2/(a1 − a2), through b2 (set after
-                    // the other axis, so a1 and a2 are final).
-                    Ram => {
-                        s.b2 = value * (s.a1 - s.a2);
-                        return true;
-                    }
-                    Compute | ProcessorPower | NetworkPower | IdleFactor => return false,
-                };
-                *field = value;
-                true
-            }
-            Base::Linear(l) => match parameter {
-                Load => {
-                    l.load = value;
-                    true
-                }
-                Machines | Compute | Rate | Startup => {
-                    for g in &mut l.machines {
-                        match parameter {
-                            Machines => g.count = Count(value.max(0.0) as u64),
-                            Compute => g.compute = value,
-                            Rate => g.rate = value,
-                            _ => g.startup = value,
-                        }
-                    }
-                    true
-                }
-                ProcessorPower | NetworkPower | IdleFactor => {
-                    let Some(power) = l.power.as_mut() else {
-                        return false;
-                    };
-                    match parameter {
-                        ProcessorPower => power.processor = value,
-                        NetworkPower => power.network = value,
-                        _ => power.idle_factor = value,
-                    }
-                    true
-                }
-                Chunks | A1 | A2 | B2 | Overhead | Ram => false,
-            },
-        }
-    }
-
-    fn problems(&self) -> Vec<Error> {
-        match self {
-            Base::Startup(s) => s.problems(),
-            Base::Linear(l) => l.problems(),
-        }
-    }
 }
 
 impl AxisRange {
@@ -349,23 +115,15 @@ impl AxisRange {
         out
     }
 
-    fn check_into(&self, c: &mut Checker, prefix: &str, base: &Base) {
-        let known = base.parameters();
-        let power = matches!(
-            Parameter::named(&self.parameter),
-            Some(Parameter::ProcessorPower | Parameter::NetworkPower | Parameter::IdleFactor)
-        );
-        if power && matches!(base, Base::Linear(l) if l.power.is_none()) {
-            let why = format!("the axis {prefix} varies {}", self.parameter);
-            c.fail("base.power", Invalid::Needed(why));
-        } else if base.parameter(&self.parameter).is_none() {
-            let names: Vec<&str> = known.iter().map(|(p, _)| p.name()).collect();
-            let invalid = Invalid::UnknownParameter {
-                name: crate::core::error::shorten(&self.parameter),
-                known: names.join(", "),
-            };
-            c.fail(format!("{prefix}.parameter"), invalid);
-        }
+    /// Checks the axis against the base's parameters (when the base is
+    /// readable); the parameter's position among them.
+    fn check_into(
+        &self,
+        c: &mut Checker,
+        prefix: &str,
+        base: Option<&dyn MapBase>,
+    ) -> Option<usize> {
+        let at = base.and_then(|b| self.parameter_of(c, prefix, b));
         let from = c.finite(&format!("{prefix}.from"), self.from);
         let to = c.finite(&format!("{prefix}.to"), self.to);
         if self.log {
@@ -384,97 +142,69 @@ impl AxisRange {
             c.fail(format!("{prefix}.to"), invalid);
         }
         c.whole(&format!("{prefix}.steps"), self.steps, 2, MAX_STEPS);
+        at
+    }
+
+    /// The position of the axis' parameter among the base's, if it is one
+    /// and the base has what it needs.
+    fn parameter_of(&self, c: &mut Checker, prefix: &str, base: &dyn MapBase) -> Option<usize> {
+        let known = base.parameters();
+        let Some(at) = known.iter().position(|p| p.name == self.parameter) else {
+            let names: Vec<&str> = known.iter().map(|p| p.name).collect();
+            let invalid = Invalid::UnknownParameter {
+                name: shorten(&self.parameter),
+                known: names.join(", "),
+            };
+            c.fail(format!("{prefix}.parameter"), invalid);
+            return None;
+        };
+        match known[at].needs {
+            Some(needs) if !base.has(needs) => {
+                let why = format!("the axis {prefix} varies {}", self.parameter);
+                c.fail(format!("base.{needs}"), Invalid::Needed(why));
+                None
+            }
+            _ => Some(at),
+        }
     }
 }
 
-impl Request {
-    /// `[004]`'s `A` vs `C` map of linear DLT: efficiency of 10 machines.
-    pub fn compute_vs_communication() -> Request {
-        let mut base = linear::Instance::energy_preset(1e6, 10);
-        base.series = false;
-        base.power = None;
-        base.machines[0].startup = 1.0;
-        Request {
-            base: Base::Linear(base),
-            x: AxisRange {
-                parameter: "compute".into(),
-                from: 1e-6,
-                to: 1e-2,
-                steps: Count(25),
-                log: true,
-            },
-            y: AxisRange {
-                parameter: "rate".into(),
-                from: 1e-7,
-                to: 1e-3,
-                steps: Count(25),
-                log: true,
-            },
-            quantity: Quantity::Efficiency,
-            levels: vec![0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95],
-        }
-    }
-
-    /// `[004]`'s iso-energy map: energy over the idle power factor `k` and
-    /// the machine count `m`.
-    pub fn energy_vs_idle_factor() -> Request {
-        let mut base = linear::Instance::energy_preset(1e13, 1000);
-        base.series = false;
-        Request {
-            base: Base::Linear(base),
-            x: AxisRange {
-                parameter: "machines".into(),
-                from: 10.0,
-                to: 1e6,
-                steps: Count(30),
-                log: true,
-            },
-            y: AxisRange {
-                parameter: "idle_factor".into(),
-                from: 1.0,
-                to: 10.0,
-                steps: Count(19),
-                log: false,
-            },
-            quantity: Quantity::Energy,
-            levels: vec![2.2e15, 2.5e15, 3e15, 4e15, 5e15, 6e15, 8e15],
-        }
-    }
-
-    /// The M5 reference instance: efficiency over `a1` and `C` at `m = 8`.
-    pub fn startup_reference() -> Request {
-        Request {
-            base: Base::Startup(startup::Instance::reference(8, 60_000.0)),
-            x: AxisRange {
-                parameter: "rate".into(),
-                from: 1e-3,
-                to: 1.0,
-                steps: Count(16),
-                log: true,
-            },
-            y: AxisRange {
-                parameter: "load".into(),
-                from: 1e3,
-                to: 1e6,
-                steps: Count(16),
-                log: true,
-            },
-            quantity: Quantity::Efficiency,
-            levels: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0],
-        }
+impl<C: Catalogue> Request<C> {
+    /// The base, read through the catalogue.
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the base, with paths under `base`.
+    pub fn base(&self) -> Result<Box<dyn MapBase>, Vec<Error>> {
+        let fields = serde_json::Value::Object(self.base.fields.clone());
+        C::base(&self.base.model, fields).map_err(|problems| {
+            let under_base = |e: Error| match e {
+                Error::Field { field, invalid } => Error::Field {
+                    field: format!("base.{field}"),
+                    invalid,
+                },
+                other => other,
+            };
+            problems.into_iter().map(under_base).collect()
+        })
     }
 
     /// Computes the grid and traces the lines.
     ///
     /// # Errors
     ///
-    /// [`Error::Field`] for an invalid request, [`Error::Solver`] if an LP
-    /// fails, [`Error::Cancelled`] if `progress` asks to stop.
+    /// [`Error::Field`] for an invalid request, [`Error::Solver`] if a
+    /// solver fails, [`Error::Cancelled`] if `progress` asks to stop.
     pub fn contour(&self, progress: &mut dyn Progress) -> Result<Contour, Error> {
         self.check()?;
-        let whole = |p: &str| self.base.parameter(p).is_some_and(|(_, w)| w);
-        let xs = self.x.values(whole(&self.x.parameter));
-        let ys = self.y.values(whole(&self.y.parameter));
+        let base = self.base().map_err(first)?;
+        let parameters = base.parameters();
+        let at = |name: &str| parameters.iter().position(|p| p.name == name);
+        let (Some(x), Some(y)) = (at(&self.x.parameter), at(&self.y.parameter)) else {
+            return Err(Error::Malformed("an axis lost its parameter".into()));
+        };
+        let xs = self.x.values(parameters[x].whole);
+        let ys = self.y.values(parameters[y].whole);
         let mut grid = Contour {
             values: vec![vec![None; xs.len()]; ys.len()],
             x: xs,
@@ -483,31 +213,35 @@ impl Request {
             largest_gap: 0.0,
             invalid_cells: 0,
         };
-        let mut probe: Option<Probe> = None;
+        let mut cells = Cells {
+            base: base.as_ref(),
+            axes: [x, y],
+            cache: Cache::default(),
+        };
         let clock = web_time::Instant::now();
         let mut shown = f64::NEG_INFINITY;
         for j in 0..grid.y.len() {
-            self.row(&mut grid, j, &mut probe, progress)?;
+            self.row(&mut grid, j, &mut cells, progress)?;
             // The map so far, now and then: what a time limit returns.
             let now = clock.elapsed().as_secs_f64();
             if now >= shown + PARTIAL_EVERY && j + 1 < grid.y.len() {
                 shown = now;
                 let mut so_far = grid.clone();
                 self.trace(&mut so_far);
-                hand_out::<GeneralisedMap>(&Output::of(self, so_far), progress);
+                hand_out::<GeneralisedMap<C>>(&Output::of(self, so_far), progress);
             }
         }
         self.trace(&mut grid);
         Ok(grid)
     }
 
-    /// Computes row `j` of the grid, in serpentine order so that the
-    /// probe's hint moves to a neighbour cell.
+    /// Computes row `j` of the grid, in serpentine order so that what the
+    /// model caches moves to a neighbour cell.
     fn row(
         &self,
         grid: &mut Contour,
         j: usize,
-        probe: &mut Option<Probe>,
+        cells: &mut Cells,
         progress: &mut dyn Progress,
     ) -> Result<(), Error> {
         let (width, height) = (grid.x.len(), grid.y.len());
@@ -521,23 +255,17 @@ impl Request {
             if !progress.report(done, "grid of the map") {
                 return Err(Error::Cancelled);
             }
-            let mut base = self.base.clone();
-            let mut axes = [
-                (self.base.parameter(&self.x.parameter), grid.x[i]),
-                (self.base.parameter(&self.y.parameter), grid.y[j]),
-            ];
-            axes.sort_by_key(|(p, _)| p.is_some_and(|(p, _)| p == Parameter::Ram));
-            let mut set = true;
-            for (p, v) in axes {
-                set &= p.is_some_and(|(p, _)| base.set(p, v));
+            let settings = [(cells.axes[0], grid.x[i]), (cells.axes[1], grid.y[j])];
+            match cells
+                .base
+                .measure_at(&settings, self.quantity, &mut cells.cache)?
+            {
+                Some(m) => {
+                    grid.largest_gap = grid.largest_gap.max(m.gap);
+                    grid.values[j][i] = m.value.is_finite().then_some(m.value);
+                }
+                None => grid.invalid_cells += 1,
             }
-            if !set || !base.problems().is_empty() {
-                grid.invalid_cells += 1;
-                continue;
-            }
-            let (value, gap) = self.value(&base, probe)?;
-            grid.largest_gap = grid.largest_gap.max(gap);
-            grid.values[j][i] = value.is_finite().then_some(value);
         }
         Ok(())
     }
@@ -560,45 +288,25 @@ impl Request {
             })
             .collect();
     }
+}
 
-    /// The quantity at one valid cell, and its proven gap.
-    fn value(&self, base: &Base, probe: &mut Option<Probe>) -> Result<(f64, f64), Error> {
-        match base {
-            Base::Startup(s) => {
-                let p = match probe {
-                    Some(p) => {
-                        p.retarget(s)?;
-                        p
-                    }
-                    None => probe.insert(Probe::new(s)?),
-                };
-                let point = p.at(s.load)?;
-                let value = match self.quantity {
-                    Quantity::Efficiency => point.efficiency,
-                    Quantity::Speedup => point.efficiency * s.machines.as_f64(),
-                    _ => point.makespan,
-                };
-                Ok((value, point.gap))
-            }
-            Base::Linear(l) => {
-                let report = l.solve(&mut crate::core::progress::Silent)?;
-                let value = match self.quantity {
-                    Quantity::Efficiency => {
-                        report.single / (report.makespan * report.machines as f64)
-                    }
-                    Quantity::Speedup => report.single / report.makespan,
-                    Quantity::Makespan => report.makespan,
-                    Quantity::Energy => report.energy.map_or(f64::NAN, |e| e.total),
-                };
-                Ok((value, 0.0))
-            }
-        }
-    }
+/// What fills the grid: the base, the positions of the axes' parameters
+/// and the model's cache.
+struct Cells<'a> {
+    base: &'a dyn MapBase,
+    axes: [usize; 2],
+    cache: Cache,
+}
+
+/// The first of a request's problems (there is at least one).
+fn first(problems: Vec<Error>) -> Error {
+    let fallback = || Error::Malformed("the base is invalid".into());
+    problems.into_iter().next().unwrap_or_else(fallback)
 }
 
 impl Contour {
     /// The lines as a chart.
-    pub fn chart(&self, request: &Request) -> LineChart {
+    pub fn chart<C>(&self, request: &Request<C>) -> LineChart {
         let name = |e: f64| format!("{e}");
         let lines = self
             .lines
@@ -621,11 +329,7 @@ impl Contour {
                 Axis::linear(&a.parameter)
             }
         };
-        let quantity = serde_json::to_value(request.quantity).ok();
-        let quantity = quantity
-            .as_ref()
-            .and_then(|q| q.as_str())
-            .unwrap_or("value");
+        let quantity = request.quantity.name();
         LineChart {
             name: format!("map-{}-{}", request.x.parameter, request.y.parameter),
             title: format!(
@@ -652,35 +356,58 @@ impl Contour {
     }
 }
 
-impl Validate for Request {
+impl<C: Catalogue> Validate for Request<C> {
     fn check_into(&self, c: &mut Checker) {
-        for e in self.base.problems() {
-            if let Error::Field { field, invalid } = e {
-                // The axes' parameters are replaced: their base value is moot.
-                c.fail(format!("base.{field}"), invalid);
+        // The axes' parameters are replaced, but a bad base value is still
+        // named: the user typed it.
+        let base = match self.base() {
+            Ok(base) => Some(base),
+            Err(problems) => {
+                problems.into_iter().for_each(|e| c.push(e));
+                None
             }
-        }
-        self.x.check_into(c, "x", &self.base);
-        self.y.check_into(c, "y", &self.base);
-        // Each cell of a start-up map is a search: bound the whole grid.
-        let cells = self.x.steps.0.saturating_mul(self.y.steps.0);
-        if matches!(self.base, Base::Startup(_)) && cells > MAX_STARTUP_CELLS as u64 {
-            let invalid = Invalid::TooMany {
-                count: usize::try_from(cells).unwrap_or(usize::MAX),
-                limit: MAX_STARTUP_CELLS,
-            };
-            c.fail("y.steps", invalid);
-        }
-        let energy = matches!(&self.base, Base::Linear(l) if l.power.is_some());
-        if self.quantity == Quantity::Energy && !energy {
-            c.fail(
-                "quantity",
-                Invalid::Unused("energy needs the linear model with a power model"),
-            );
+        };
+        let base = base.as_deref();
+        self.x.check_into(c, "x", base);
+        self.y.check_into(c, "y", base);
+        if let Some(base) = base {
+            self.check_work(c, base);
         }
         if c.count("levels", self.levels.len(), 64) {
             for (i, &e) in self.levels.iter().enumerate() {
                 c.finite(&format!("levels[{i}]"), e);
+            }
+        }
+    }
+}
+
+impl<C: Catalogue> Request<C> {
+    /// The grid's size against the model's limit, and the quantity
+    /// against what the model measures.
+    fn check_work(&self, c: &mut Checker, base: &dyn MapBase) {
+        let cells = self.x.steps.0.saturating_mul(self.y.steps.0);
+        if cells > base.max_cells() as u64 {
+            let invalid = Invalid::TooMany {
+                count: usize::try_from(cells).unwrap_or(usize::MAX),
+                limit: base.max_cells(),
+            };
+            c.fail("y.steps", invalid);
+        }
+        let offered = base.quantities();
+        match offered.iter().find(|q| q.quantity == self.quantity) {
+            Some(q) => {
+                if let Some(needs) = q.needs.filter(|n| !base.has(n)) {
+                    let why = format!("the map measures {}", self.quantity.name());
+                    c.fail(format!("base.{needs}"), Invalid::Needed(why));
+                }
+            }
+            None => {
+                let known: Vec<&str> = offered.iter().map(|q| q.quantity.name()).collect();
+                let invalid = Invalid::UnknownQuantity {
+                    name: self.quantity.name().into(),
+                    known: known.join(", "),
+                };
+                c.fail("quantity", invalid);
             }
         }
     }

@@ -1,19 +1,23 @@
 //! Generalised maps in the registry: presets and the answer.
 
+use std::marker::PhantomData;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Contour, Request};
 use crate::core::chart::LineChart;
 use crate::core::error::Error;
 use crate::core::form::Form;
+use crate::core::map::Catalogue;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Views;
 use crate::core::view::Block;
 
-/// A generalised map (`[004]`): lines of equal value over two parameters.
+/// A generalised map (`[004]`): lines of equal value over two parameters
+/// of any model of the catalogue `C`.
 #[derive(Debug)]
-pub struct GeneralisedMap;
+pub struct GeneralisedMap<C>(PhantomData<C>);
 
 /// A generalised map's answer: the grid with its lines, and their chart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,7 +44,7 @@ impl Views for Output {
 
 impl Output {
     /// The answer for `contour`, with its chart.
-    pub fn of(request: &Request, contour: Contour) -> Output {
+    pub fn of<C>(request: &Request<C>, contour: Contour) -> Output {
         Output {
             charts: vec![contour.chart(request)],
             contour: Box::new(contour),
@@ -48,13 +52,13 @@ impl Output {
     }
 }
 
-impl Model for GeneralisedMap {
+impl<C: Catalogue> Model for GeneralisedMap<C> {
     const NAME: &'static str = "contour";
     const TITLE: &'static str = "Generalised maps";
-    type Request = Request;
+    type Request = Request<C>;
     type Output = Output;
 
-    fn presets() -> Vec<Preset<Request>> {
+    fn presets() -> Vec<Preset<Request<C>>> {
         vec![
             Preset {
                 name: "map-compute-communication",
@@ -74,11 +78,11 @@ impl Model for GeneralisedMap {
         ]
     }
 
-    fn solve(request: &Request, progress: &mut dyn Progress) -> Result<Output, Error> {
+    fn solve(request: &Request<C>, progress: &mut dyn Progress) -> Result<Output, Error> {
         Ok(Output::of(request, request.contour(progress)?))
     }
 
     fn form() -> Form {
-        super::view::form()
+        super::view::form(&C::mapped())
     }
 }

@@ -2,6 +2,7 @@
 
 use super::Contour;
 use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::map::Parameter;
 use crate::core::view::{percent, Block};
 
 /// The fields of one axis.
@@ -26,20 +27,32 @@ fn axis(axis: &'static str, legend: &'static str) -> Group {
     )
 }
 
-/// The generalised-maps tab.
-pub fn form() -> Form {
+/// The idea, and the parameters of every model a map may be drawn for.
+fn intro(mapped: &[(&str, Vec<Parameter>)]) -> String {
+    let mut text = String::from(
+        "Lines of equal efficiency, speedup, makespan or energy over any two parameters of a \
+         model, the others fixed (edit the model's JSON). The value is computed on a grid and \
+         the lines traced by marching squares.",
+    );
+    for (model, parameters) in mapped {
+        let names: Vec<String> = parameters
+            .iter()
+            .map(|p| format!("<b>{}</b> ({})", p.name, p.meaning))
+            .collect();
+        text += &format!(" Parameters of <i>{model}</i>: {}.", names.join(", "));
+    }
+    text
+}
+
+/// The generalised-maps tab, for the models in `mapped`.
+pub fn form(mapped: &[(&str, Vec<Parameter>)]) -> Form {
     Form {
         id: "gmap",
         prefix: "g.",
         tab: "Generalised maps",
         title: "Generalised maps",
         citation: "Drozdowski, DLT from basics to applications, part 5",
-        intro: "Lines of equal efficiency, speedup, makespan or energy over any two parameters \
-            of a model, the others fixed (edit the model's JSON). The value is computed on a grid \
-            and the lines traced by marching squares. Parameters of linear DLT: machines, load, \
-            compute (<i>A</i>), rate (<i>C</i>), startup (<i>S</i>), processor_power, \
-            network_power, idle_factor (<i>k</i>); of the start-up model: machines, chunks, load, \
-            a1, a2, b2, rate, overhead, startup, ram (the usable RAM ρ, set through b2).",
+        intro: intro(mapped).into(),
         groups: vec![
             Group::of(
                 "Fixed parameters (JSON of the model):",

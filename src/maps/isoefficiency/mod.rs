@@ -11,7 +11,7 @@
 //! two probes per step, keeping the side of the larger efficiency, and each
 //! crossing by regula falsi (see `search.rs`), both until the bracket is
 //! narrower than the load tolerance (1 MB by default). Probes come from
-//! [`probe::Probe`], which reuses the previous probe's best round robin.
+//! [`crate::models::startup::probe::Probe`], which reuses the previous probe's best round robin.
 //!
 //! **Accuracy.** Every point is the efficiency of a real schedule, so it
 //! never overstates `E`; it carries the proven gap of its makespan, and the
@@ -32,7 +32,6 @@
 
 mod model;
 pub mod overlay;
-pub mod probe;
 mod search;
 pub mod table;
 mod view;
@@ -50,8 +49,8 @@ use crate::models::startup::{self, Instance};
 pub use model::{IsoefficiencyMap, MapOutput, Table1, TableOutput};
 pub use table::Table;
 
+use crate::models::startup::probe::{Point, Probe};
 use overlay::Overlay;
-use probe::{Point, Probe};
 
 /// The default efficiency levels: ten below `Vmax` and ten at or above 1
 /// above it, up to near the reference instance's `a2/a1 ≈ 37.9`.

@@ -14,7 +14,7 @@
 use crate::core::error::Error;
 use crate::core::progress::Progress;
 
-use super::probe::{Point, Probe};
+use crate::models::startup::probe::{Point, Probe};
 
 /// The most narrowing steps of one search. Validation keeps the tolerance
 /// above the floating-point spacing of the loads, so the searches end long

@@ -15,8 +15,8 @@ use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 use crate::models::startup::Status;
 
-use super::probe::Probe;
 use super::{search, Request};
+use crate::models::startup::probe::Probe;
 
 /// `[000]` Table 1 (`n = 20`): `(m, Emax, Vmax)`, computed there with a
 /// commercial MIP solver limited to 300 s per solve.

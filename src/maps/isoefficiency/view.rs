@@ -55,7 +55,8 @@ pub fn map_form() -> Form {
             <i>e</i> ≥ 1, one above. Loads are found to the tolerance by probing the best \
             round-robin schedule, and every point carries its proven gap. Machine counts are \
             shared among one worker per core, and lines appear as they are computed. The dashed \
-            estimates are the bounds (13) below MAX and the approximation (15) above it.",
+            estimates are the bounds (13) below MAX and the approximation (15) above it."
+            .into(),
         groups,
         rows: None,
         fixed: Vec::new(),
@@ -85,7 +86,8 @@ pub fn table_form() -> Form {
             found as for the map, then improved and certified by the exact branch and bound \
             within an LP budget. The paper's values were computed with a commercial MIP solver \
             limited to 300 s per solve; for the reference instance they are shown alongside, \
-            with our efficiency at the paper's own <i>V</i><sub>max</sub>.",
+            with our efficiency at the paper's own <i>V</i><sub>max</sub>."
+            .into(),
         groups,
         rows: None,
         fixed: vec![("levels", serde_json::json!([1.0]))],

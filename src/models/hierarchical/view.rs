@@ -82,7 +82,7 @@ pub fn form() -> Form {
             <i>A<sup>h</sup><sub>1</sub> + αA<sup>h</sup><sub>2</sub></i>): the core line while the \
             chunk fits in memory, the out-of-core line beyond the swap point. A linear program (or \
             a closed form with an optimality certificate) finds the split with the shortest \
-            schedule.",
+            schedule.".into(),
         groups: vec![
             Group::of("", vec![Field::number("V", "load", "Load <i>V</i>")]),
             Group::of(

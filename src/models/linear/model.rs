@@ -1,11 +1,13 @@
 //! M2 in the registry: its presets and its answer.
 
 use super::{Instance, Report};
+use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
+use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{Model, Preset};
-use crate::core::progress::Progress;
+use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
 /// M2: linear DLT, one installment, closed form and energy (`[004]`).
@@ -49,5 +51,76 @@ impl Model for Linear {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn map_parameters() -> Vec<MapParameter<Instance>> {
+        // A machine parameter is set on every group, so that a map of a
+        // heterogeneous star scales all of it.
+        fn every(instance: &mut Instance, set: impl Fn(&mut super::Machine)) {
+            instance.machines.iter_mut().for_each(set);
+        }
+        // Validation makes sure a map varies a power only when there is one.
+        fn power(instance: &mut Instance, set: impl Fn(&mut super::Power)) {
+            instance.power.iter_mut().for_each(set);
+        }
+        vec![
+            MapParameter {
+                about: Parameter::count("machines", "copies of every machine type"),
+                set: |i, v| every(i, |g| g.count = Count(v.max(0.0) as u64)),
+            },
+            MapParameter {
+                about: Parameter::real("load", "the load V, in load units"),
+                set: |i, v| i.load = v,
+            },
+            MapParameter {
+                about: Parameter::real("compute", "computing time per load unit A"),
+                set: |i, v| every(i, |g| g.compute = v),
+            },
+            MapParameter {
+                about: Parameter::real("rate", "communication time per load unit C"),
+                set: |i, v| every(i, |g| g.rate = v),
+            },
+            MapParameter {
+                about: Parameter::real("startup", "communication start-up time S"),
+                set: |i, v| every(i, |g| g.startup = v),
+            },
+            MapParameter {
+                about: Parameter::real("processor_power", "processor power P_C, per time unit")
+                    .needing("power"),
+                set: |i, v| power(i, |p| p.processor = v),
+            },
+            MapParameter {
+                about: Parameter::real("network_power", "network power P_N, per time unit")
+                    .needing("power"),
+                set: |i, v| power(i, |p| p.network = v),
+            },
+            MapParameter {
+                about: Parameter::real("idle_factor", "idle power reduction k").needing("power"),
+                set: |i, v| power(i, |p| p.idle_factor = v),
+            },
+        ]
+    }
+
+    fn map_quantities() -> Vec<MapQuantity> {
+        vec![
+            MapQuantity::always(Quantity::Efficiency),
+            MapQuantity::always(Quantity::Speedup),
+            MapQuantity::always(Quantity::Makespan),
+            MapQuantity {
+                quantity: Quantity::Energy,
+                needs: Some("power"),
+            },
+        ]
+    }
+
+    fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
+        let report = request.solve(&mut Silent)?;
+        let value = match quantity {
+            Quantity::Efficiency => report.single / (report.makespan * report.machines as f64),
+            Quantity::Speedup => report.single / report.makespan,
+            Quantity::Makespan => report.makespan,
+            Quantity::Energy => report.energy.map_or(f64::NAN, |e| e.total),
+        };
+        Ok(Measured { value, gap: 0.0 })
     }
 }

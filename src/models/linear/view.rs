@@ -20,7 +20,7 @@ pub fn form() -> Form {
             the best prefix of machines and says so. With powers <i>P</i><sub>C</sub>, \
             <i>P</i><sub>N</sub> and the idle reduction <i>k</i> it splits the energy into idle \
             base, network and processors, and over growing <i>m</i> shows energy against \
-            schedule length.",
+            schedule length.".into(),
         groups: vec![
             Group::of("", vec![Field::number("V", "load", "Load <i>V</i>")]),
             Group::optional(

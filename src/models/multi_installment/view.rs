@@ -18,7 +18,7 @@ pub fn form() -> Form {
             computes its chunks one after the other, in core when <i>β</i> is below its swap \
             point. The calculator evaluates the schedule exactly, gives the admissible range of \
             <i>β</i> and the paper's heuristic choice (or says why it does not apply), and \
-            compares processing time against load with one installment.",
+            compares processing time against load with one installment.".into(),
         groups: vec![
             Group::of(
                 "",

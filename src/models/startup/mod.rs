@@ -39,6 +39,7 @@ mod search;
 mod sequence;
 
 mod model;
+pub mod probe;
 mod view;
 
 pub use model::{Output, Startup};

@@ -1,10 +1,13 @@
 //! M5 in the registry: its preset and its answer, also as the snapshots a
 //! long search hands out.
 
+use super::probe::Probe;
 use super::{Instance, Report};
 use crate::core::error::Error;
 use crate::core::form::Form;
+use crate::core::count::Count;
 use crate::core::gantt::Gantt;
+use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
@@ -49,5 +52,66 @@ impl Model for Startup {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    /// Each cell of a map is a search of its own: about ten minutes for
+    /// this many at the reference instance.
+    const MAX_MAP_CELLS: usize = 10_000;
+
+    fn map_parameters() -> Vec<MapParameter<Instance>> {
+        let real = |name, meaning, set| MapParameter {
+            about: Parameter::real(name, meaning),
+            set,
+        };
+        vec![
+            MapParameter {
+                about: Parameter::count("machines", "machines m"),
+                set: |i, v| i.machines = Count(v.max(0.0) as u64),
+            },
+            MapParameter {
+                about: Parameter::count("chunks", "most chunks n"),
+                set: |i, v| i.chunks = Count(v.max(0.0) as u64),
+            },
+            real("load", "the load V (MB in the presets)", |i, v| i.load = v),
+            real("a1", "in-core time per load unit a1 (s/MB)", |i, v| i.a1 = v),
+            real("a2", "out-of-core time per load unit a2 (s/MB)", |i, v| i.a2 = v),
+            real("b2", "out-of-core intercept b2 (s)", |i, v| i.b2 = v),
+            real("rate", "communication time per load unit C (s/MB)", |i, v| i.rate = v),
+            real("overhead", "time to start one message O (s)", |i, v| i.overhead = v),
+            real("startup", "machine start-up time S (s)", |i, v| i.startup = v),
+            // Last, so that a1 and a2 are final when ρ = b2/(a1 − a2) sets b2.
+            real("ram", "usable RAM ρ = b2/(a1 − a2) (MB), through b2", |i, v| {
+                i.b2 = v * (i.a1 - i.a2)
+            }),
+        ]
+    }
+
+    fn map_quantities() -> Vec<MapQuantity> {
+        [Quantity::Efficiency, Quantity::Speedup, Quantity::Makespan]
+            .into_iter()
+            .map(MapQuantity::always)
+            .collect()
+    }
+
+    /// The map probe ([`Probe`]) rather than the full search: its hint
+    /// carries from cell to cell, and its gap is proven.
+    fn measure(request: &Instance, quantity: Quantity, cache: &mut Cache) -> Result<Measured, Error> {
+        let (probe, fresh) = cache.get_or_make(|| Probe::new(request))?;
+        if !fresh {
+            probe.retarget(request)?;
+        }
+        let point = probe.at(request.load)?;
+        let value = match quantity {
+            Quantity::Efficiency => point.efficiency,
+            Quantity::Speedup => point.efficiency * request.machines.as_f64(),
+            Quantity::Makespan => point.makespan,
+            Quantity::Energy => {
+                return Err(Error::Malformed("the start-up model has no energy".into()))
+            }
+        };
+        Ok(Measured {
+            value,
+            gap: point.gap,
+        })
     }
 }

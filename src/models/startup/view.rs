@@ -72,7 +72,7 @@ pub fn form() -> Form {
             after computing the previous one. For each communication sequence the best sizes \
             come from a linear program; a branch and bound over sequences proves how far from \
             optimal the answer can be (the gap), and stops when it is proven optimal or its LP \
-            budget is spent.",
+            budget is spent.".into(),
         groups,
         rows: None,
         fixed: Vec::new(),

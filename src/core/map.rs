@@ -1,0 +1,289 @@
+//! What a map needs of a model: the numbers it may vary and the
+//! quantities it may measure, so that one map serves every model that
+//! names them.
+//!
+//! A model lists its [`MapParameter`]s (each with the function that sets
+//! it) and its [`MapQuantity`]s, and measures a quantity at one request
+//! ([`crate::core::model::Model::measure`]). A map reads its base request
+//! through a [`Catalogue`] (the registry) as a [`MapBase`], which hides the
+//! model's type: the map only sets parameters by position and asks for
+//! values.
+
+use std::any::Any;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::core::error::{Error, Validate};
+use crate::core::model::Model;
+
+/// A number of a model's request that a map's axis may vary.
+pub struct MapParameter<R> {
+    /// What the map's request calls it, and what it is.
+    pub about: Parameter,
+    /// Sets it in a request.
+    pub set: fn(&mut R, f64),
+}
+
+/// A parameter as a map sees it, whatever the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Parameter {
+    /// Its name in an axis (`rate`).
+    pub name: &'static str,
+    /// Whether grid values are rounded to whole numbers (counts).
+    pub whole: bool,
+    /// What it is, with its unit (`communication time per unit of load, s`).
+    pub meaning: &'static str,
+    /// The top-level field the base request must have for it to mean
+    /// anything (`power` for a power of linear DLT).
+    pub needs: Option<&'static str>,
+}
+
+impl Parameter {
+    /// A real-valued parameter.
+    pub const fn real(name: &'static str, meaning: &'static str) -> Parameter {
+        Parameter {
+            name,
+            whole: false,
+            meaning,
+            needs: None,
+        }
+    }
+
+    /// A count: grid values are rounded.
+    pub const fn count(name: &'static str, meaning: &'static str) -> Parameter {
+        Parameter {
+            whole: true,
+            ..Parameter::real(name, meaning)
+        }
+    }
+
+    /// Meaningful only when the base request has the field `needs`.
+    pub const fn needing(self, needs: &'static str) -> Parameter {
+        Parameter {
+            needs: Some(needs),
+            ..self
+        }
+    }
+}
+
+/// What a map's lines join points of equal value of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Quantity {
+    /// `T(1)/(m T)`: the speedup per machine, a fraction.
+    Efficiency,
+    /// `T(1)/T`.
+    Speedup,
+    /// The makespan `T`, in seconds.
+    Makespan,
+    /// The energy of the schedule, in joules.
+    Energy,
+}
+
+impl Quantity {
+    /// Its name in a request.
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantity::Efficiency => "efficiency",
+            Quantity::Speedup => "speedup",
+            Quantity::Makespan => "makespan",
+            Quantity::Energy => "energy",
+        }
+    }
+}
+
+/// A quantity a model can measure, and what its request needs for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapQuantity {
+    /// The quantity.
+    pub quantity: Quantity,
+    /// The top-level field the base request must have (`power` for energy).
+    pub needs: Option<&'static str>,
+}
+
+impl MapQuantity {
+    /// Measured at any request of the model.
+    pub const fn always(quantity: Quantity) -> MapQuantity {
+        MapQuantity {
+            quantity,
+            needs: None,
+        }
+    }
+}
+
+/// One value of a map, with its proven accuracy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measured {
+    /// The quantity's value.
+    pub value: f64,
+    /// The proven relative gap of the schedule it comes from (0: exact).
+    pub gap: f64,
+}
+
+/// What a model keeps from one cell of a map to the next (e.g. the start-up
+/// model's probe, whose hint carries to the neighbour cell).
+#[derive(Default)]
+pub struct Cache(Option<Box<dyn Any>>);
+
+impl Cache {
+    /// The state of type `T`, made by `make` the first time; the flag says
+    /// whether it was just made.
+    ///
+    /// # Errors
+    ///
+    /// Those of `make`.
+    pub fn get_or_make<T: Any>(
+        &mut self,
+        make: impl FnOnce() -> Result<T, Error>,
+    ) -> Result<(&mut T, bool), Error> {
+        let fresh = !self.0.as_ref().is_some_and(|state| state.is::<T>());
+        if fresh {
+            self.0 = Some(Box::new(make()?));
+        }
+        match self.0.as_mut().and_then(|state| state.downcast_mut::<T>()) {
+            Some(state) => Ok((state, fresh)),
+            None => Err(Error::Malformed("the map's cache lost its state".into())),
+        }
+    }
+}
+
+/// A model's request that a map starts from, its type hidden.
+pub trait MapBase {
+    /// The parameters an axis may vary, in the order they are set.
+    fn parameters(&self) -> Vec<Parameter>;
+    /// The quantities the model measures.
+    fn quantities(&self) -> Vec<MapQuantity>;
+    /// The most grid cells of one map of this model.
+    fn max_cells(&self) -> usize;
+    /// Whether the request has the top-level field `name` (not `null`).
+    fn has(&self, name: &str) -> bool;
+    /// `quantity` at the base with the parameters at positions `settings`
+    /// set (in the order of [`MapBase::parameters`], so that a parameter
+    /// defined through others comes after them); `None` when the settings
+    /// make the request invalid.
+    ///
+    /// # Errors
+    ///
+    /// The model's solver's errors.
+    fn measure_at(
+        &self,
+        settings: &[(usize, f64)],
+        quantity: Quantity,
+        cache: &mut Cache,
+    ) -> Result<Option<Measured>, Error>;
+}
+
+/// The registry as a map sees it: a base request by its model's name.
+///
+/// A marker type (the comparisons and copies a request derives need them).
+pub trait Catalogue: std::fmt::Debug + Clone + PartialEq + 'static {
+    /// Reads `fields` (a request without its tag) as a base of model
+    /// `name`.
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the request, with paths inside it (`model` for an
+    /// unknown name or a model no map covers).
+    fn base(name: &str, fields: Value) -> Result<Box<dyn MapBase>, Vec<Error>>;
+    /// The models a map may be drawn for, with their parameters.
+    fn mapped() -> Vec<(&'static str, Vec<Parameter>)>;
+}
+
+/// A request of model `M` as a map's base.
+pub struct Based<M: Model>(pub M::Request);
+
+impl<M: Model> MapBase for Based<M> {
+    fn parameters(&self) -> Vec<Parameter> {
+        M::map_parameters().iter().map(|p| p.about).collect()
+    }
+
+    fn quantities(&self) -> Vec<MapQuantity> {
+        M::map_quantities()
+    }
+
+    fn max_cells(&self) -> usize {
+        M::MAX_MAP_CELLS
+    }
+
+    fn has(&self, name: &str) -> bool {
+        let fields = serde_json::to_value(&self.0).ok();
+        let field = fields.as_ref().and_then(|f| f.get(name));
+        field.is_some_and(|v| !v.is_null())
+    }
+
+    fn measure_at(
+        &self,
+        settings: &[(usize, f64)],
+        quantity: Quantity,
+        cache: &mut Cache,
+    ) -> Result<Option<Measured>, Error> {
+        let mut request = self.0.clone();
+        for (i, parameter) in M::map_parameters().iter().enumerate() {
+            if let Some(&(_, value)) = settings.iter().find(|(at, _)| *at == i) {
+                (parameter.set)(&mut request, value);
+            }
+        }
+        if !request.problems().is_empty() {
+            return Ok(None);
+        }
+        M::measure(&request, quantity, cache).map(Some)
+    }
+}
+
+/// A request as the tagged JSON object a map's `base` is: its model's
+/// name and its fields, resolved through a [`Catalogue`] when checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tagged {
+    /// The model's name.
+    pub model: String,
+    /// The request's fields.
+    pub fields: Map<String, Value>,
+}
+
+impl Tagged {
+    /// The request of model `M`.
+    pub fn of<M: Model>(request: &M::Request) -> Tagged {
+        let fields = match serde_json::to_value(request) {
+            Ok(Value::Object(fields)) => fields,
+            _ => Map::new(),
+        };
+        Tagged {
+            model: M::NAME.into(),
+            fields,
+        }
+    }
+
+    /// The typed request, when it is one of model `M`.
+    pub fn read<M: Model>(&self) -> Option<M::Request> {
+        if self.model != M::NAME {
+            return None;
+        }
+        serde_json::from_value(Value::Object(self.fields.clone())).ok()
+    }
+}
+
+impl Serialize for Tagged {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut all = Map::new();
+        all.insert("model".into(), Value::String(self.model.clone()));
+        all.extend(self.fields.clone());
+        Value::Object(all).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Tagged {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Tagged, D::Error> {
+        use serde::de::Error as _;
+        let Value::Object(mut fields) = Value::deserialize(d)? else {
+            return Err(D::Error::custom(
+                "must be a request: an object with a \"model\"",
+            ));
+        };
+        match fields.remove("model") {
+            Some(Value::String(model)) => Ok(Tagged { model, fields }),
+            Some(_) => Err(D::Error::custom("\"model\" must be the name of a model")),
+            None => Err(D::Error::missing_field("model")),
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The generalised maps of the seeds, as requests.
+
+use std::marker::PhantomData;
+
+use super::{AxisRange, Quantity, Request};
+use crate::core::count::Count;
+use crate::core::map::Tagged;
+use crate::models::linear::{self, Linear};
+use crate::models::startup::{self, Startup};
+
+impl AxisRange {
+    /// `steps` points of `parameter` from `from` to `to`.
+    fn of(parameter: &str, from: f64, to: f64, steps: u64, log: bool) -> AxisRange {
+        AxisRange {
+            parameter: parameter.into(),
+            from,
+            to,
+            steps: Count(steps),
+            log,
+        }
+    }
+}
+
+impl<C> Request<C> {
+    /// `[004]`'s `A` vs `C` map of linear DLT: efficiency of 10 machines.
+    pub fn compute_vs_communication() -> Request<C> {
+        let mut base = linear::Instance::energy_preset(1e6, 10);
+        base.series = false;
+        base.power = None;
+        base.machines[0].startup = 1.0;
+        Request {
+            base: Tagged::of::<Linear>(&base),
+            x: AxisRange::of("compute", 1e-6, 1e-2, 25, true),
+            y: AxisRange::of("rate", 1e-7, 1e-3, 25, true),
+            quantity: Quantity::Efficiency,
+            levels: vec![0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95],
+            catalogue: PhantomData,
+        }
+    }
+
+    /// `[004]`'s iso-energy map: energy over the idle power factor `k` and
+    /// the machine count `m`.
+    pub fn energy_vs_idle_factor() -> Request<C> {
+        let mut base = linear::Instance::energy_preset(1e13, 1000);
+        base.series = false;
+        Request {
+            base: Tagged::of::<Linear>(&base),
+            x: AxisRange::of("machines", 10.0, 1e6, 30, true),
+            y: AxisRange::of("idle_factor", 1.0, 10.0, 19, false),
+            quantity: Quantity::Energy,
+            levels: vec![2.2e15, 2.5e15, 3e15, 4e15, 5e15, 6e15, 8e15],
+            catalogue: PhantomData,
+        }
+    }
+
+    /// The M5 reference instance: efficiency over `C` and `V` at `m = 8`.
+    pub fn startup_reference() -> Request<C> {
+        Request {
+            base: Tagged::of::<Startup>(&startup::Instance::reference(8, 60_000.0)),
+            x: AxisRange::of("rate", 1e-3, 1.0, 16, true),
+            y: AxisRange::of("load", 1e3, 1e6, 16, true),
+            quantity: Quantity::Efficiency,
+            levels: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0],
+            catalogue: PhantomData,
+        }
+    }
+}
