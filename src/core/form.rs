@@ -74,10 +74,15 @@ pub struct Field {
     pub label: &'static str,
     /// What kind of value it takes.
     pub kind: Kind,
-    /// Shown in an empty field (e.g. the default).
+    /// Shown in an empty field: the default an empty optional field
+    /// leaves to the request.
     pub placeholder: &'static str,
-    /// Said on hover: what the value means and its valid range.
+    /// Said on hover: what the value means.
     pub help: &'static str,
+    /// Its unit, shown after the input (empty: a pure number).
+    pub unit: &'static str,
+    /// The values it takes (`≥ 0`, `1 to 10⁶`), said on hover.
+    pub range: &'static str,
 }
 
 /// The kinds of values a field takes.
@@ -128,6 +133,10 @@ pub struct Column {
     pub label: &'static str,
     /// Said on hover.
     pub help: &'static str,
+    /// Its unit, shown in the head.
+    pub unit: &'static str,
+    /// The values it takes, said on hover.
+    pub range: &'static str,
     /// As for scalar fields (`Number` or `Optional`).
     pub kind: Kind,
     /// Shown in an empty cell.
@@ -149,6 +158,8 @@ impl Field {
             kind,
             placeholder: "",
             help: "",
+            unit: "",
+            range: "",
         }
     }
 
@@ -166,6 +177,18 @@ impl Field {
     /// With help on hover.
     pub fn help(mut self, text: &'static str) -> Field {
         self.help = text;
+        self
+    }
+
+    /// In `unit`.
+    pub fn unit(mut self, unit: &'static str) -> Field {
+        self.unit = unit;
+        self
+    }
+
+    /// Taking the values `range`.
+    pub fn range(mut self, range: &'static str) -> Field {
+        self.range = range;
         self
     }
 }
@@ -207,6 +230,8 @@ impl Column {
             head,
             label,
             help,
+            unit: "",
+            range: "",
             kind: Kind::Number,
             placeholder: "",
             blank,
@@ -219,6 +244,13 @@ impl Column {
     pub fn or_default(mut self, placeholder: &'static str) -> Column {
         self.kind = Kind::Optional;
         self.placeholder = placeholder;
+        self
+    }
+
+    /// In `unit`, taking the values `range`.
+    pub fn measured(mut self, unit: &'static str, range: &'static str) -> Column {
+        self.unit = unit;
+        self.range = range;
         self
     }
 

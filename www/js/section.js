@@ -56,6 +56,13 @@ function marked(e, html) {
   return e;
 }
 
+/** What a field means and the values it takes, said on hover. */
+function hint(f) {
+  const unit = f.unit ? `, in ${f.unit}` : '';
+  const range = f.range ? `; ${f.range}` : '';
+  return `${f.help ?? ''}${unit}${range}`.replace(/^[,;] /, '');
+}
+
 /** One block of an answer's view (see the core's `view` module). */
 function block(b) {
   if (b.kind === 'headline') {
@@ -130,7 +137,7 @@ export class Section {
       form.append(el('div', { className: 'table-wrap' }, el('table', { className: 'inputs' },
         el('caption', {}, t.caption),
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'),
-          ...t.columns.map((c) => marked(el('th', { scope: 'col', title: c.help }), c.head)),
+          ...t.columns.map((c) => marked(el('th', { scope: 'col', title: hint(c) }), c.unit ? `${c.head} [${c.unit}]` : c.head)),
           el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'order and remove')))),
         this.tbody)));
       form.append(el('span', { className: 'field-error', dataset: { errorFor: t.path }, role: 'alert' }));
@@ -172,9 +179,10 @@ export class Section {
         id, autocomplete: 'off', placeholder: f.placeholder ?? '', dataset: { field, key: f.key },
         ...(wide ? { className: 'text', spellcheck: false } : { inputMode: 'decimal' }),
       });
-    const label = marked(el('label', { htmlFor: id, title: f.help }), f.label);
+    const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
     const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
-    return [el('span', { className: kind }, label, input), error];
+    const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
+    return [el('span', { className: kind }, label, input, ...unit), error];
   }
 
   row(i, values) {

@@ -18,10 +18,13 @@ fn axis(axis: &'static str, legend: &'static str) -> Group {
     Group::of(
         legend,
         vec![
-            Field::new(kp, parameter, "parameter", Kind::Text),
-            Field::number(kf, from, "from"),
-            Field::number(kt, to, "to"),
-            Field::number(ks, steps, "grid points"),
+            Field::new(kp, parameter, "parameter", Kind::Text)
+                .help("a parameter of the model, listed above"),
+            Field::number(kf, from, "from").help("in the parameter's unit"),
+            Field::number(kt, to, "to")
+                .help("in the parameter's unit")
+                .range("above from"),
+            Field::number(ks, steps, "grid points").range("2 to 200"),
             Field::new(kl, log, "logarithmic", Kind::Check),
         ],
     )

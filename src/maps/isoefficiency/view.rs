@@ -13,12 +13,18 @@ fn map_groups() -> Vec<Group> {
     groups.push(Group::of(
         "",
         vec![
-            Field::number("from", "machines_from", "machines <i>m</i> from"),
-            Field::number("to", "machines_to", "to"),
-            Field::number("vmin", "load_min", "loads from"),
-            Field::number("vmax", "load_max", "to"),
+            Field::number("from", "machines_from", "machines <i>m</i> from").range("2 to 64"),
+            Field::number("to", "machines_to", "to").range("2 to 64"),
+            Field::number("vmin", "load_min", "loads from")
+                .unit("MB")
+                .range("> 0"),
+            Field::number("vmax", "load_max", "to")
+                .unit("MB")
+                .range("above the first, at most 10²⁰ times it"),
             Field::number("tol", "tolerance", "load tolerance")
-                .help("a load bracket narrower than this stops narrowing"),
+                .help("a load bracket narrower than this stops narrowing")
+                .unit("MB")
+                .range("> 0"),
         ],
     ));
     groups
@@ -30,9 +36,10 @@ pub fn map_form() -> Form {
     groups.push(Group::of(
         "",
         vec![
-            Field::new("levels", "levels", "efficiency levels", Kind::List),
+            Field::new("levels", "levels", "efficiency levels", Kind::List).range("each > 0"),
             Field::new("lps", "certify_lps", "LP budget per point", Kind::Optional)
-                .placeholder("1000"),
+                .placeholder("1000")
+                .range("1 to 10⁸"),
             Field::new("exactly", "exactly", "exactly n chunks", Kind::Check),
             Field::new(
                 "overlays",
@@ -72,7 +79,8 @@ pub fn table_form() -> Form {
         "",
         vec![
             Field::new("lps", "certify_lps", "LP budget per row", Kind::Optional)
-                .placeholder("100"),
+                .placeholder("100")
+                .range("1 to 10⁸"),
             Field::new("exactly", "exactly", "exactly n chunks", Kind::Check),
         ],
     ));

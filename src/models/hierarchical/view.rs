@@ -10,7 +10,8 @@ use crate::core::view::{cut, interval, memory, number, Block, VerdictLine, ROWS_
 pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
     let [s, c, l1, l2, h1, h2] = blank;
     vec![
-        Column::number("S", "startup", "S", "S", "communication start-up time S", s),
+        Column::number("S", "startup", "S", "S", "communication start-up time S", s)
+            .measured("s", "≥ 0"),
         Column::number(
             "C",
             "rate",
@@ -18,7 +19,8 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
             "C",
             "communication time per load unit C",
             c,
-        ),
+        )
+        .measured("s/unit", "≥ 0"),
         Column::number(
             "l1",
             "levels[0].intercept",
@@ -26,7 +28,8 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
             "core intercept",
             "core line intercept",
             l1,
-        ),
+        )
+        .measured("s", "≥ 0"),
         Column::number(
             "l2",
             "levels[0].slope",
@@ -34,7 +37,8 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
             "core slope",
             "core line slope (time per unit in core)",
             l2,
-        ),
+        )
+        .measured("s/unit", "> 0"),
         Column::number(
             "h1",
             "levels[1].intercept",
@@ -43,6 +47,7 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
             "out-of-core line intercept (leave both empty for a machine with its core level only)",
             h1,
         )
+        .measured("s", "any; the line must take over above the core's")
         .part_of("levels[1]"),
         Column::number(
             "h2",
@@ -52,6 +57,7 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
             "out-of-core line slope (time per unit on disk)",
             h2,
         )
+        .measured("s/unit", "above the core slope")
         .part_of("levels[1]"),
     ]
 }
@@ -68,6 +74,7 @@ pub fn form() -> Form {
             "memory cap B (optional)",
             "",
         )
+        .measured("units", "> 0")
         .or_default("none"),
     );
     Form {
@@ -84,7 +91,12 @@ pub fn form() -> Form {
             a closed form with an optimality certificate) finds the split with the shortest \
             schedule.".into(),
         groups: vec![
-            Group::of("", vec![Field::number("V", "load", "Load <i>V</i>")]),
+            Group::of(
+                "",
+                vec![Field::number("V", "load", "Load <i>V</i>")
+                    .unit("units")
+                    .range("> 0, at most the caps' sum")],
+            ),
             Group::of(
                 "",
                 vec![Field::new(

@@ -22,16 +22,30 @@ pub fn form() -> Form {
             base, network and processors, and over growing <i>m</i> shows energy against \
             schedule length.".into(),
         groups: vec![
-            Group::of("", vec![Field::number("V", "load", "Load <i>V</i>")]),
+            Group::of(
+                "",
+                vec![Field::number("V", "load", "Load <i>V</i>")
+                    .unit("units")
+                    .range("> 0")],
+            ),
             Group::optional(
                 "Energy (optional):",
                 "power",
                 vec![
                     Field::number("PC", "power.processor", "<i>P</i><sub>C</sub>")
-                        .placeholder("none"),
+                        .placeholder("none")
+                        .help("power of a computing processor")
+                        .unit("W")
+                        .range("≥ 0"),
                     Field::number("PN", "power.network", "<i>P</i><sub>N</sub>")
-                        .placeholder("none"),
-                    Field::number("k", "power.idle_factor", "<i>k</i>").placeholder("none"),
+                        .placeholder("none")
+                        .help("power of the network while it sends")
+                        .unit("W")
+                        .range("≥ 0"),
+                    Field::number("k", "power.idle_factor", "<i>k</i>")
+                        .placeholder("none")
+                        .help("an idle machine draws P_C/k")
+                        .range("≥ 1"),
                 ],
             ),
             Group::of(
@@ -65,7 +79,8 @@ pub fn form() -> Form {
                     "S",
                     "communication start-up time S",
                     "1",
-                ),
+                )
+                .measured("s", "≥ 0"),
                 Column::number(
                     "C",
                     "rate",
@@ -73,7 +88,8 @@ pub fn form() -> Form {
                     "C",
                     "communication time per load unit C",
                     "1",
-                ),
+                )
+                .measured("s/unit", "≥ 0"),
                 Column::number(
                     "A",
                     "compute",
@@ -81,7 +97,8 @@ pub fn form() -> Form {
                     "A",
                     "computing time per load unit A",
                     "1",
-                ),
+                )
+                .measured("s/unit", "> 0"),
                 Column::number(
                     "n",
                     "count",
@@ -90,6 +107,7 @@ pub fn form() -> Form {
                     "identical copies of this machine",
                     "1",
                 )
+                .measured("", "1 to 10⁶ in all")
                 .or_default("1"),
             ],
         }),

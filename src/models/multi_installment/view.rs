@@ -23,18 +23,30 @@ pub fn form() -> Form {
             Group::of(
                 "",
                 vec![
-                    Field::number("V", "load", "Load <i>V</i>"),
+                    Field::number("V", "load", "Load <i>V</i>")
+                        .unit("units")
+                        .range("> 0"),
                     Field::new("beta", "chunk", "Chunk <i>β</i>", Kind::Optional)
-                        .placeholder("heuristic"),
+                        .placeholder("heuristic")
+                        .unit("units")
+                        .range("> 0, at least V/10¹²"),
                 ],
             ),
             Group::optional(
                 "Series over V (optional):",
                 "series",
                 vec![
-                    Field::number("from", "series.from", "from").placeholder("none"),
-                    Field::number("to", "series.to", "to").placeholder("none"),
-                    Field::number("points", "series.points", "points").placeholder("none"),
+                    Field::number("from", "series.from", "from")
+                        .placeholder("none")
+                        .unit("units")
+                        .range("> 0"),
+                    Field::number("to", "series.to", "to")
+                        .placeholder("none")
+                        .unit("units")
+                        .range("above from"),
+                    Field::number("points", "series.points", "points")
+                        .placeholder("none")
+                        .range("2 to 200"),
                 ],
             ),
         ],

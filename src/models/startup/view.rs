@@ -11,22 +11,38 @@ use crate::core::view::{
 /// the maps'), with `chunks` among them when `with_chunks`.
 pub fn model_groups(with_chunks: bool) -> Vec<Group> {
     let mut network = vec![
-        Field::number("C", "rate", "<i>C</i>").help("communication time per load unit"),
-        Field::number("O", "overhead", "<i>O</i>").help("time to start one message"),
-        Field::number("S", "startup", "<i>S</i>").help("machine start-up time"),
+        Field::number("C", "rate", "<i>C</i>")
+            .help("communication time per load unit")
+            .unit("s/MB")
+            .range("≥ 0"),
+        Field::number("O", "overhead", "<i>O</i>")
+            .help("time to start one message")
+            .unit("s")
+            .range("≥ 0"),
+        Field::number("S", "startup", "<i>S</i>")
+            .help("machine start-up time")
+            .unit("s")
+            .range("≥ 0"),
     ];
     if with_chunks {
-        network.push(Field::number("n", "chunks", "chunks <i>n</i>"));
+        network.push(Field::number("n", "chunks", "chunks <i>n</i>").range("1 to 64"));
     }
     vec![
         Group::of(
             "τ(α) = max{a<sub>1</sub>α, a<sub>2</sub>α + b<sub>2</sub>}:",
             vec![
-                Field::number("a1", "a1", "<i>a</i><sub>1</sub>").help("in-core time per unit"),
+                Field::number("a1", "a1", "<i>a</i><sub>1</sub>")
+                    .help("in-core time per unit")
+                    .unit("s/MB")
+                    .range("> 0"),
                 Field::number("a2", "a2", "<i>a</i><sub>2</sub>")
-                    .help("out-of-core time per unit (above a1)"),
+                    .help("out-of-core time per unit")
+                    .unit("s/MB")
+                    .range("above a1"),
                 Field::number("b2", "b2", "<i>b</i><sub>2</sub>")
-                    .help("out-of-core intercept (below 0)"),
+                    .help("out-of-core intercept")
+                    .unit("s")
+                    .range("< 0"),
             ],
         ),
         Group::of("", network),
@@ -39,17 +55,28 @@ pub fn form() -> Form {
     groups.push(Group::of(
         "",
         vec![
-            Field::number("m", "machines", "machines <i>m</i>"),
-            Field::number("n", "chunks", "chunks <i>n</i>"),
-            Field::number("V", "load", "load <i>V</i>"),
+            Field::number("m", "machines", "machines <i>m</i>").range("1 to 64"),
+            Field::number("n", "chunks", "chunks <i>n</i>").range("1 to 64"),
+            Field::number("V", "load", "load <i>V</i>")
+                .unit("MB")
+                .range("> 0"),
         ],
     ));
     groups.push(Group::of(
         "Search:",
         vec![
-            Field::new("gap", "gap", "stop at gap", Kind::Optional).placeholder("1e-9"),
-            Field::new("lps", "max_lps", "LP budget", Kind::Optional).placeholder("3000"),
-            Field::new("secs", "max_seconds", "time limit [s]", Kind::Optional).placeholder("none"),
+            Field::new("gap", "gap", "stop at gap", Kind::Optional)
+                .placeholder("1e-9")
+                .help("stop when the proven relative gap is this small")
+                .range("0 to below 1"),
+            Field::new("lps", "max_lps", "LP budget", Kind::Optional)
+                .placeholder("3000")
+                .help("the most linear programs the search solves")
+                .range("1 to 10⁸"),
+            Field::new("secs", "max_seconds", "time limit", Kind::Optional)
+                .placeholder("none")
+                .unit("s")
+                .range("> 0, at most 86400"),
             Field::new(
                 "exactly",
                 "exactly",
