@@ -291,6 +291,9 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
 test('start-up model: reference instance proven optimal at m = 2, beats Table 1; LP budget and gap shown', async (page) => {
   await page.click('#tab-m5');
   await result(page, 'm5');
+  // Units and ranges come from the model's description.
+  assert.equal(await page.textContent('#m5-C ~ .unit'), 's/MB');
+  assert.match(await page.getAttribute('label[for="m5-a2"]', 'title'), /out-of-core time per unit, in s\/MB; above a1/);
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'startup'])));
   assert.equal(await page.textContent('#m5-makespan'), fmt(want.report.makespan));
   assert.ok(want.report.efficiency > 34.2, `efficiency ${want.report.efficiency}`);

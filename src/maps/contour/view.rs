@@ -20,7 +20,9 @@ fn axis(axis: &'static str, legend: &'static str) -> Group {
         vec![
             Field::new(kp, parameter, "parameter", Kind::Text)
                 .help("a parameter of the model, listed above"),
-            Field::number(kf, from, "from").help("in the parameter's unit"),
+            Field::number(kf, from, "from")
+                .help("in the parameter's unit")
+                .range("> 0 on a logarithmic axis"),
             Field::number(kt, to, "to")
                 .help("in the parameter's unit")
                 .range("above from"),
