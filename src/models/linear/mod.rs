@@ -26,6 +26,9 @@
 //! count in `E_I`.
 
 mod model;
+mod plan;
+mod solve;
+mod subset;
 mod view;
 
 pub use model::{Linear, Output};
@@ -34,12 +37,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart};
 use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::error::{Checker, Invalid, Validate};
 use crate::core::platform::{check_order, Processor};
 use crate::core::processing::ProcessingTime;
-use crate::core::progress::Progress;
 use crate::core::schedule::{Chunk, Interval, Schedule};
-use crate::core::verify::{verify, Rules, Verdict};
+use crate::core::verify::Verdict;
 
 /// The most machines an instance may have (after expanding `count`).
 pub const MAX_MACHINES: usize = 1_000_000;
@@ -148,17 +150,26 @@ pub struct Report {
     /// the listed order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<Vec<usize>>,
-    /// How many machines (a prefix of `order`) receive load.
+    /// How many machines receive load.
     pub active: usize,
     /// Why fewer machines than available are used, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// The shortest makespan `T`.
+    /// The shortest makespan `T` (of the verified schedule).
     pub makespan: f64,
+    /// A proven lower bound on `T` when the search could not prove its
+    /// answer optimal (absent: proven optimal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<f64>,
+    /// The positions in the serving order of the machines that receive load
+    /// (only the first [`MAX_SCHEDULE`]).
+    pub used: Vec<usize>,
+    /// The machines left out, run by run, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
     /// `T(1) = S_1 + (C_1 + A_1)V` with the first machine alone.
     pub single: f64,
-    /// The load of each active machine in serving order; only the first
-    /// [`MAX_SCHEDULE`] when more are active.
+    /// The load of each machine in `used`.
     pub sizes: Vec<f64>,
     /// The schedule, when at most [`MAX_SCHEDULE`] machines are active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,8 +182,20 @@ pub struct Report {
     /// `T(m)` and energy for growing `m`, when asked for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<SeriesPoint>,
-    /// How many orders were tried.
+    /// How many serving orders were tried (with "best order": every
+    /// sequence of distinct machines, each a subset in an order).
     pub orders_tried: usize,
+}
+
+/// Consecutive machines of the serving order that receive no load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// The first one's position in the serving order.
+    pub from: usize,
+    /// The last one's.
+    pub to: usize,
+    /// Why, in words.
+    pub reason: String,
 }
 
 /// The optimal split over a prefix of machines in a given order.
@@ -267,100 +290,6 @@ impl Instance {
             .collect()
     }
 
-    /// Solves the instance.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Field`] for invalid input, [`Error::Cancelled`] if
-    /// `progress` asks to stop.
-    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
-        self.check()?;
-        let all = self.expanded();
-        let given: Vec<usize> = self
-            .order
-            .clone()
-            .unwrap_or_else(|| (0..all.len()).collect());
-        let (order, best, orders_tried) = if self.best_order {
-            best_order(&all, self.load, progress)?
-        } else {
-            let ms: Vec<&Machine> = given.iter().map(|&i| all[i]).collect();
-            let s = split(&ms, self.load);
-            (given, s, 1)
-        };
-        let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
-        let note = if best.active < all.len() {
-            Some(format!(
-                "only {} of {} machines receive load: {}",
-                best.active,
-                all.len(),
-                if best.negligible {
-                    "the others' shares would be below 1e-300 of the load"
-                } else {
-                    "with their start-up times, more machines would finish later \
-                     (or need negative loads)"
-                }
-            ))
-        } else {
-            None
-        };
-        let schedule = schedule_of(&served[..best.active], &best.sizes, all.len(), &order);
-        let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
-        let verdict = verify(&processors, self.load, &schedule, Rules::SINGLE_INSTALLMENT);
-        let energy = self
-            .power
-            .map(|p| energy(&p, &served[..best.active], &best, all.len()));
-        let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
-        let series = if self.series {
-            self.series(&served, single, progress)?
-        } else {
-            Vec::new()
-        };
-        let listed = order.iter().enumerate().all(|(k, &i)| k == i);
-        let mut sizes = best.sizes;
-        sizes.truncate(MAX_SCHEDULE);
-        Ok(Report {
-            machines: all.len(),
-            order: (!listed).then_some(order),
-            active: best.active,
-            note,
-            makespan: best.makespan,
-            single,
-            sizes,
-            schedule: (best.active <= MAX_SCHEDULE).then_some(schedule),
-            verdict,
-            energy,
-            series,
-            orders_tried,
-        })
-    }
-
-    /// `T(m)` and `E(m)` for the first `m` served machines; `single` is
-    /// `T(1)`.
-    fn series(
-        &self,
-        served: &[&Machine],
-        single: f64,
-        progress: &mut dyn Progress,
-    ) -> Result<Vec<SeriesPoint>, Error> {
-        let counts = series_counts(served.len(), MAX_SERIES_POINTS);
-        let mut points = Vec::with_capacity(counts.len());
-        for (k, &m) in counts.iter().enumerate() {
-            if k % 8 == 0 && !progress.report(k as f64 / counts.len() as f64, "series over m") {
-                return Err(Error::Cancelled);
-            }
-            let s = split(&served[..m], self.load);
-            points.push(SeriesPoint {
-                machines: m,
-                active: s.active,
-                makespan: s.makespan,
-                speedup: single / s.makespan,
-                energy: self
-                    .power
-                    .map(|p| energy(&p, &served[..s.active], &s, m).total),
-            });
-        }
-        Ok(points)
-    }
 }
 
 /// `1..=n` when short, else about `limit` logarithmically spaced counts from
@@ -379,20 +308,33 @@ pub fn series_counts(n: usize, limit: usize) -> Vec<usize> {
     counts
 }
 
-/// The energy of a split; `system` counts every machine, used or not.
-fn energy(p: &Power, active: &[&Machine], s: &Split, system: usize) -> Energy {
-    let k = p.idle_factor;
+/// The energy of a schedule of `active` machines with loads `sizes` and
+/// makespan `makespan`; `system` counts every machine, used or not.
+fn energy(p: &Power, active: &[&Machine], sizes: &[f64], makespan: f64, system: usize) -> Energy {
     let sending: f64 = active
         .iter()
-        .zip(&s.sizes)
+        .zip(sizes)
         .map(|(m, a)| m.startup + m.rate * a)
         .sum();
     let receiving_and_computing: f64 = active
         .iter()
-        .zip(&s.sizes)
+        .zip(sizes)
         .map(|(m, a)| m.startup + (m.rate + m.compute) * a)
         .sum();
-    let idle = s.makespan * ((system as f64 + 1.0) * p.processor + p.network) / k;
+    energy_of(p, sending, receiving_and_computing, makespan, system)
+}
+
+/// The energy from the channel's busy time `Σ(S + Cα)` and the machines'
+/// `Σ(S + (C+A)α)`.
+fn energy_of(
+    p: &Power,
+    sending: f64,
+    receiving_and_computing: f64,
+    makespan: f64,
+    system: usize,
+) -> Energy {
+    let k = p.idle_factor;
+    let idle = makespan * ((system as f64 + 1.0) * p.processor + p.network) / k;
     let network = p.network * (k - 1.0) / k * sending;
     let processors = p.processor * (k - 1.0) / k * (sending + receiving_and_computing);
     Energy {
@@ -440,36 +382,6 @@ fn schedule_of(active: &[&Machine], sizes: &[f64], machines: usize, order: &[usi
         })
         .collect();
     Schedule::new(machines, chunks)
-}
-
-/// Every order of at most [`MAX_ENUMERATED`] machines; the shortest wins.
-fn best_order(
-    all: &[&Machine],
-    load: f64,
-    progress: &mut dyn Progress,
-) -> Result<(Vec<usize>, Split, usize), Error> {
-    let mut best: Option<(Vec<usize>, Split)> = None;
-    let mut tried = 0;
-    let total: usize = (1..=all.len()).product();
-    let mut cancelled = false;
-    crate::core::permutations::for_each(all.len(), |order| {
-        let ms: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
-        let s = split(&ms, load);
-        tried += 1;
-        if best.as_ref().is_none_or(|b| s.makespan < b.1.makespan) {
-            best = Some((order.to_vec(), s));
-        }
-        if tried % 256 == 0 && !progress.report(tried as f64 / total as f64, "trying orders") {
-            cancelled = true;
-        }
-        !cancelled
-    });
-    if cancelled {
-        return Err(Error::Cancelled);
-    }
-    // cannot fail: `for_each` visits at least one order, and the first sets `best`.
-    let (order, s) = best.expect("at least one order");
-    Ok((order, s, tried))
 }
 
 impl Report {

@@ -3,7 +3,7 @@
 use super::{Energy, Report};
 use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
-use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::view::{cut, number, percent, Block, VerdictLine, ROWS_SHOWN};
 
 /// The M2 tab.
 pub fn form() -> Form {
@@ -120,7 +120,10 @@ pub fn form() -> Form {
 impl Describe for Report {
     fn view(&self) -> Vec<Block> {
         let more = if self.orders_tried > 1 {
-            format!("; best of {} orders", self.orders_tried)
+            format!(
+                "; best of {} sequences (every subset in every order)",
+                self.orders_tried
+            )
         } else {
             String::new()
         };
@@ -144,6 +147,19 @@ impl Describe for Report {
         ];
         if let Some(note) = &self.note {
             blocks.push(Block::aside("m2-note", note.clone()));
+        }
+        if let Some(bound) = self.lower_bound {
+            blocks.push(Block::note(
+                "m2-bound",
+                format!(
+                    "Proven lower bound {}: the schedule is at most {} longer than the optimum.",
+                    number(bound),
+                    percent((self.makespan - bound) / self.makespan)
+                ),
+            ));
+        }
+        if !self.skipped.is_empty() {
+            blocks.push(self.skipped_table());
         }
         if let Some(e) = &self.energy {
             blocks.push(energy_table(e));
@@ -181,24 +197,50 @@ fn energy_table(e: &Energy) -> Block {
 impl Report {
     /// The loads of the machines in use, in serving order.
     fn sizes_table(&self) -> Block {
-        let order = |k: usize| {
-            self.order
-                .as_ref()
-                .and_then(|o| o.get(k).copied())
-                .unwrap_or(k)
-        };
         let rows = self
             .sizes
             .iter()
+            .zip(&self.used)
             .take(ROWS_SHOWN)
-            .enumerate()
-            .map(|(k, &a)| vec![format!("#{}", order(k) + 1), number(a)])
+            .map(|(&a, &p)| vec![format!("#{}", self.machine_at(p) + 1), number(a)])
             .collect();
         Block::table(
             "m2-sizes",
             "Loads of the machines in use, in serving order",
             &["machine", "α"],
             cut(rows, self.active, "machines"),
+        )
+    }
+
+    /// The machine (in the listed, expanded numbering) served at position
+    /// `p`.
+    fn machine_at(&self, p: usize) -> usize {
+        self.order
+            .as_ref()
+            .and_then(|o| o.get(p).copied())
+            .unwrap_or(p)
+    }
+
+    /// The machines left out and why.
+    fn skipped_table(&self) -> Block {
+        let rows = self
+            .skipped
+            .iter()
+            .map(|s| {
+                let (from, to) = (self.machine_at(s.from) + 1, self.machine_at(s.to) + 1);
+                let which = if s.from == s.to {
+                    format!("#{from}")
+                } else {
+                    format!("#{from} … #{to} ({} machines)", s.to - s.from + 1)
+                };
+                vec![which, s.reason.clone()]
+            })
+            .collect();
+        Block::table(
+            "m2-skipped",
+            "Machines left out (no message, no start-up), and why",
+            &["machines", "why"],
+            rows,
         )
     }
 

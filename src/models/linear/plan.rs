@@ -1,0 +1,140 @@
+//! From the chosen machines to loads that the verifier accepts.
+//!
+//! The equal-finish loads follow from the makespan `T`, machine by machine
+//! (`α = (r − S)/(A + C)`, `r ← (r − S)ρ`), which is well conditioned where
+//! the affine form in the first machine's load is not (loads a billion
+//! times apart cancel catastrophically). What rounding leaves of `V − Σα`
+//! goes to the machine whose finish it moves least. Should the schedule
+//! still fail the verifier, the loads come from an LP over the same
+//! machines; should that fail too, the error says so.
+
+use super::subset::Run;
+use super::Machine;
+use crate::core::error::Error;
+use crate::core::lp::{Cmp, Problem};
+
+/// The machines a schedule uses, in serving order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chosen<'a> {
+    /// The machines.
+    pub machines: Vec<&'a Machine>,
+    /// Their positions in the serving order.
+    pub positions: Vec<usize>,
+}
+
+/// The first `used[i]` copies of each run.
+pub fn chosen<'a>(runs: &[Run<'a>], used: &[usize]) -> Chosen<'a> {
+    let mut out = Chosen {
+        machines: Vec::new(),
+        positions: Vec::new(),
+    };
+    let mut start = 0;
+    for (run, &n) in runs.iter().zip(used) {
+        out.machines.extend(std::iter::repeat_n(run.machine, n));
+        out.positions.extend(start..start + n);
+        start += run.count;
+    }
+    out
+}
+
+/// The equal-finish makespan of `machines` (all used) for `load`, and
+/// whether every load is positive: `(V − g)/s` with `(s, g)` composed from
+/// the back.
+pub fn equal_finish(machines: &[&Machine], load: f64) -> (f64, bool) {
+    let (mut s, mut g) = (0.0_f64, 0.0_f64);
+    for m in machines.iter().rev() {
+        s = 1.0 / (m.compute + m.rate) + m.compute / (m.compute + m.rate) * s;
+        g -= m.startup * s;
+    }
+    let makespan = (load - g) / s;
+    let positive = loads_at(machines, makespan).iter().all(|&a| a > 0.0);
+    (makespan, positive)
+}
+
+/// The equal-finish loads when every machine finishes at `makespan`.
+fn loads_at(machines: &[&Machine], makespan: f64) -> Vec<f64> {
+    let mut left = makespan;
+    machines
+        .iter()
+        .map(|m| {
+            let alpha = (left - m.startup) / (m.compute + m.rate);
+            left = (left - m.startup) * m.compute / (m.compute + m.rate);
+            alpha
+        })
+        .collect()
+}
+
+/// The channel's busy time `Σ(S + Cα)` and the machines' `Σ(S + (C+A)α)`
+/// when every machine finishes at `makespan` (for the energy, without the
+/// loads: `(C + A)α = r − S` where `r` is the time left at the machine).
+pub fn busy_times<'a>(machines: impl Iterator<Item = &'a Machine>, makespan: f64) -> (f64, f64) {
+    let (mut left, mut sending, mut busy) = (makespan, 0.0, 0.0);
+    for m in machines {
+        let next = (left - m.startup) * m.compute / (m.compute + m.rate);
+        sending += left - next;
+        busy += left;
+        left = next;
+    }
+    (sending, busy)
+}
+
+/// Equal-finish loads for `makespan` that add up to `load`: what rounding
+/// leaves goes to the machine whose finish (and the later ones') it moves
+/// least.
+pub fn loads(machines: &[&Machine], load: f64, makespan: f64) -> Vec<f64> {
+    let mut sizes: Vec<f64> = loads_at(machines, makespan)
+        .into_iter()
+        .map(|a| a.max(0.0))
+        .collect();
+    let n = machines.len();
+    let moves = |k: usize| {
+        let m = machines[k];
+        m.compute + m.rate + m.rate * (n - k - 1) as f64
+    };
+    let steadiest = (0..n).min_by(|&i, &j| moves(i).total_cmp(&moves(j)));
+    if let Some(k) = steadiest {
+        let rest: f64 = sizes
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != k)
+            .map(|(_, a)| a)
+            .sum();
+        sizes[k] = (load - rest).max(0.0);
+    }
+    sizes
+}
+
+/// The loads from an LP over the same machines: minimise `T` subject to
+/// every machine finishing by `T`, sends back to back.
+///
+/// # Errors
+///
+/// [`Error::Solver`] when the LP fails.
+pub fn lp_loads(machines: &[&Machine], load: f64) -> Result<Vec<f64>, Error> {
+    let mut lp = Problem::new();
+    let makespan = lp.add_var(1.0, 0.0, f64::INFINITY);
+    let alphas: Vec<_> = machines
+        .iter()
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    let mut startups = 0.0;
+    for (k, m) in machines.iter().enumerate() {
+        startups += m.startup;
+        // Σ_{v≤k} (S_v + C_v α_v) + A_k α_k ≤ T
+        let mut terms: Vec<_> = machines[..=k]
+            .iter()
+            .zip(&alphas)
+            .map(|(v, &a)| (a, v.rate))
+            .collect();
+        terms[k].1 += m.compute;
+        terms.push((makespan, -1.0));
+        lp.add_constraint(&terms, Cmp::Le, -startups);
+    }
+    let all: Vec<_> = alphas.iter().map(|&a| (a, 1.0)).collect();
+    lp.add_constraint(&all, Cmp::Eq, load);
+    let solution = lp.solve().map_err(Error::Solver)?;
+    Ok(alphas
+        .iter()
+        .map(|a| solution.values()[a.index()].max(0.0))
+        .collect())
+}

@@ -1,0 +1,326 @@
+//! Solving an M2 instance: the best set of machines in the given order
+//! ([`super::subset`]), or in every order, its loads and schedule, the
+//! verifier's verdict, the energy and the series over `m`.
+
+use super::plan::{self, chosen, equal_finish, Chosen};
+use super::subset::{self, Stop};
+use super::{
+    as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine, Report,
+    SeriesPoint, Skipped, MAX_SCHEDULE, MAX_SERIES_POINTS,
+};
+use crate::core::error::{Error, Validate};
+use crate::core::platform::Processor;
+use crate::core::progress::Progress;
+use crate::core::verify::{verify, Rules};
+
+/// The most runs of skipped machines the report explains.
+const MAX_EXPLAINED: usize = 20;
+
+/// The best schedule found for machines in one order.
+struct Best<'a> {
+    chosen: Chosen<'a>,
+    /// The equal-finish makespan of the chosen machines.
+    makespan: f64,
+    /// `None` when proven optimal; otherwise a proven lower bound.
+    lower_bound: Option<f64>,
+}
+
+impl Instance {
+    /// Solves the instance.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input, [`Error::Cancelled`] if
+    /// `progress` asks to stop, [`Error::Solver`] if no schedule the
+    /// verifier accepts can be built.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.check()?;
+        let all = self.expanded();
+        let (order, best, orders_tried) = if self.best_order {
+            best_order(&all, self.load, progress)?
+        } else {
+            let order: Vec<usize> = self
+                .order
+                .clone()
+                .unwrap_or_else(|| (0..all.len()).collect());
+            let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
+            let best = best_in_order(&served, self.load, None, progress)?;
+            (order, best, 1)
+        };
+        let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
+        let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
+        let ids: Vec<usize> = best.chosen.positions.iter().map(|&p| order[p]).collect();
+        let (sizes, schedule, verdict) = {
+            let sizes = plan::loads(&best.chosen.machines, self.load, best.makespan);
+            let schedule = schedule_of(&best.chosen.machines, &sizes, all.len(), &ids);
+            let verdict = verify(&processors, self.load, &schedule, Rules::SINGLE_INSTALLMENT);
+            if verdict.ok {
+                (sizes, schedule, verdict)
+            } else {
+                // The fast path's rounding did not hold: the LP decides.
+                let sizes = plan::lp_loads(&best.chosen.machines, self.load)?;
+                let schedule = schedule_of(&best.chosen.machines, &sizes, all.len(), &ids);
+                let verdict = verify(&processors, self.load, &schedule, Rules::SINGLE_INSTALLMENT);
+                if !verdict.ok {
+                    let why = verdict.violation.clone().unwrap_or_default();
+                    return Err(Error::Malformed(format!(
+                        "no schedule the verifier accepts could be built ({why})"
+                    )));
+                }
+                (sizes, schedule, verdict)
+            }
+        };
+        let makespan = schedule.makespan;
+        let energy = self
+            .power
+            .map(|p| energy(&p, &best.chosen.machines, &sizes, makespan, all.len()));
+        let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
+        let series = if self.series {
+            self.series(&served, single, progress)?
+        } else {
+            Vec::new()
+        };
+        let skipped = explain(&served, &best.chosen, self.load, makespan);
+        let listed = order.iter().enumerate().all(|(k, &i)| k == i);
+        let active = best.chosen.machines.len();
+        let mut used = best.chosen.positions.clone();
+        used.truncate(MAX_SCHEDULE);
+        let mut sizes = sizes;
+        sizes.truncate(MAX_SCHEDULE);
+        Ok(Report {
+            machines: all.len(),
+            order: (!listed).then_some(order),
+            active,
+            note: note(active, all.len(), best.lower_bound.is_some()),
+            makespan,
+            lower_bound: best.lower_bound,
+            single,
+            used,
+            sizes,
+            skipped,
+            schedule: (active <= MAX_SCHEDULE).then_some(schedule),
+            verdict,
+            energy,
+            series,
+            orders_tried,
+        })
+    }
+
+    /// `T(m)` and `E(m)` for the first `m` served machines, each with its
+    /// own best set of machines; `single` is `T(1)`.
+    fn series(
+        &self,
+        served: &[&Machine],
+        single: f64,
+        progress: &mut dyn Progress,
+    ) -> Result<Vec<SeriesPoint>, Error> {
+        let counts = series_counts(served.len(), MAX_SERIES_POINTS);
+        let all_runs = subset::runs(served);
+        let mut points: Vec<SeriesPoint> = Vec::with_capacity(counts.len());
+        for (k, &m) in counts.iter().enumerate() {
+            if !progress.report(k as f64 / counts.len() as f64, "series over m") {
+                return Err(Error::Cancelled);
+            }
+            // More machines to choose from never make it slower: the last
+            // point's makespan bounds this one's.
+            let upper = match points.last() {
+                Some(p) => p.makespan,
+                None => split(&served[..m], self.load).makespan,
+            };
+            let runs = subset::first(&all_runs, m);
+            let mut go_on = || progress.report(0.0, "choosing machines");
+            let (used, makespan) = match subset::best(&runs, self.load, upper * (1.0 + 1e-9), &mut go_on) {
+                Ok(choice) if choice.makespan <= upper => (choice.used, choice.makespan),
+                Ok(_) | Err(Stop::Size) => {
+                    let prefix = split(&served[..m], self.load);
+                    (subset::prefix_use(&runs, prefix.active), prefix.makespan)
+                }
+                Err(Stop::Asked) => return Err(Error::Cancelled),
+            };
+            let energy = self.power.map(|p| {
+                let (sending, busy) = plan::busy_times(subset::used(&runs, &used), makespan);
+                energy_of(&p, sending, busy, makespan, m).total
+            });
+            points.push(SeriesPoint {
+                machines: m,
+                active: used.iter().sum(),
+                makespan,
+                speedup: single / makespan,
+                energy,
+            });
+        }
+        Ok(points)
+    }
+}
+
+/// The best set of `served` kept in this order: the exact search, or the
+/// best prefix with a proven bound when the search is too large.
+/// `upper` is the makespan of some schedule of these machines (the best
+/// prefix's when not given).
+fn best_in_order<'a>(
+    served: &[&'a Machine],
+    load: f64,
+    upper: Option<f64>,
+    progress: &mut dyn Progress,
+) -> Result<Best<'a>, Error> {
+    let upper = upper.unwrap_or_else(|| split(served, load).makespan);
+    let runs = subset::runs(served);
+    let mut go_on = || progress.report(0.0, "choosing machines");
+    match subset::best(&runs, load, upper * (1.0 + 1e-9), &mut go_on) {
+        Ok(choice) if choice.makespan <= upper => Ok(Best {
+            chosen: chosen(&runs, &choice.used),
+            makespan: choice.makespan,
+            lower_bound: None,
+        }),
+        // Rounding made the search's best no better than the bound's.
+        Ok(_) => Ok(prefix_best(served, &split(served, load), None)),
+        Err(Stop::Size) => Ok(prefix_best(
+            served,
+            &split(served, load),
+            Some(lower_bound(served, load)),
+        )),
+        Err(Stop::Asked) => Err(Error::Cancelled),
+    }
+}
+
+/// The best prefix as a result.
+fn prefix_best<'a>(
+    served: &[&'a Machine],
+    prefix: &super::Split,
+    lower_bound: Option<f64>,
+) -> Best<'a> {
+    Best {
+        chosen: Chosen {
+            machines: served[..prefix.active].to_vec(),
+            positions: (0..prefix.active).collect(),
+        },
+        makespan: prefix.makespan,
+        lower_bound,
+    }
+}
+
+/// A lower bound on the makespan: without start-ups, a plan takes
+/// `V/s_P`, and the largest `s_P` over the plans follows machine by machine
+/// from the back (the map `s ↦ 1/(A+C) + ρs` grows with `s`).
+fn lower_bound(served: &[&Machine], load: f64) -> f64 {
+    let s = served.iter().rev().fold(0.0_f64, |s, m| {
+        let with = 1.0 / (m.compute + m.rate) + m.compute / (m.compute + m.rate) * s;
+        s.max(with)
+    });
+    load / s
+}
+
+/// Every order of at most [`super::MAX_ENUMERATED`] machines with every
+/// subset: the sequences are built from the back, each a plan `(s, g)`
+/// whose makespan is `(V − g)/s`; the shortest wins.
+fn best_order<'a>(
+    all: &[&'a Machine],
+    load: f64,
+    progress: &mut dyn Progress,
+) -> Result<(Vec<usize>, Best<'a>, usize), Error> {
+    struct Search<'s, 'a> {
+        all: &'s [&'a Machine],
+        load: f64,
+        sequence: Vec<usize>,
+        best: (f64, Vec<usize>),
+        tried: usize,
+    }
+    fn grow(search: &mut Search, s: f64, g: f64, used: u32) {
+        for i in 0..search.all.len() {
+            if used & (1 << i) != 0 {
+                continue;
+            }
+            let m = search.all[i];
+            let s = 1.0 / (m.compute + m.rate) + m.compute / (m.compute + m.rate) * s;
+            let g = g - m.startup * s;
+            search.sequence.push(i);
+            search.tried += 1;
+            let makespan = (search.load - g) / s;
+            if makespan < search.best.0 {
+                // Built from the back: the serving order is reversed.
+                search.best = (makespan, search.sequence.iter().rev().copied().collect());
+            }
+            grow(search, s, g, used | (1 << i));
+            search.sequence.pop();
+        }
+    }
+    let mut search = Search {
+        all,
+        load,
+        sequence: Vec::new(),
+        best: (f64::INFINITY, Vec::new()),
+        tried: 0,
+    };
+    if !progress.report(0.0, "trying orders") {
+        return Err(Error::Cancelled);
+    }
+    grow(&mut search, 0.0, 0.0, 0);
+    let (_, sequence) = search.best;
+    let mut order = sequence.clone();
+    order.extend((0..all.len()).filter(|i| !sequence.contains(i)));
+    let machines: Vec<&Machine> = sequence.iter().map(|&i| all[i]).collect();
+    let (makespan, _) = equal_finish(&machines, load);
+    let best = Best {
+        chosen: Chosen {
+            positions: (0..machines.len()).collect(),
+            machines,
+        },
+        makespan,
+        lower_bound: None,
+    };
+    Ok((order, best, search.tried))
+}
+
+/// The sentence under the makespan.
+fn note(active: usize, machines: usize, bounded: bool) -> Option<String> {
+    if bounded {
+        return Some(format!(
+            "{active} of {machines} machines receive load: the best prefix of the order. The \
+             search over every subset was too large to finish, so this is not proven optimal."
+        ));
+    }
+    (active < machines).then(|| {
+        format!(
+            "{active} of {machines} machines receive load: this set is proven the fastest of \
+             every subset kept in the serving order."
+        )
+    })
+}
+
+/// Why the machines left out are left out: for each run of them (the
+/// first [`MAX_EXPLAINED`]), what serving its first machine too would do.
+fn explain(served: &[&Machine], chosen: &Chosen, load: f64, makespan: f64) -> Vec<Skipped> {
+    let mut out = Vec::new();
+    let mut k = 0; // chosen machines before position p
+    let mut p = 0;
+    while p < served.len() && out.len() < MAX_EXPLAINED {
+        if chosen.positions.get(k) == Some(&p) {
+            k += 1;
+            p += 1;
+            continue;
+        }
+        let end = chosen.positions.get(k).copied().unwrap_or(served.len());
+        let mut with = chosen.machines.clone();
+        with.insert(k, served[p]);
+        let (t, positive) = equal_finish(&with, load);
+        let reason = if positive && t.is_finite() {
+            format!(
+                "serving it too, all finishing together, would take {} (+{:.3} %): its \
+                 start-up and channel time cost more than its share saves",
+                crate::core::number::number(t),
+                (t / makespan - 1.0) * 100.0
+            )
+        } else {
+            "serving it too would leave some machine a negative share: the load is too small \
+             to keep it busy as well"
+                .to_string()
+        };
+        out.push(Skipped {
+            from: p,
+            to: end - 1,
+            reason,
+        });
+        p = end;
+    }
+    out
+}
