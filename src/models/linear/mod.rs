@@ -28,7 +28,7 @@
 mod model;
 mod plan;
 mod solve;
-mod subset;
+pub mod subset;
 mod view;
 
 pub use model::{Linear, Output};
