@@ -71,6 +71,8 @@ fn main() {
         best_order: false,
         power: None,
         series: false,
+        objective: Default::default(),
+        deadline: None,
     };
     let all = inst.expanded();
     row(

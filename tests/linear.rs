@@ -26,6 +26,8 @@ fn instance(load: f64, machines: Vec<Machine>) -> Instance {
         best_order: false,
         power: None,
         series: false,
+        objective: Default::default(),
+        deadline: None,
     }
 }
 

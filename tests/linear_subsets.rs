@@ -6,7 +6,7 @@
 use dlt_calc::core::count::Count;
 use dlt_calc::core::lp::{Cmp, Problem};
 use dlt_calc::core::progress::Silent;
-use dlt_calc::models::linear::{split, Instance, Machine};
+use dlt_calc::models::linear::{split, Instance, Machine, Objective, Power};
 
 /// A small deterministic generator (xorshift), so that every run checks
 /// the same instances and a failure names its seed.
@@ -34,12 +34,19 @@ fn instance(load: f64, machines: Vec<Machine>) -> Instance {
         best_order: false,
         power: None,
         series: false,
+        objective: Default::default(),
+        deadline: None,
     }
 }
 
 /// The fastest schedule with exactly the machines in `subset` served in
 /// this order (each may still get no load, but pays its start-up).
 fn lp_makespan(subset: &[&Machine], load: f64) -> f64 {
+    lp_schedule(subset, load).0
+}
+
+/// The same, with the loads.
+fn lp_schedule(subset: &[&Machine], load: f64) -> (f64, Vec<f64>) {
     let mut lp = Problem::new();
     let t = lp.add_var(1.0, 0.0, f64::INFINITY);
     let alphas: Vec<_> = subset
@@ -60,7 +67,81 @@ fn lp_makespan(subset: &[&Machine], load: f64) -> f64 {
     }
     let all: Vec<_> = alphas.iter().map(|&a| (a, 1.0)).collect();
     lp.add_constraint(&all, Cmp::Eq, load);
-    lp.solve().unwrap().objective()
+    let solution = lp.solve().unwrap();
+    let loads = alphas
+        .iter()
+        .map(|a| solution.values()[a.index()])
+        .collect();
+    (solution.objective(), loads)
+}
+
+/// The least energy of every non-empty subset that finishes by `deadline`,
+/// by brute force: the `[004]` formula on each subset's fastest schedule.
+fn brute_force_energy(instance: &Instance, deadline: f64) -> Option<f64> {
+    let p = instance.power.unwrap();
+    let k = p.idle_factor;
+    let all = instance.expanded();
+    (1u32..1 << all.len())
+        .filter_map(|mask| {
+            let subset: Vec<&Machine> = (0..all.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| all[i])
+                .collect();
+            let (t, loads) = lp_schedule(&subset, instance.load);
+            let sending: f64 = subset
+                .iter()
+                .zip(&loads)
+                .map(|(m, a)| m.startup + m.rate * a)
+                .sum();
+            let busy: f64 = subset
+                .iter()
+                .zip(&loads)
+                .map(|(m, a)| m.startup + (m.rate + m.compute) * a)
+                .sum();
+            let idle = t * ((all.len() as f64 + 1.0) * p.processor + p.network) / k;
+            let e = idle + (k - 1.0) / k * (p.network * sending + p.processor * (sending + busy));
+            (t <= deadline).then_some(e)
+        })
+        .min_by(f64::total_cmp)
+}
+
+#[test]
+fn the_least_energy_set_agrees_with_brute_force() {
+    let mut rng = Rng(0x00e1_e7c0_5eed_0042);
+    let mut differs_from_fastest = 0;
+    for case in 0..200 {
+        let mut inst = random_instance(&mut rng);
+        inst.power = Some(Power {
+            processor: rng.log(1.0, 500.0),
+            network: rng.log(1.0, 500.0),
+            idle_factor: 1.0 + 9.0 * rng.next(),
+        });
+        let fastest = inst.solve(&mut Silent).unwrap();
+        inst.objective = Objective::Energy;
+        // Half the cases with a deadline between the fastest and twice it.
+        let deadline = if case % 2 == 0 {
+            f64::INFINITY
+        } else {
+            fastest.makespan * (1.0 + rng.next())
+        };
+        inst.deadline = deadline.is_finite().then_some(deadline);
+        let report = inst.solve(&mut Silent).unwrap();
+        let want = brute_force_energy(&inst, deadline * (1.0 + 1e-9)).unwrap();
+        let got = report.energy.unwrap().total;
+        assert!(report.verdict.ok, "case {case}: {:?}", report.verdict);
+        assert!(
+            (got - want).abs() <= 1e-9 * want,
+            "case {case}: {got} vs brute force {want} ({inst:?})"
+        );
+        assert!(report.makespan <= deadline * (1.0 + 1e-9));
+        if report.used != fastest.used {
+            differs_from_fastest += 1;
+        }
+    }
+    assert!(
+        differs_from_fastest > 5,
+        "{differs_from_fastest} cases differ from the fastest set"
+    );
 }
 
 /// The best of every non-empty subset, by brute force.

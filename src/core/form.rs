@@ -83,6 +83,8 @@ pub struct Field {
     pub unit: &'static str,
     /// The values it takes (`≥ 0`, `1 to 10⁶`), said on hover.
     pub range: &'static str,
+    /// The words a [`Kind::Choice`] offers, the default first.
+    pub options: &'static [&'static str],
 }
 
 /// The kinds of values a field takes.
@@ -101,6 +103,8 @@ pub enum Kind {
     Json,
     /// A word.
     Text,
+    /// One of the field's `options` (the first is the default).
+    Choice,
     /// How to draw the answer: kept in the link, not sent with the request.
     View,
 }
@@ -160,6 +164,20 @@ impl Field {
             help: "",
             unit: "",
             range: "",
+            options: &[],
+        }
+    }
+
+    /// A choice among `options`, the first being the default.
+    pub fn choice(
+        key: &'static str,
+        path: &'static str,
+        label: &'static str,
+        options: &'static [&'static str],
+    ) -> Field {
+        Field {
+            options,
+            ..Field::new(key, path, label, Kind::Choice)
         }
     }
 

@@ -254,6 +254,17 @@ test('linear DLT with energy: prefix note, energy, charts, agrees with the CLI',
   await page.waitForFunction(() => (document.querySelector('[data-error-for="power.idle_factor"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('[data-error-for="power.idle_factor"]'), 'must be at least 1 (got 0.5)');
   await page.fill('#m2-k', '3');
+  // The least energy by a deadline below the fastest schedule is refused
+  // next to the deadline; a reachable one chooses a set.
+  await page.selectOption('#m2-obj', 'energy');
+  await page.fill('#m2-deadline', '100');
+  await page.waitForFunction(() => (document.querySelector('#m2 [data-error-for="deadline"]')?.textContent ?? '') !== '');
+  assert.match(await page.textContent('#m2 [data-error-for="deadline"]'), /^must be at least 500\.0/);
+  await page.fill('#m2-deadline', '600');
+  await page.waitForFunction(() => /least energy/.test(document.querySelector('#m2-note')?.textContent ?? ''));
+  await page.selectOption('#m2-obj', 'time');
+  await page.fill('#m2-deadline', '');
+  await page.waitForFunction(() => /proven the fastest/.test(document.querySelector('#m2-note')?.textContent ?? ''));
   await page.screenshot({ path: path.join(shots, 'linear.png'), fullPage: true });
 });
 

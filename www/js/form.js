@@ -51,6 +51,7 @@ function value(kind, text) {
     case 'list': return list(text);
     case 'json': try { return JSON.parse(text); } catch { return null; }
     case 'text': return String(text ?? '');
+    case 'choice': return blank(text) ? undefined : String(text);
     default: return undefined;
   }
 }

@@ -172,6 +172,12 @@ export class Section {
       label.insertAdjacentHTML('beforeend', f.label);
       return [label, error];
     }
+    if (f.kind === 'choice') {
+      const select = el('select', { id, dataset: { field, key: f.key } },
+        ...f.options.map((o) => el('option', { value: o }, o)));
+      const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
+      return [el('span', { className: 'field' }, label, select), error];
+    }
     const wide = f.kind === 'json' || f.kind === 'text' || f.kind === 'list';
     const input = f.kind === 'json'
       ? el('textarea', { id, autocomplete: 'off', spellcheck: false, className: 'textarea', dataset: { field, key: f.key } })
@@ -221,6 +227,7 @@ export class Section {
     for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
       const v = state.scalars[input.dataset.key];
       if (input.type === 'checkbox') input.checked = Boolean(v);
+      else if (input.tagName === 'SELECT') input.value = v || input.options[0]?.value || '';
       else input.value = v ?? '';
     }
     if (this.spec.rows) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
@@ -366,7 +373,16 @@ export class Section {
       this.showError(`The computation crashed (${err.message}). The calculator was restarted; your inputs are kept.`);
     } else {
       this.ui.status(this.response ? 'Not computed; the result shown is for the previous input.' : 'Not computed.');
-      this.showError(err.message);
+      // A field the solver found wrong (e.g. a deadline no set meets) is
+      // marked like a field the checks found wrong.
+      const named = /^([\w.[\]]+): (.*)$/s.exec(err.message);
+      const slot = named && this.root.querySelector(`[data-error-for="${CSS.escape(named[1])}"]`);
+      if (slot) {
+        slot.textContent = named[2];
+        this.showError('');
+      } else {
+        this.showError(err.message);
+      }
     }
   }
 

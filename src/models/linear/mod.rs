@@ -25,6 +25,7 @@
 //! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
 //! count in `E_I`.
 
+mod energy;
 mod model;
 mod plan;
 mod solve;
@@ -110,6 +111,29 @@ pub struct Instance {
     /// `m` from 1 up to all of them (logarithmically spaced when many).
     #[serde(default)]
     pub series: bool,
+    /// What the set of machines is chosen for.
+    #[serde(default, skip_serializing_if = "Objective::is_time")]
+    pub objective: Objective,
+    /// With the energy objective: the set must finish by this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<f64>,
+}
+
+/// What the set of machines is chosen for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Objective {
+    /// The shortest schedule.
+    #[default]
+    Time,
+    /// The least energy (needs `power`), by the deadline if one is given.
+    Energy,
+}
+
+impl Objective {
+    fn is_time(&self) -> bool {
+        *self == Objective::Time
+    }
 }
 
 /// Energy and its parts.
@@ -279,6 +303,8 @@ impl Instance {
                 idle_factor: 3.0,
             }),
             series: true,
+            objective: Objective::Time,
+            deadline: None,
         }
     }
 
@@ -435,6 +461,47 @@ impl Report {
     }
 }
 
+impl Instance {
+    /// The energy objective needs powers; a deadline needs the energy
+    /// objective.
+    fn check_objective(&self, c: &mut Checker) {
+        if self.objective == Objective::Energy && self.power.is_none() {
+            c.fail(
+                "power",
+                Invalid::Needed("the objective is energy".into()),
+            );
+        }
+        if let Some(deadline) = self.deadline {
+            if self.objective != Objective::Energy {
+                c.fail(
+                    "deadline",
+                    Invalid::Unused("a deadline bounds the energy objective only"),
+                );
+            } else {
+                c.positive("deadline", deadline);
+            }
+        }
+    }
+
+    /// Choosing by energy tries every set: bound their number.
+    fn check_sets(&self, c: &mut Checker) {
+        let all = self.expanded();
+        let served: Vec<&Machine> = match &self.order {
+            Some(order) => order.iter().filter_map(|&i| all.get(i).copied()).collect(),
+            None => all,
+        };
+        let sets = energy::sets(&subset::runs(&served));
+        if sets > energy::MAX_SETS {
+            let why = format!(
+                "the energy objective tries every set of machines: {sets} here, the limit is \
+                 {}; use fewer copies or fewer distinct machines",
+                energy::MAX_SETS
+            );
+            c.fail("objective", Invalid::TooMuchWork(why));
+        }
+    }
+}
+
 impl Validate for Instance {
     fn check_into(&self, c: &mut Checker) {
         c.positive("load", self.load);
@@ -468,8 +535,11 @@ impl Validate for Instance {
                     limit: MAX_ENUMERATED,
                 };
                 c.fail("best_order", invalid);
+            } else if self.objective == Objective::Energy && !self.best_order {
+                self.check_sets(c);
             }
         }
+        self.check_objective(c);
         if let Some(p) = &self.power {
             c.non_negative("power.processor", p.processor);
             c.non_negative("power.network", p.network);

@@ -2,13 +2,15 @@
 //! ([`super::subset`]), or in every order, its loads and schedule, the
 //! verifier's verdict, the energy and the series over `m`.
 
+use super::energy::{self as by_energy, Plan};
 use super::plan::{self, chosen, equal_finish, Chosen};
 use super::subset::{self, Stop};
 use super::{
-    as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine, Report,
+    as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine,
+    Objective, Power, Report,
     SeriesPoint, Skipped, MAX_SCHEDULE, MAX_SERIES_POINTS,
 };
-use crate::core::error::{Error, Validate};
+use crate::core::error::{Error, Invalid, Validate};
 use crate::core::platform::Processor;
 use crate::core::progress::Progress;
 use crate::core::verify::{verify, Rules};
@@ -37,14 +39,27 @@ impl Instance {
         self.check()?;
         let all = self.expanded();
         let (order, best, orders_tried) = if self.best_order {
-            best_order(&all, self.load, progress)?
+            let found = best_order(&all, self.load, &self.score(all.len()), progress);
+            match (found, self.deadline) {
+                (Err(Error::Malformed(_)), Some(deadline)) => {
+                    let time = |p: &Plan| Some(p.makespan(self.load));
+                    let fastest = best_order(&all, self.load, &time, progress)?;
+                    return Err(missed(deadline, fastest.1.makespan));
+                }
+                (found, _) => found?,
+            }
         } else {
             let order: Vec<usize> = self
                 .order
                 .clone()
                 .unwrap_or_else(|| (0..all.len()).collect());
             let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
-            let best = best_in_order(&served, self.load, None, progress)?;
+            let best = match (self.objective, self.power) {
+                (Objective::Energy, Some(power)) => {
+                    self.least_energy(&served, &power, all.len(), progress)?
+                }
+                _ => best_in_order(&served, self.load, None, progress)?,
+            };
             (order, best, 1)
         };
         let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
@@ -91,7 +106,7 @@ impl Instance {
             machines: all.len(),
             order: (!listed).then_some(order),
             active,
-            note: note(active, all.len(), best.lower_bound.is_some()),
+            note: note(active, all.len(), best.lower_bound.is_some(), self),
             makespan,
             lower_bound: best.lower_bound,
             single,
@@ -153,6 +168,54 @@ impl Instance {
     }
 }
 
+impl Instance {
+    /// How `best_order` scores a sequence: its makespan, or its energy if
+    /// it is feasible and meets the deadline.
+    fn score(&self, system: usize) -> impl Fn(&Plan) -> Option<f64> + '_ {
+        move |plan: &Plan| match (self.objective, &self.power) {
+            (Objective::Energy, Some(power)) => plan
+                .energy(self.load, power, system)
+                .filter(|(t, _)| self.deadline.is_none_or(|d| *t <= d))
+                .map(|(_, e)| e),
+            _ => Some(plan.makespan(self.load)),
+        }
+    }
+
+    /// The set of `served`, in this order, with the least energy by the
+    /// deadline.
+    fn least_energy<'a>(
+        &self,
+        served: &[&'a Machine],
+        power: &Power,
+        system: usize,
+        progress: &mut dyn Progress,
+    ) -> Result<Best<'a>, Error> {
+        let runs = subset::runs(served);
+        match by_energy::least(&runs, self.load, power, system, self.deadline) {
+            Some(least) => Ok(Best {
+                chosen: chosen(&runs, &least.used),
+                makespan: least.makespan,
+                lower_bound: None,
+            }),
+            None => {
+                let fastest = best_in_order(served, self.load, None, progress)?;
+                Err(missed(self.deadline.unwrap_or(0.0), fastest.makespan))
+            }
+        }
+    }
+}
+
+/// The error of a deadline no set of machines meets.
+fn missed(deadline: f64, fastest: f64) -> Error {
+    Error::field(
+        "deadline",
+        Invalid::BelowMinimum {
+            value: deadline,
+            minimum: fastest,
+        },
+    )
+}
+
 /// The best set of `served` kept in this order: the exact search, or the
 /// best prefix with a proven bound when the search is too large.
 /// `upper` is the makespan of some schedule of these machines (the best
@@ -211,42 +274,44 @@ fn lower_bound(served: &[&Machine], load: f64) -> f64 {
 }
 
 /// Every order of at most [`super::MAX_ENUMERATED`] machines with every
-/// subset: the sequences are built from the back, each a plan `(s, g)`
-/// whose makespan is `(V − g)/s`; the shortest wins.
+/// subset: the sequences are built from the back as plans, each scored by
+/// `score` (its makespan, or its energy; `None`: not allowed); the lowest
+/// wins.
 fn best_order<'a>(
     all: &[&'a Machine],
     load: f64,
+    score: &dyn Fn(&Plan) -> Option<f64>,
     progress: &mut dyn Progress,
 ) -> Result<(Vec<usize>, Best<'a>, usize), Error> {
     struct Search<'s, 'a> {
         all: &'s [&'a Machine],
-        load: f64,
+        score: &'s dyn Fn(&Plan) -> Option<f64>,
         sequence: Vec<usize>,
         best: (f64, Vec<usize>),
         tried: usize,
     }
-    fn grow(search: &mut Search, s: f64, g: f64, used: u32) {
+    fn grow(search: &mut Search, plan: Plan, used: u32) {
         for i in 0..search.all.len() {
             if used & (1 << i) != 0 {
                 continue;
             }
-            let m = search.all[i];
-            let s = 1.0 / (m.compute + m.rate) + m.compute / (m.compute + m.rate) * s;
-            let g = g - m.startup * s;
+            let plan = plan.after(search.all[i]);
             search.sequence.push(i);
             search.tried += 1;
-            let makespan = (search.load - g) / s;
-            if makespan < search.best.0 {
+            match (search.score)(&plan) {
                 // Built from the back: the serving order is reversed.
-                search.best = (makespan, search.sequence.iter().rev().copied().collect());
+                Some(score) if score < search.best.0 => {
+                    search.best = (score, search.sequence.iter().rev().copied().collect());
+                }
+                _ => {}
             }
-            grow(search, s, g, used | (1 << i));
+            grow(search, plan, used | (1 << i));
             search.sequence.pop();
         }
     }
     let mut search = Search {
         all,
-        load,
+        score,
         sequence: Vec::new(),
         best: (f64::INFINITY, Vec::new()),
         tried: 0,
@@ -254,8 +319,11 @@ fn best_order<'a>(
     if !progress.report(0.0, "trying orders") {
         return Err(Error::Cancelled);
     }
-    grow(&mut search, 0.0, 0.0, 0);
+    grow(&mut search, Plan::EMPTY, 0);
     let (_, sequence) = search.best;
+    if sequence.is_empty() {
+        return Err(Error::Malformed("no order of the machines qualifies".into()));
+    }
     let mut order = sequence.clone();
     order.extend((0..all.len()).filter(|i| !sequence.contains(i)));
     let machines: Vec<&Machine> = sequence.iter().map(|&i| all[i]).collect();
@@ -272,19 +340,33 @@ fn best_order<'a>(
 }
 
 /// The sentence under the makespan.
-fn note(active: usize, machines: usize, bounded: bool) -> Option<String> {
+fn note(active: usize, machines: usize, bounded: bool, instance: &Instance) -> Option<String> {
     if bounded {
         return Some(format!(
             "{active} of {machines} machines receive load: the best prefix of the order. The \
              search over every subset was too large to finish, so this is not proven optimal."
         ));
     }
-    (active < machines).then(|| {
-        format!(
-            "{active} of {machines} machines receive load: this set is proven the fastest of \
-             every subset kept in the serving order."
-        )
-    })
+    let within = if instance.best_order {
+        "every subset in every order"
+    } else {
+        "every subset kept in the serving order"
+    };
+    match instance.objective {
+        Objective::Energy => Some(format!(
+            "{active} of {machines} machines receive load: this set has the least energy of \
+             {within}{}.",
+            instance
+                .deadline
+                .map_or(String::new(), |d| format!(" that finish by {}", crate::core::number::number(d)))
+        )),
+        Objective::Time => (active < machines).then(|| {
+            format!(
+                "{active} of {machines} machines receive load: this set is proven the fastest \
+                 of {within}."
+            )
+        }),
+    }
 }
 
 /// Why the machines left out are left out: for each run of them (the

@@ -65,6 +65,18 @@ pub fn form() -> Form {
                     ),
                 ],
             ),
+            Group::of(
+                "Choose the machines for:",
+                vec![
+                    Field::choice("obj", "objective", "the least", &["time", "energy"])
+                        .help("time: the fastest set; energy: the set with the least energy (needs the powers)"),
+                    Field::new("deadline", "deadline", "finishing by", Kind::Optional)
+                        .placeholder("no deadline")
+                        .help("with energy: only sets that finish by this time")
+                        .unit("s")
+                        .range("> 0"),
+                ],
+            ),
         ],
         rows: Some(Rows {
             path: "machines",
