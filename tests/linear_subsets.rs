@@ -323,3 +323,46 @@ fn a_million_identical_machines_use_the_best_count() {
     );
     assert!(report.verdict.ok);
 }
+
+/// Start-ups, rates, speeds and loads spread over many orders of magnitude:
+/// every schedule passes the verifier, and the best set is never slower
+/// than the best prefix.
+#[test]
+fn magnitudes_far_apart_always_give_verified_schedules() {
+    let mut rng = Rng(0x0bad_5ca1_e000_0001);
+    for case in 0..400 {
+        let n = 1 + (rng.next() * 5.0) as usize;
+        let machines: Vec<Machine> = (0..n)
+            .map(|_| Machine {
+                startup: if rng.next() < 0.2 {
+                    0.0
+                } else {
+                    rng.log(1e-6, 1e8)
+                },
+                rate: if rng.next() < 0.2 {
+                    0.0
+                } else {
+                    rng.log(1e-9, 1e3)
+                },
+                compute: rng.log(1e-9, 1e9),
+                count: Count(1 + (rng.next() * 3.0) as u64),
+            })
+            .collect();
+        let inst = instance(rng.log(1e-3, 1e12), machines);
+        let report = inst
+            .solve(&mut Silent)
+            .unwrap_or_else(|e| panic!("case {case}: {e} ({inst:?})"));
+        assert!(
+            report.verdict.ok,
+            "case {case}: {:?} ({inst:?})",
+            report.verdict
+        );
+        assert!(report.makespan.is_finite() && report.makespan > 0.0);
+        let prefix = split(&inst.expanded(), inst.load).makespan;
+        assert!(
+            report.makespan <= prefix * (1.0 + 1e-9),
+            "case {case}: {} vs best prefix {prefix} ({inst:?})",
+            report.makespan
+        );
+    }
+}
