@@ -13,7 +13,8 @@ use super::{
 use crate::core::error::{Error, Invalid, Validate};
 use crate::core::platform::Processor;
 use crate::core::progress::Progress;
-use crate::core::verify::{verify, Rules};
+use crate::core::schedule::Schedule;
+use crate::core::verify::{verify, Rules, Verdict};
 
 /// The most runs of skipped machines the report explains.
 const MAX_EXPLAINED: usize = 20;
@@ -38,53 +39,9 @@ impl Instance {
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
         self.check()?;
         let all = self.expanded();
-        let (order, best, orders_tried) = if self.best_order {
-            let found = best_order(&all, self.load, &self.score(all.len()), progress);
-            match (found, self.deadline) {
-                (Err(Error::Malformed(_)), Some(deadline)) => {
-                    let time = |p: &Plan| Some(p.makespan(self.load));
-                    let fastest = best_order(&all, self.load, &time, progress)?;
-                    return Err(missed(deadline, fastest.1.makespan));
-                }
-                (found, _) => found?,
-            }
-        } else {
-            let order: Vec<usize> = self
-                .order
-                .clone()
-                .unwrap_or_else(|| (0..all.len()).collect());
-            let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
-            let best = match (self.objective, self.power) {
-                (Objective::Energy, Some(power)) => {
-                    self.least_energy(&served, &power, all.len(), progress)?
-                }
-                _ => best_in_order(&served, self.load, None, progress)?,
-            };
-            (order, best, 1)
-        };
+        let (order, best, orders_tried) = self.choose(&all, progress)?;
         let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
-        let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
-        let ids: Vec<usize> = best.chosen.positions.iter().map(|&p| order[p]).collect();
-        let (sizes, schedule, verdict) = {
-            let sizes = plan::loads(&best.chosen.machines, self.load, best.makespan);
-            let schedule = schedule_of(&best.chosen.machines, &sizes, all.len(), &ids);
-            let verdict = verify(&processors, self.load, &schedule, Rules::SINGLE_INSTALLMENT);
-            if verdict.ok {
-                (sizes, schedule, verdict)
-            } else {
-                // The fast path's rounding did not hold: the LP decides.
-                let sizes = plan::lp_loads(&best.chosen.machines, self.load)?;
-                let schedule = schedule_of(&best.chosen.machines, &sizes, all.len(), &ids);
-                let verdict = verify(&processors, self.load, &schedule, Rules::SINGLE_INSTALLMENT);
-                if !verdict.ok {
-                    let why = verdict.violation.clone().unwrap_or_default();
-                    return Err(Error::Malformed(format!(
-                        "no schedule the verifier accepts could be built ({why})"
-                    )));
-                }
-                (sizes, schedule, verdict)
-            }
-        };
+        let (sizes, schedule, verdict) = verified(&all, &order, &best.chosen, self.load)?;
         let makespan = schedule.makespan;
         let energy = self
             .power
@@ -169,6 +126,39 @@ impl Instance {
 }
 
 impl Instance {
+    /// The serving order, the set of machines for the objective, and how
+    /// many orders were tried.
+    fn choose<'a>(
+        &self,
+        all: &[&'a Machine],
+        progress: &mut dyn Progress,
+    ) -> Result<(Vec<usize>, Best<'a>, usize), Error> {
+    if self.best_order {
+        let found = best_order(all, self.load, &self.score(all.len()), progress);
+        match (found, self.deadline) {
+            (Err(Error::Malformed(_)), Some(deadline)) => {
+                let time = |p: &Plan| Some(p.makespan(self.load));
+                let fastest = best_order(all, self.load, &time, progress)?;
+                Err(missed(deadline, fastest.1.makespan))
+            }
+            (found, _) => found,
+        }
+    } else {
+        let order: Vec<usize> = self
+            .order
+            .clone()
+            .unwrap_or_else(|| (0..all.len()).collect());
+        let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
+        let best = match (self.objective, self.power) {
+            (Objective::Energy, Some(power)) => {
+                self.least_energy(&served, &power, all.len(), progress)?
+            }
+            _ => best_in_order(&served, self.load, None, progress)?,
+        };
+        Ok((order, best, 1))
+    }
+    }
+
     /// How `best_order` scores a sequence: its makespan, or its energy if
     /// it is feasible and meets the deadline.
     fn score(&self, system: usize) -> impl Fn(&Plan) -> Option<f64> + '_ {
@@ -203,6 +193,43 @@ impl Instance {
             }
         }
     }
+}
+
+/// The loads of `chosen` (machines of `all` served in `order`), their
+/// schedule and its verdict: the fast path's loads, or the LP's if the
+/// verifier objects to those.
+///
+/// # Errors
+///
+/// [`Error::Solver`] if the LP fails, [`Error::Malformed`] if the verifier
+/// objects to its loads too.
+fn verified(
+    all: &[&Machine],
+    order: &[usize],
+    chosen: &Chosen,
+    load: f64,
+) -> Result<(Vec<f64>, Schedule, Verdict), Error> {
+    let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
+    let ids: Vec<usize> = chosen.positions.iter().map(|&p| order[p]).collect();
+    let attempt = |sizes: Vec<f64>| {
+        let schedule = schedule_of(&chosen.machines, &sizes, all.len(), &ids);
+        let verdict = verify(&processors, load, &schedule, Rules::SINGLE_INSTALLMENT);
+        (sizes, schedule, verdict)
+    };
+    let makespan = equal_finish(&chosen.machines, load).0;
+    let fast = attempt(plan::loads(&chosen.machines, load, makespan));
+    if fast.2.ok {
+        return Ok(fast);
+    }
+    // The fast path's rounding did not hold: the LP decides.
+    let slow = attempt(plan::lp_loads(&chosen.machines, load)?);
+    if slow.2.ok {
+        return Ok(slow);
+    }
+    let why = slow.2.violation.clone().unwrap_or_default();
+    Err(Error::Malformed(format!(
+        "no schedule the verifier accepts could be built ({why})"
+    )))
 }
 
 /// The error of a deadline no set of machines meets.
