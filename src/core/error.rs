@@ -135,6 +135,8 @@ pub enum Invalid {
     /// The request asks for more work than the calculator does in one go
     /// (the reason and the way out stated).
     TooMuchWork(String),
+    /// A formula that cannot be read or evaluated (what and where).
+    Formula(String),
     /// The value could not be read as the field's type (the reader's words,
     /// with long values shortened).
     Unreadable(String),
@@ -174,6 +176,7 @@ impl fmt::Display for Invalid {
                 f,
                 "is too small (got {value:e}): give 0 or a magnitude of at least {limit:e}"
             ),
+            Invalid::Formula(why) => write!(f, "{why}"),
             Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
             Invalid::Needed(reason) => write!(f, "must be given: {reason}"),
             Invalid::TooLarge { value, limit } => {

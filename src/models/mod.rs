@@ -18,4 +18,5 @@ models! {
     hierarchical::Hierarchical,
     multi_installment::MultiInstallment,
     startup::Startup,
+    metrics::Metrics,
 }

@@ -1,0 +1,303 @@
+//! A formula a student types, such as `n/p + 2 log p`, read once and
+//! evaluated many times.
+//!
+//! The parsing, evaluation and derivatives are `exmex`'s. This module reads
+//! the text first, token by token, to hold the lecture's conventions and to
+//! name what is wrong *where* it is wrong (`unknown function foo at 3`):
+//! `log` is base 2 as in the lecture (`ln` is natural, `log10` decimal),
+//! `n` is another name for `W`, numbers may have exponents (`1e-3`), named
+//! constants of the request may appear, and a minus before a term applies
+//! to the whole power (`-2^2 = -4`).
+
+use std::collections::BTreeMap;
+
+use exmex::prelude::*;
+use exmex::FlatEx;
+
+/// The functions a formula may call, and exmex's name for each.
+const FUNCTIONS: &[(&str, &str)] = &[
+    ("log", "log2"),
+    ("log2", "log2"),
+    ("ln", "ln"),
+    ("log10", "log10"),
+    ("sqrt", "sqrt"),
+    ("exp", "exp"),
+    ("abs", "abs"),
+];
+
+/// The longest formula read (the parser recurses on its structure).
+const MAX_LENGTH: usize = 1000;
+/// The deepest nesting of parentheses.
+const MAX_DEPTH: usize = 30;
+
+/// What a variable of the compiled expression stands for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Slot {
+    Work,
+    Processors,
+    Constant(f64),
+}
+
+/// A compiled formula in `W` (or `n`) and, if allowed, `p`.
+#[derive(Debug, Clone)]
+pub struct Formula {
+    expr: FlatEx<f64>,
+    slots: Vec<Slot>,
+}
+
+impl Formula {
+    /// Reads `text`; `with_p` allows `p`; `constants` are the request's
+    /// named numbers.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong and at which character (counted from 1).
+    pub fn new(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<Formula, String> {
+        let rewritten = rewrite(text, with_p, constants)?;
+        let expr = exmex::parse::<f64>(&rewritten)
+            .map_err(|e| format!("cannot be read ({})", crate::core::error::shorten(e.msg())))?;
+        let slots = expr
+            .var_names()
+            .iter()
+            .map(|name| match name.as_str() {
+                "W" | "n" => Slot::Work,
+                "p" => Slot::Processors,
+                other => Slot::Constant(constants.get(other).copied().unwrap_or(f64::NAN)),
+            })
+            .collect();
+        Ok(Formula { expr, slots })
+    }
+
+    /// Its value at work `w` on `p` processors (NaN where undefined).
+    pub fn at(&self, w: f64, p: f64) -> f64 {
+        let values: Vec<f64> = self.slots.iter().map(|s| s.value(w, p)).collect();
+        self.expr.eval(&values).unwrap_or(f64::NAN)
+    }
+}
+
+impl Slot {
+    fn value(self, w: f64, p: f64) -> f64 {
+        match self {
+            Slot::Work => w,
+            Slot::Processors => p,
+            Slot::Constant(c) => c,
+        }
+    }
+}
+
+/// A token of the text and where it starts (a character count from 1).
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Number(f64),
+    Name(String),
+    Symbol(char),
+}
+
+/// The text in exmex's syntax, or what is wrong and where.
+fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<String, String> {
+    if text.chars().count() > MAX_LENGTH {
+        return Err(format!("is too long (at most {MAX_LENGTH} characters)"));
+    }
+    let tokens = tokens(text)?;
+    if tokens.is_empty() {
+        return Err("must not be empty".into());
+    }
+    let mut out = String::new();
+    let mut depth: Vec<usize> = Vec::new();
+    let mut previous: Option<&Token> = None;
+    for (i, (token, at)) in tokens.iter().enumerate() {
+        let next = tokens.get(i + 1).map(|(t, _)| t);
+        // An operand is expected after an operator, `(` or at the start.
+        let operand = matches!(previous, None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '(')));
+        match token {
+            Token::Number(x) => out += &format!("{x}"),
+            Token::Name(name) if next == Some(&Token::Symbol('(')) => {
+                let Some((_, exmex_name)) = FUNCTIONS.iter().find(|(n, _)| n == name) else {
+                    let known: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
+                    return Err(format!(
+                        "unknown function `{}` at {at} (the functions are {})",
+                        crate::core::error::shorten(name),
+                        known.join(", ")
+                    ));
+                };
+                out += exmex_name;
+            }
+            Token::Name(name) => out += &variable(name, *at, with_p, constants)?,
+            Token::Symbol('-') if operand => {
+                if previous == Some(&Token::Symbol('^')) {
+                    return Err(format!(
+                        "a minus right after ^ needs parentheses, at {at}: write 2^(-x)"
+                    ));
+                }
+                out += "(0-1)*";
+            }
+            Token::Symbol('+') if operand => {}
+            Token::Symbol(c) if operand && *c != '(' => {
+                return Err(format!("a number or a name is missing before `{c}` at {at}"));
+            }
+            Token::Symbol('(') => {
+                if depth.len() >= MAX_DEPTH {
+                    return Err(format!("nests parentheses deeper than {MAX_DEPTH}, at {at}"));
+                }
+                depth.push(*at);
+                out.push('(');
+            }
+            Token::Symbol(')') => {
+                if depth.pop().is_none() {
+                    return Err(format!("`)` at {at} closes nothing"));
+                }
+                out.push(')');
+            }
+            Token::Symbol(c) => out.push(*c),
+        }
+        if let (Some(Token::Number(_) | Token::Name(_) | Token::Symbol(')')), Token::Number(_) | Token::Name(_)) =
+            (previous, token)
+        {
+            if !matches!(previous, Some(Token::Name(n)) if FUNCTIONS.iter().any(|(f, _)| f == n)) {
+                return Err(format!("an operator is missing before the term at {at} (write 2*p, not 2p)"));
+            }
+        }
+        previous = Some(token);
+    }
+    if let Some(at) = depth.pop() {
+        return Err(format!("the parenthesis at {at} is not closed"));
+    }
+    if let Some(Token::Symbol(c)) = previous.filter(|t| !matches!(t, Token::Symbol(')'))) {
+        return Err(format!("the formula ends with `{c}`"));
+    }
+    Ok(out)
+}
+
+/// A variable's or constant's name in exmex's syntax.
+fn variable(name: &str, at: usize, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<String, String> {
+    Ok(match name {
+        "W" | "n" => name.to_string(),
+        "p" if with_p => "p".into(),
+        "p" => return Err(format!("depends on W only: `p` at {at}")),
+        "pi" | "π" => "π".into(),
+        "e" | "E" => "E".into(),
+        _ if constants.contains_key(name) => name.to_string(),
+        _ => {
+            return Err(format!(
+                "unknown name `{}` at {at} (the variables are W, or n, {}and the request's constants)",
+                crate::core::error::shorten(name),
+                if with_p { "p, " } else { "" }
+            ))
+        }
+    })
+}
+
+/// The tokens of `text` with their positions.
+fn tokens(text: &str) -> Result<Vec<(Token, usize)>, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let at = i + 1;
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() || c == '.' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                i += 1;
+            }
+            // An exponent: e or E, an optional sign, digits.
+            if i < chars.len() && matches!(chars[i], 'e' | 'E') {
+                let mut j = i + 1;
+                if j < chars.len() && matches!(chars[j], '+' | '-') {
+                    j += 1;
+                }
+                if j < chars.len() && chars[j].is_ascii_digit() {
+                    while j < chars.len() && chars[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    i = j;
+                }
+            }
+            let literal: String = chars[start..i].iter().collect();
+            let x: f64 = literal
+                .parse()
+                .map_err(|_| format!("`{}` at {at} is not a number", crate::core::error::shorten(&literal)))?;
+            out.push((Token::Number(x), at));
+        } else if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            out.push((Token::Name(chars[start..i].iter().collect()), at));
+        } else if "+-*/^()".contains(c) {
+            out.push((Token::Symbol(c), at));
+            i += 1;
+        } else {
+            return Err(format!("`{c}` at {at} is not allowed (use + - * / ^ and parentheses)"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(text: &str, w: f64, p: f64) -> Result<f64, String> {
+        Formula::new(text, true, &BTreeMap::new()).map(|f| f.at(w, p))
+    }
+
+    #[test]
+    fn the_lecture_conventions_hold() {
+        let cases = [
+            ("-2^2", -4.0),
+            ("log(8)", 3.0),
+            ("ln(E)", 1.0),
+            ("2e3 + 1e-3", 2000.001),
+            ("n/p + 2*log(p)", 8.0 / 2.0 + 2.0),
+            ("3*-2", -6.0),
+            ("2^(-1)", 0.5),
+            ("W^(3/4)", 8f64.powf(0.75)),
+            ("+p", 2.0),
+        ];
+        for (text, want) in cases {
+            let got = eval(text, 8.0, 2.0).unwrap();
+            assert!((got - want).abs() < 1e-12, "{text}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn errors_name_what_and_where() {
+        let cases = [
+            ("foo(3)", "unknown function `foo` at 1"),
+            ("2*x", "unknown name `x` at 3"),
+            ("2^-p", "a minus right after ^ needs parentheses, at 3"),
+            ("(1+p", "the parenthesis at 1 is not closed"),
+            ("1+p)", "`)` at 4 closes nothing"),
+            ("2p", "an operator is missing before the term at 2"),
+            ("p*", "the formula ends with `*`"),
+            ("", "must not be empty"),
+            ("2 $ 3", "`$` at 3 is not allowed"),
+            ("*2", "a number or a name is missing before `*` at 1"),
+        ];
+        for (text, want) in cases {
+            let got = eval(text, 1.0, 1.0).unwrap_err();
+            assert!(got.starts_with(want), "{text}: {got}");
+        }
+        let serial = Formula::new("W*p", false, &BTreeMap::new()).unwrap_err();
+        assert!(serial.starts_with("depends on W only: `p` at 3"), "{serial}");
+    }
+
+    #[test]
+    fn constants() {
+        let constants = BTreeMap::from([("t_s".to_string(), 10.0)]);
+        let f = Formula::new("n/p + t_s*log(p)", true, &constants).unwrap();
+        assert_eq!(f.at(8.0, 2.0), 4.0 + 10.0);
+    }
+
+    #[test]
+    fn long_or_deep_formulas_are_refused() {
+        let long = "p+".repeat(1000) + "p";
+        assert!(eval(&long, 1.0, 1.0).unwrap_err().starts_with("is too long"));
+        let deep = "(".repeat(50) + "p" + &")".repeat(50);
+        assert!(eval(&deep, 1.0, 1.0).unwrap_err().starts_with("nests parentheses deeper than"));
+    }
+}
+

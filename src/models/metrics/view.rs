@@ -1,0 +1,221 @@
+//! M1 on the page: the form and the report's layout.
+
+use super::Report;
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::response::Describe;
+use crate::core::view::{cut, number, Block, ROWS_SHOWN};
+
+/// The M1 tab.
+pub fn form() -> Form {
+    Form {
+        id: "m1",
+        prefix: "m.",
+        tab: "Metrics &amp; isoefficiency",
+        title: "Speedup, efficiency, cost, isoefficiency and the scalability laws",
+        citation: "M1; Grama, Gupta, Karypis &amp; Kumar, lecture 7; Karp &amp; Flatt; Sun &amp; Rover; Gunther",
+        intro: "Type the serial time <i>T<sub>s</sub></i>(<i>W</i>) and the parallel time \
+            <i>T<sub>p</sub></i>(<i>W</i>, <i>p</i>) as formulas (+ − * / ^, parentheses, \
+            <b>log</b> base 2 as in the lecture, <b>ln</b>, log10, sqrt, exp, abs, pi, e; \
+            <i>n</i> is another name for <i>W</i>; named constants in the JSON field). The \
+            calculator draws speedup, efficiency and cost against <i>p</i>, solves the \
+            isoefficiency curve <i>T<sub>s</sub></i>(<i>W</i>) = <i>K</i> <i>T<sub>o</sub></i>(<i>W</i>, \
+            <i>p</i>), <i>K</i> = <i>E</i>/(1 − <i>E</i>), for <i>W</i> at every <i>p</i>, finds the \
+            <i>p</i> of the least parallel time, and, from measured run times, the Karp–Flatt \
+            serial fraction and the fits of Amdahl's law and the universal scalability law."
+            .into(),
+        groups: vec![
+            Group::of(
+                "",
+                vec![
+                    Field::new("Ts", "serial", "<i>T<sub>s</sub></i>(<i>W</i>) =", Kind::Text)
+                        .help("the serial time, a formula in W (or n)")
+                        .unit("s"),
+                    Field::new("Tp", "parallel", "<i>T<sub>p</sub></i>(<i>W</i>, <i>p</i>) =", Kind::Text)
+                        .help("the parallel time, a formula in W (or n) and p; log is base 2")
+                        .unit("s"),
+                ],
+            ),
+            Group::of(
+                "",
+                vec![Field::new("const", "constants", "constants", Kind::Json)
+                    .help("named numbers the formulas use, e.g. {\"t_s\": 1e-5}")],
+            ),
+            Group::of(
+                "",
+                vec![
+                    Field::number("W", "work", "work <i>W</i>").range("> 0"),
+                    Field::number("from", "processors.from", "<i>p</i> from").range("1 to 10¹²"),
+                    Field::number("to", "processors.to", "to").range("from … 10¹²"),
+                    Field::new("E", "efficiency", "isoefficiency at <i>E</i> =", Kind::Optional)
+                        .placeholder("0.8")
+                        .range("between 0 and 1"),
+                ],
+            ),
+            Group::optional(
+                "Least T_p over p (default: the range above):",
+                "minimize_over",
+                vec![
+                    Field::number("mfrom", "minimize_over.from", "from")
+                        .placeholder("range")
+                        .range("1 to 10¹²"),
+                    Field::number("mto", "minimize_over.to", "to")
+                        .placeholder("range")
+                        .range("from … 10¹²"),
+                ],
+            ),
+            Group::optional(
+                "Isospeed (optional): configurations (p, W) and (p′, W′):",
+                "isospeed",
+                vec![
+                    Field::number("ip", "isospeed.p", "<i>p</i>").placeholder("none").range("> 0"),
+                    Field::number("iw", "isospeed.work", "<i>W</i>").placeholder("none").range("> 0"),
+                    Field::number("ip2", "isospeed.p2", "<i>p′</i>").placeholder("none").range("> 0"),
+                    Field::number("iw2", "isospeed.work2", "<i>W′</i>").placeholder("none").range("> 0"),
+                ],
+            ),
+        ],
+        rows: Some(Rows {
+            path: "measured",
+            item: "measured run",
+            prefix: "R",
+            caption: "Measured runs (optional; p = 1 is the reference when given)",
+            columns: vec![
+                Column::number("p", "p", "<i>p</i>", "processors", "processors of the run", "1")
+                    .measured("", "≥ 1"),
+                Column::number("t", "time", "time", "run time", "its run time", "1")
+                    .measured("s", "> 0"),
+            ],
+        }),
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let m = &self.min_time;
+        let mut blocks = vec![Block::headline("m1-min", "Least parallel time <i>T<sub>p</sub></i>", m.time, None)];
+        blocks.push(Block::note(
+            "m1-min-note",
+            if m.interior {
+                format!(
+                    "At p = {} (∂T_p/∂p = 0); with a whole number of processors p = {}, T_p = {}. \
+                     T_s = {}.",
+                    number(m.p),
+                    number(m.p_whole),
+                    number(m.time_whole),
+                    number(self.serial_time)
+                )
+            } else {
+                format!(
+                    "At p = {}, an end of the range: T_p still falls (or rises) there. T_s = {}.",
+                    number(m.p),
+                    number(self.serial_time)
+                )
+            },
+        ));
+        blocks.push(self.isoefficiency_note());
+        blocks.push(self.curves_table());
+        blocks.extend(self.measured_blocks());
+        if let Some(s) = &self.isospeed {
+            let e = s.psi_e.map_or(String::new(), |v| format!("; isospeed-e ψ(C, C′) = {}", number(v)));
+            blocks.push(Block::note(
+                "m1-isospeed",
+                format!(
+                    "Isospeed Ψ(p, p′) = p′W/(pW′) = {}{e} (1: the speed per processor is kept, \
+                     perfectly scalable; below 1: the larger system needs more work per \
+                     processor).",
+                    number(s.psi)
+                ),
+            ));
+        }
+        blocks
+    }
+}
+
+impl Report {
+    /// The isoefficiency curve in a sentence.
+    fn isoefficiency_note(&self) -> Block {
+        let iso = &self.isoefficiency;
+        let k = iso.efficiency / (1.0 - iso.efficiency);
+        let mut text = match (&iso.order, iso.points.last()) {
+            (Some(order), Some(last)) => format!(
+                "Isoefficiency at E = {} (K = {}): W must grow as {order} to keep the efficiency; \
+                 at p = {} it takes W = {} (local exponent {}). Along the curve p·T_p/T_s = 1/E \
+                 = {}: cost-optimal.",
+                number(iso.efficiency),
+                number(k),
+                number(last.p),
+                number(last.work),
+                iso.exponent.map_or("–".into(), |e| format!("{e:.3}")),
+                number(1.0 / iso.efficiency)
+            ),
+            _ => "No isoefficiency point in the range (at p = 1 there is no overhead).".into(),
+        };
+        for why in iso.missing.iter().take(3) {
+            text += &format!(" {why}.");
+        }
+        Block::note("m1-iso", text)
+    }
+
+    /// The metrics over `p`.
+    fn curves_table(&self) -> Block {
+        let rows = self
+            .curves
+            .iter()
+            .take(ROWS_SHOWN)
+            .map(|c| {
+                [c.p, c.time, c.speedup, c.efficiency, c.cost, c.overhead]
+                    .iter()
+                    .map(|&v| number(v))
+                    .collect()
+            })
+            .collect();
+        Block::table(
+            "m1-curves",
+            "Over p at the given W",
+            &["p", "T_p [s]", "S", "E", "cost p·T_p [s]", "overhead T_o [s]"],
+            cut(rows, self.curves.len(), "processor counts"),
+        )
+    }
+
+    /// The Karp–Flatt table and the fitted laws.
+    fn measured_blocks(&self) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        if self.karp_flatt.is_empty() {
+            return blocks;
+        }
+        let rows = self
+            .karp_flatt
+            .iter()
+            .map(|r| vec![number(r.p), number(r.speedup), format!("{:.5}", r.serial_fraction)])
+            .collect();
+        blocks.push(Block::table(
+            "m1-karp-flatt",
+            "Karp–Flatt serial fraction of the measured runs",
+            &["p", "speedup S", "serial fraction f"],
+            rows,
+        ));
+        if let Some(t) = &self.karp_flatt_trend {
+            blocks.push(Block::note("m1-trend", t.clone()));
+        }
+        if let Some(u) = &self.usl {
+            let peak = u.peak.map_or("no peak (κ = 0)".into(), |p| {
+                format!("the throughput peaks at p ≈ {}", number(p))
+            });
+            blocks.push(Block::note(
+                "m1-usl",
+                format!(
+                    "Universal scalability law: λ = {} per s, σ = {} (contention), κ = {} \
+                     (coherency); {peak}; residual {:.2} % of the largest throughput.",
+                    number(u.lambda),
+                    number(u.sigma),
+                    number(u.kappa),
+                    u.residual * 100.0
+                ),
+            ));
+        }
+        blocks
+    }
+}

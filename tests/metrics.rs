@@ -1,0 +1,199 @@
+//! M1 (`[002]`): the lecture's closed forms, the laws fitted to measured
+//! runs, and formulas that are wrong in every way a student may type them.
+#![cfg(not(target_arch = "wasm32"))]
+
+use dlt_calc::core::error::Error;
+use dlt_calc::models::metrics::{Measured, Metrics, Range, Request};
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1e-300)
+}
+
+/// Adding `n` numbers: `T_o = 2 p log p`, so at `E = 0.8` (`K = 4`) the
+/// isoefficiency function is `W = 8 p log₂ p`, exactly.
+#[test]
+fn adding_numbers_has_isoefficiency_8_p_log_p() {
+    let report = Metrics::adding().solve().unwrap();
+    let iso = &report.isoefficiency;
+    assert!(iso.points.len() > 100);
+    for q in &iso.points {
+        let want = 8.0 * q.p * q.p.log2();
+        assert!(
+            close(q.work, want, 1e-9),
+            "p = {}: {} vs {want}",
+            q.p,
+            q.work
+        );
+    }
+    assert_eq!(iso.order.as_deref(), Some("Θ(p log p)"));
+    assert!(iso.missing.is_empty());
+    // The curves: S = T_s/T_p, E = S/p, T_o = p T_p − T_s.
+    let c = report.curves.iter().find(|c| c.p == 16.0).unwrap();
+    let tp = 1024.0 / 16.0 + 2.0 * 4.0;
+    assert!(close(c.time, tp, 1e-12) && close(c.speedup, 1024.0 / tp, 1e-12));
+    assert!(close(c.efficiency, 1024.0 / tp / 16.0, 1e-12));
+    assert!(close(c.overhead, 16.0 * tp - 1024.0, 1e-12));
+}
+
+/// With the natural logarithm, `T_p = n/p + 2 ln p` is least at `p = n/2`
+/// (`T_min = 2 + 2 ln(n/2)`); with the lecture's `log₂`, at `n ln 2/2`.
+#[test]
+fn minimum_time_at_n_over_2() {
+    let mut request = Metrics::adding();
+    request.parallel = "n/p + 2*ln(p)".into();
+    let m = request.solve().unwrap().min_time;
+    assert!(m.interior);
+    assert!(close(m.p, 512.0, 1e-9), "{}", m.p);
+    assert!(close(m.time, 2.0 + 2.0 * 512f64.ln(), 1e-12));
+    assert_eq!(m.p_whole, 512.0);
+    let m = Metrics::adding().solve().unwrap().min_time;
+    assert!(close(m.p, 1024.0 * 2f64.ln() / 2.0, 1e-9), "{}", m.p);
+    assert!(m.p_whole == 354.0 || m.p_whole == 355.0);
+}
+
+/// `T_o = p^{3/2} + p^{3/4} W^{3/4}`: the local exponent tends to 3.
+#[test]
+fn the_cubic_example_tends_to_p_cubed() {
+    let mut previous = 0.0;
+    for to in [16.0, 128.0, 1024.0, 1e5] {
+        let mut request = Metrics::cubic();
+        request.processors = Range { from: 1.0, to };
+        let iso = request.solve().unwrap().isoefficiency;
+        let exponent = iso.exponent.unwrap();
+        assert!(
+            exponent > previous - 1e-9 && exponent <= 3.0 + 1e-6,
+            "{to}: {exponent}"
+        );
+        previous = exponent;
+    }
+    assert!((previous - 3.0).abs() < 1e-3, "{previous}");
+}
+
+/// Karp–Flatt from a table, by the formula; a growing `f` is said to be
+/// rising overhead.
+#[test]
+fn karp_flatt_on_a_table() {
+    let mut request = Metrics::adding();
+    request.measured = [(1.0, 100.0), (2.0, 52.0), (4.0, 28.0), (8.0, 20.0)]
+        .map(|(p, time)| Measured { p, time })
+        .to_vec();
+    let report = request.solve().unwrap();
+    let rows = &report.karp_flatt;
+    assert_eq!(rows.len(), 3, "no row for p = 1");
+    for (row, (p, time)) in rows.iter().zip([(2.0, 52.0), (4.0, 28.0), (8.0, 20.0)]) {
+        let s: f64 = 100.0 / time;
+        let f = (1.0 / s - 1.0 / p) / (1.0 - 1.0 / p);
+        assert!(close(row.serial_fraction, f, 1e-12));
+    }
+    assert!(report.karp_flatt_trend.unwrap().contains("grows"));
+    // Without p = 1, the speedups are against T_s(W) = 1024.
+    request.measured.remove(0);
+    let rows = request.solve().unwrap().karp_flatt;
+    assert!(close(rows[0].speedup, 1024.0 / 52.0, 1e-12));
+}
+
+/// The universal scalability law recovers the `σ, κ, λ` its data came from.
+#[test]
+fn usl_recovers_known_parameters() {
+    for (sigma, kappa, lambda) in [(0.04, 0.0015, 0.5), (0.1, 0.0, 2.0), (0.0, 0.002, 1.0)] {
+        let mut request = Metrics::contention();
+        request.measured = [1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0]
+            .map(|p: f64| Measured {
+                p,
+                time: (1.0 + sigma * (p - 1.0) + kappa * p * (p - 1.0)) / (lambda * p),
+            })
+            .to_vec();
+        let usl = request.solve().unwrap().usl.unwrap();
+        assert!(
+            (usl.sigma - sigma).abs() < 1e-6,
+            "σ {} vs {sigma}",
+            usl.sigma
+        );
+        assert!(
+            (usl.kappa - kappa).abs() < 1e-7,
+            "κ {} vs {kappa}",
+            usl.kappa
+        );
+        assert!(
+            close(usl.lambda, lambda, 1e-6),
+            "λ {} vs {lambda}",
+            usl.lambda
+        );
+        assert_eq!(usl.peak.is_some(), kappa > 0.0, "{usl:?}");
+    }
+}
+
+/// Isospeed: `Ψ = p′W/(pW′)`, and isospeed-e with the marked speeds.
+#[test]
+fn isospeed_and_isospeed_e() {
+    let mut request = Metrics::adding();
+    request.isospeed = Some(dlt_calc::models::metrics::Isospeed {
+        p: 4.0,
+        work: 1000.0,
+        p2: 16.0,
+        work2: 5000.0,
+        speeds: vec![1.0, 1.0, 2.0, 2.0],
+        speeds2: vec![1.0; 16],
+    });
+    let s = request.solve().unwrap().isospeed.unwrap();
+    assert!(close(s.psi, 16.0 * 1000.0 / (4.0 * 5000.0), 1e-12));
+    assert!(close(
+        s.psi_e.unwrap(),
+        16.0 * 1000.0 / (6.0 * 5000.0),
+        1e-12
+    ));
+}
+
+fn field_error(request: &Request) -> (String, String) {
+    match request.solve() {
+        Err(Error::Field { field, invalid }) => (field, invalid.to_string()),
+        other => panic!("not a field error: {other:?}"),
+    }
+}
+
+/// Bad formulas name the field, what is wrong and where; never a NaN.
+#[test]
+fn bad_formulas_are_named_with_their_position() {
+    let cases = [
+        ("parallel", "n/foo(p)", "unknown function `foo` at 3"),
+        ("parallel", "n/p + q", "unknown name `q` at 7"),
+        ("serial", "n*p", "depends on W only: `p` at 3"),
+        (
+            "parallel",
+            "n/p - 100",
+            "is not a positive time at W = 1024, p = ",
+        ),
+        (
+            "parallel",
+            "n/(p - 1)",
+            "is not a positive time at W = 1024, p = 1 (got inf)",
+        ),
+        ("parallel", "(n/p", "the parenthesis at 1 is not closed"),
+    ];
+    for (field, text, want) in cases {
+        let mut request = Metrics::adding();
+        match field {
+            "serial" => request.serial = text.into(),
+            _ => request.parallel = text.into(),
+        }
+        let (got_field, message) = field_error(&request);
+        assert_eq!(got_field, field, "{text}");
+        assert!(message.starts_with(want), "{text}: {message}");
+    }
+}
+
+/// Where no work reaches the efficiency (it does not depend on `W`), each
+/// `p` says so instead of giving a number.
+#[test]
+fn no_isoefficiency_solution_is_said() {
+    let mut request = Metrics::adding();
+    request.parallel = "2*n/p".into();
+    let iso = request.solve().unwrap().isoefficiency;
+    assert!(iso.points.is_empty());
+    assert!(
+        iso.missing[0].starts_with("p = 2: no W"),
+        "{:?}",
+        iso.missing
+    );
+    assert!(iso.order.is_none() && iso.exponent.is_none());
+}
