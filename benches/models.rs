@@ -148,6 +148,25 @@ fn main() {
         }),
     );
 
+    // M1: a full report, 1 024 processors, 200 isoefficiency points, a
+    // measured table with the USL fit (issue: ≤ 50 ms).
+    let metrics = dlt_calc::models::metrics::Metrics::matrix_vector();
+    let metrics = dlt_calc::models::metrics::Request {
+        processors: dlt_calc::models::metrics::Range {
+            from: 1.0,
+            to: 1024.0,
+        },
+        ..metrics
+    };
+    let points = metrics.solve().unwrap().isoefficiency.points.len();
+    row(
+        &format!("M1 full report, p = 1..1024, {points} isoefficiency points, USL fit"),
+        "≤ 50 ms",
+        median(budget, || {
+            black_box(metrics.solve().unwrap());
+        }),
+    );
+
     // M3: 100 machines, two memory levels.
     let order: Vec<usize> = (0..100).collect();
     for (label, rate) in [("fast links", 1e-6), ("slow links", 1e-3)] {

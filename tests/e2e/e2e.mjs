@@ -484,6 +484,31 @@ test('generalised maps: a preset, a bad parameter name, CSV export', async (page
   await page.screenshot({ path: path.join(shots, 'generalised-map.png'), fullPage: true });
 });
 
+test('metrics: formulas typed, isoefficiency, a bad formula named where it is wrong, the USL preset', async (page) => {
+  await page.click('#tab-m1');
+  await page.waitForFunction(() => document.querySelector('#m1-min')?.textContent, null, { timeout: 60000 });
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'metrics-adding'])));
+  assert.equal(await page.textContent('#m1-min'), fmt(want.report.min_time.time));
+  assert.match(await page.textContent('#m1-iso'), /W must grow as Θ\(p log p\)/);
+  for (const name of ['speedup', 'isoefficiency']) {
+    const n = await colouredPixels(page, `#m1-result figure[data-name="${name}"] canvas`);
+    assert.ok(n > 300, `${name} chart not drawn (${n} coloured pixels)`);
+  }
+  const before = await page.textContent('#m1-min');
+  await page.fill('#m1-Tp', 'n/foo(p)');
+  const slot = '#m1 [data-error-for="parallel"]';
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
+  assert.match(await page.textContent(slot), /^unknown function `foo` at 3/);
+  assert.equal(await page.textContent('#m1-min'), before);
+  await page.fill('#m1-Tp', 'n/p + 2*ln(p)');
+  await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#m1-min-note')?.textContent ?? ''));
+  await page.selectOption('#m1-preset', 'metrics-usl');
+  await page.click('#m1-load-preset');
+  await page.waitForFunction(() => /peaks at p ≈ 25\.3/.test(document.querySelector('#m1-usl')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await page.textContent('#m1-trend'), /grows/);
+  await page.screenshot({ path: path.join(shots, 'metrics.png'), fullPage: true });
+});
+
 test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
   for (const tab of ['m2', 'm3', 'm4', 'm5', 'map', 'table1', 'gmap']) {

@@ -81,7 +81,19 @@ pub fn isoefficiency(serial: &Formula, parallel: &Formula, e: f64, range: Range)
     };
     let mut points = Vec::new();
     let mut missing = Vec::new();
-    for p in counts(range.from.max(2.0), range.to) {
+    // Real processor counts: W(p) is smooth, and a wide range keeps all
+    // its points (whole counts would crowd at small p).
+    let (a, b) = (range.from.max(2.0), range.to);
+    let ps: Vec<f64> = if b < a {
+        Vec::new()
+    } else if b - a < MAX_POINTS as f64 {
+        counts(a, b)
+    } else {
+        (0..MAX_POINTS)
+            .map(|k| a * (b / a).powf(k as f64 / (MAX_POINTS - 1) as f64))
+            .collect()
+    };
+    for p in ps {
         match root(|x| g(x, p)) {
             Some(x) => points.push(IsoPoint { p, work: x.exp() }),
             None => missing.push(format!(
