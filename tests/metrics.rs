@@ -197,3 +197,46 @@ fn no_isoefficiency_solution_is_said() {
     );
     assert!(iso.order.is_none() && iso.exponent.is_none());
 }
+
+/// The term of `T_p` that makes the overhead is named: for adding numbers
+/// `2 log p` (all of `T_o`), for edge detection the communication term.
+#[test]
+fn the_dominant_overhead_term_is_named() {
+    let iso = Metrics::adding().solve().unwrap().isoefficiency;
+    assert!(
+        iso.dominant
+            .as_deref()
+            .unwrap()
+            .starts_with("the term 2*log(p) of T_p gives 100 %"),
+        "{:?}",
+        iso.dominant
+    );
+    let iso = Metrics::edge_detection().solve().unwrap().isoefficiency;
+    assert!(
+        iso.dominant
+            .as_deref()
+            .unwrap()
+            .starts_with("the term 2*(t_s + t_w*n) of T_p gives 100 %"),
+        "{:?}",
+        iso.dominant
+    );
+    // One term: nothing to say.
+    assert!(Metrics::cubic()
+        .solve()
+        .unwrap()
+        .isoefficiency
+        .dominant
+        .is_none());
+}
+
+/// Amdahl's and Gustafson's laws for the fitted `f`, over the measured range.
+#[test]
+fn the_laws_follow_the_fitted_fraction() {
+    let report = Metrics::matrix_vector().solve().unwrap();
+    let f = report.amdahl_fraction.unwrap();
+    let last = report.laws.last().unwrap();
+    assert_eq!(last.p, 64.0);
+    assert!(close(last.amdahl, 1.0 / (f + (1.0 - f) / 64.0), 1e-12));
+    assert!(close(last.gustafson, f + (1.0 - f) * 64.0, 1e-12));
+    assert!(last.usl.is_some());
+}

@@ -502,6 +502,17 @@ test('metrics: formulas typed, isoefficiency, a bad formula named where it is wr
   assert.equal(await page.textContent('#m1-min'), before);
   await page.fill('#m1-Tp', 'n/p + 2*ln(p)');
   await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#m1-min-note')?.textContent ?? ''));
+  // A two-column table pasted (with its header) into the first cell fills the runs.
+  await page.click('#m1-add');
+  await page.evaluate(() => {
+    const input = document.querySelector('#m1 [data-field="measured[0].p"]');
+    const data = new DataTransfer();
+    data.setData('text/plain', 'p,time\n1,100\n2,52\n4,28\n8,20\n');
+    input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => document.querySelectorAll('#m1-karp-flatt tbody tr').length === 3, null, { timeout: 20000 });
+  assert.equal(await page.inputValue('#m1 [data-field="measured[3].time"]'), '20');
+  assert.match(await page.textContent('#m1-trend'), /grows/);
   await page.selectOption('#m1-preset', 'metrics-usl');
   await page.click('#m1-load-preset');
   await page.waitForFunction(() => /peaks at p ≈ 25\.3/.test(document.querySelector('#m1-usl')?.textContent ?? ''), null, { timeout: 20000 });

@@ -8,6 +8,9 @@ import {
 import { Cancelled, Crashed } from './compute.js';
 import { fields, fromRequest, toRequest, viewOptions } from './form.js';
 
+/** The most rows a paste fills (as many as a link may carry). */
+const MAX_ROWS = 2_000;
+
 const $ = (sel, root = document) => root.querySelector(sel);
 
 /** A number for display: up to 10 significant digits, no trailing noise. */
@@ -134,6 +137,7 @@ export class Section {
     if (spec.rows) {
       const t = spec.rows;
       this.tbody = el('tbody');
+      this.tbody.addEventListener('paste', (e) => this.paste(e));
       form.append(el('div', { className: 'table-wrap' }, el('table', { className: 'inputs' },
         el('caption', {}, t.caption),
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'),
@@ -220,6 +224,30 @@ export class Section {
       edit('move down', '↓', (rows) => swap(rows, i, i + 1)),
       edit('remove', '×', (rows) => rows.splice(i, 1))));
     return tr;
+  }
+
+  /** A table pasted from a spreadsheet or as CSV fills rows and columns
+   * from the cell it is pasted in (a line without numbers, a header, is
+   * skipped); one value is pasted as usual. */
+  paste(e) {
+    const input = e.target.closest?.('input');
+    const text = e.clipboardData?.getData('text/plain') ?? '';
+    const cells = text.split(/\r?\n/).map((l) => l.trim().split(/[\t,;]+|\s+/).filter((c) => c !== ''))
+      .filter((row) => row.length > 0);
+    if (!input || (cells.length < 2 && (cells[0]?.length ?? 0) < 2)) return;
+    e.preventDefault();
+    const cols = this.spec.rows.columns;
+    const start = [...this.tbody.rows].indexOf(input.closest('tr'));
+    const first = cols.findIndex((c) => c.key === input.dataset.key);
+    const numeric = cells.filter((row) => row.some((c) => c.trim() !== '' && !Number.isNaN(Number(c))));
+    const s = this.read();
+    numeric.slice(0, Math.max(0, MAX_ROWS - start)).forEach((row, k) => {
+      const r = s.rows[start + k] ?? Object.fromEntries(cols.map((c) => [c.key, c.blank]));
+      row.forEach((v, j) => { if (cols[first + j]) r[cols[first + j].key] = v; });
+      s.rows[start + k] = r;
+    });
+    this.fill(s);
+    this.changed();
   }
 
   /** Puts a state ({scalars: {key: text|bool}, rows: [{key: text}]}) in the form. */

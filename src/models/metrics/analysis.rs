@@ -109,6 +109,7 @@ pub fn isoefficiency(serial: &Formula, parallel: &Formula, e: f64, range: Range)
         efficiency: e,
         order: order(&points).or_else(|| exponent.map(|s| format!("≈ p^{s:.2}"))),
         exponent,
+        dominant: None,
         points,
         missing,
     }

@@ -187,6 +187,33 @@ fn variable(name: &str, at: usize, with_p: bool, constants: &BTreeMap<String, f6
     })
 }
 
+/// The top-level terms of `text` (split at a `+` or `−` outside
+/// parentheses), each with its sign; empty when the text cannot be read.
+pub fn terms(text: &str) -> Vec<(f64, String)> {
+    let Ok(tokens) = tokens(text) else {
+        return Vec::new();
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut sign) = (0usize, 0usize, 1.0);
+    let mut previous: Option<&Token> = None;
+    for (token, at) in &tokens {
+        let operand = matches!(previous, None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '(')));
+        match token {
+            Token::Symbol('(') => depth += 1,
+            Token::Symbol(')') => depth = depth.saturating_sub(1),
+            Token::Symbol(c @ ('+' | '-')) if depth == 0 && !operand => {
+                out.push((sign, chars[start..at - 1].iter().collect::<String>()));
+                (start, sign) = (*at, if *c == '-' { -1.0 } else { 1.0 });
+            }
+            _ => {}
+        }
+        previous = Some(token);
+    }
+    out.push((sign, chars[start..].iter().collect()));
+    out.into_iter().map(|(s, t)| (s, t.trim().to_string())).collect()
+}
+
 /// The tokens of `text` with their positions.
 fn tokens(text: &str) -> Result<Vec<(Token, usize)>, String> {
     let chars: Vec<char> = text.chars().collect();

@@ -10,7 +10,7 @@
 //! squares; `σ, κ ≥ 0` start from the linear fit of `p T(p)` (Gunther's
 //! linearisation) and are refined by a pattern search on `ln` scales.
 
-use super::{Isospeed, IsospeedResult, KarpFlatt, Measured, Usl};
+use super::{Isospeed, IsospeedResult, KarpFlatt, LawPoint, Measured, Usl};
 
 /// The analyses of the measured runs.
 #[derive(Debug, Default)]
@@ -19,6 +19,7 @@ pub struct Analysis {
     pub trend: Option<String>,
     pub amdahl: Option<f64>,
     pub usl: Option<Usl>,
+    pub laws: Vec<LawPoint>,
 }
 
 /// Everything the measured runs give (nothing for fewer than two).
@@ -44,10 +45,14 @@ pub fn analyse(measured: &[Measured], serial: f64) -> Analysis {
             }
         })
         .collect();
+    let amdahl = amdahl(&karp_flatt);
+    let usl = usl(&runs);
+    let top = runs.last().map_or(1.0, |m| m.p);
     Analysis {
         trend: trend(&karp_flatt),
-        amdahl: amdahl(&karp_flatt),
-        usl: usl(&runs),
+        laws: laws(amdahl, usl.as_ref(), top),
+        amdahl,
+        usl,
         karp_flatt,
     }
 }
@@ -202,6 +207,21 @@ fn usl(runs: &[Measured]) -> Option<Usl> {
         peak: (k > 0.0 && s < 1.0).then(|| ((1.0 - s) / k).sqrt()),
         residual: (error / runs.len() as f64).sqrt() / scale,
     })
+}
+
+/// Amdahl's and Gustafson's speedups for the fitted serial fraction, and
+/// the USL's speedup `X(p)/X(1)`, from 1 to the largest measured `p`.
+fn laws(f: Option<f64>, usl: Option<&Usl>, top: f64) -> Vec<LawPoint> {
+    let Some(f) = f else { return Vec::new() };
+    super::analysis::counts(1.0, top)
+        .into_iter()
+        .map(|p| LawPoint {
+            p,
+            amdahl: 1.0 / (f + (1.0 - f) / p),
+            gustafson: f + (1.0 - f) * p,
+            usl: usl.map(|u| p / load(p, u.sigma, u.kappa)),
+        })
+        .collect()
 }
 
 /// The isospeed metrics of two configurations.

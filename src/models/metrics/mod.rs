@@ -6,12 +6,12 @@
 //! `p T_p` and overhead `T_o = p T_p − T_s` over a range of `p`. The
 //! isoefficiency curve `W(p)` keeps `E` fixed: `T_s(W) = K T_o(W, p)`,
 //! `K = E/(1 − E)`, solved for `W` at each `p` by a safeguarded root finder
-//! on `log W` ([`analysis`]); its local slope `d log W/d log p` gives the
+//! on `log W` (`analysis`); its local slope `d log W/d log p` gives the
 //! order of growth. The `p` minimising `T_p` comes from the sign change of
 //! the derivative `∂T_p/∂p` (central differences). From measured times: the Karp–Flatt
 //! serial fraction, the universal scalability law fitted by least squares,
 //! and Amdahl's and Gustafson's laws for the fitted serial fraction
-//! ([`measured`]).
+//! (`measured`).
 
 mod analysis;
 mod formula;
@@ -121,6 +121,35 @@ impl Request {
         let parallel = Formula::new(&self.parallel, true, &self.constants)
             .map_err(|why| Error::field("parallel", Invalid::Formula(why)))?;
         Ok((serial, parallel))
+    }
+
+    /// The term of `T_p` whose `p·term` is the largest part of `T_o` at
+    /// `(w, p)`, beside the term whose `p·term` is `T_s(W)` (the work).
+    fn dominant_term(&self, serial: &Formula, w: f64, p: f64) -> Option<String> {
+        let terms = formula::terms(&self.parallel);
+        let ts = serial.at(w, 1.0);
+        let parts: Vec<(String, f64)> = terms
+            .iter()
+            .map(|(sign, text)| {
+                let f = Formula::new(text, true, &self.constants).ok()?;
+                Some((text.clone(), sign * p * f.at(w, p)))
+            })
+            .collect::<Option<_>>()?;
+        let work = parts.iter().position(|(_, c)| (c - ts).abs() <= 1e-9 * ts)?;
+        let overhead: f64 = parts.iter().enumerate().filter(|(i, _)| *i != work).map(|(_, (_, c))| c).sum();
+        let (text, c) = parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != work)
+            .map(|(_, part)| part)
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        (overhead > 0.0).then(|| {
+            format!(
+                "the term {text} of T_p gives {:.0} % of T_o at p = {}",
+                100.0 * c / overhead,
+                crate::core::number::number(p)
+            )
+        })
     }
 
     /// The range `T_p` is minimised over.
@@ -234,6 +263,10 @@ pub struct Isoefficiency {
     pub exponent: Option<f64>,
     /// The order of growth in words (`Θ(p log p)`, `≈ p^2.93`).
     pub order: Option<String>,
+    /// Which term of `T_p` gives most of the overhead `T_o` at the largest
+    /// `p`, in words (when `T_p` is a sum with a term `T_s/p`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dominant: Option<String>,
     /// Processor counts with no such `W`, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
@@ -291,6 +324,20 @@ pub struct Usl {
     pub residual: f64,
 }
 
+/// The scalability laws at one `p`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LawPoint {
+    /// Processors.
+    pub p: f64,
+    /// Amdahl's speedup `1/(f + (1 − f)/p)` for the fitted `f`.
+    pub amdahl: f64,
+    /// Gustafson's scaled speedup `f + (1 − f)p`.
+    pub gustafson: f64,
+    /// The fitted USL's speedup `X(p)/X(1)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usl: Option<f64>,
+}
+
 /// The isospeed metrics.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct IsospeedResult {
@@ -323,6 +370,9 @@ pub struct Report {
     /// The universal scalability law fitted to the measured runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usl: Option<Usl>,
+    /// Amdahl's, Gustafson's and the USL's speedups over the measured range.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub laws: Vec<LawPoint>,
     /// The isospeed metrics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub isospeed: Option<IsospeedResult>,
@@ -344,7 +394,12 @@ impl Request {
             return Err(Error::field("serial", Invalid::Formula(why)));
         }
         let curves = analysis::curves(&parallel, serial_time, self.work, self.processors)?;
-        let isoefficiency = analysis::isoefficiency(&serial, &parallel, self.efficiency, self.processors);
+        let mut isoefficiency =
+            analysis::isoefficiency(&serial, &parallel, self.efficiency, self.processors);
+        isoefficiency.dominant = isoefficiency
+            .points
+            .last()
+            .and_then(|q| self.dominant_term(&serial, q.work, q.p));
         let min_time = analysis::min_time(&parallel, self.work, self.minimize_range())?;
         let measured = measured::analyse(&self.measured, serial_time);
         Ok(Report {
@@ -356,6 +411,7 @@ impl Request {
             karp_flatt_trend: measured.trend,
             amdahl_fraction: measured.amdahl,
             usl: measured.usl,
+            laws: measured.laws,
             isospeed: self.isospeed.as_ref().map(measured::isospeed),
         })
     }

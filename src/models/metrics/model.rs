@@ -245,21 +245,16 @@ impl Report {
             lines: vec![Line::new("f", f, true)],
             legend: false,
         });
-        let top = self.karp_flatt.last().map_or(2.0, |r| r.p);
-        let ps: Vec<f64> = (0..=100).map(|k| 1.0 + (top - 1.0) * k as f64 / 100.0).collect();
         let measured: Vec<[f64; 2]> = self.karp_flatt.iter().map(|r| [r.p, r.speedup]).collect();
         let mut lines = vec![Line::new("measured", measured, true)];
         if let Some(f) = self.amdahl_fraction {
-            let amdahl = ps.iter().map(|&p| [p, 1.0 / (f + (1.0 - f) / p)]).collect();
-            let gustafson = ps.iter().map(|&p| [p, f + (1.0 - f) * p]).collect();
+            let amdahl = self.laws.iter().map(|l| [l.p, l.amdahl]).collect();
+            let gustafson = self.laws.iter().map(|l| [l.p, l.gustafson]).collect();
             lines.push(Line::new(&format!("Amdahl, f = {f:.4}"), amdahl, false));
             lines.push(Line::new("Gustafson (scaled)", gustafson, false).styled(Style::Dashed));
         }
-        if let Some(u) = self.usl {
-            let usl = ps
-                .iter()
-                .map(|&p| [p, p / (1.0 + u.sigma * (p - 1.0) + u.kappa * p * (p - 1.0))])
-                .collect();
+        if self.usl.is_some() {
+            let usl = self.laws.iter().filter_map(|l| l.usl.map(|u| [l.p, u])).collect();
             lines.push(Line::new("USL fit", usl, false));
         }
         charts.push(LineChart {

@@ -153,6 +153,9 @@ impl Report {
             ),
             _ => "No isoefficiency point in the range (at p = 1 there is no overhead).".into(),
         };
+        if let Some(dominant) = &iso.dominant {
+            text += &format!(" Overhead: {dominant}.");
+        }
         for why in iso.missing.iter().take(3) {
             text += &format!(" {why}.");
         }
