@@ -240,3 +240,16 @@ fn the_laws_follow_the_fitted_fraction() {
     assert!(close(last.gustafson, f + (1.0 - f) * 64.0, 1e-12));
     assert!(last.usl.is_some());
 }
+
+/// The least cost-optimal time: adding `n = 1024` numbers keeps `E ≥ 0.8`
+/// up to the `p` with `8 p log₂ p = 1024`.
+#[test]
+fn the_least_cost_optimal_time() {
+    let report = Metrics::adding().solve().unwrap();
+    let c = report.cost_optimal.unwrap();
+    assert!((8.0 * c.p * c.p.log2() - 1024.0).abs() < 1.0, "p = {}", c.p);
+    assert!(close(c.time, 1024.0 / c.p + 2.0 * c.p.log2(), 1e-12));
+    let mut small = Metrics::adding();
+    small.work = 10.0;
+    assert!(small.solve().unwrap().cost_optimal.is_none());
+}

@@ -60,14 +60,24 @@ pub fn curves(parallel: &Formula, serial: f64, w: f64, range: Range) -> Result<V
         .into_iter()
         .map(|p| {
             let t = time(parallel, w, p)?;
-            Ok(CurvePoint {
+            let point = CurvePoint {
                 p,
                 time: t,
                 speedup: serial / t,
                 efficiency: serial / (p * t),
                 cost: p * t,
                 overhead: p * t - serial,
-            })
+            };
+            let values = [point.speedup, point.efficiency, point.cost, point.overhead];
+            if values.iter().all(|v| v.is_finite()) {
+                Ok(point)
+            } else {
+                let why = format!(
+                    "gives a speedup or a cost beyond the floating-point range at p = {}",
+                    number(p)
+                );
+                Err(Error::field("parallel", Invalid::Formula(why)))
+            }
         })
         .collect()
 }
@@ -113,6 +123,24 @@ pub fn isoefficiency(serial: &Formula, parallel: &Formula, e: f64, range: Range)
         points,
         missing,
     }
+}
+
+/// The most processors whose isoefficiency work is at most `w`: where the
+/// curve (interpolated in `log p`, `log W`) reaches `w`, or its last `p` if
+/// it stays below; none if its first point is above `w`.
+pub fn cost_optimal(points: &[IsoPoint], w: f64) -> Option<f64> {
+    let first = points.first()?;
+    if first.work > w {
+        return None;
+    }
+    let crossing = points.windows(2).find(|pair| pair[1].work > w);
+    Some(match crossing {
+        Some([a, b]) => {
+            let t = (w / a.work).ln() / (b.work / a.work).ln();
+            a.p * (b.p / a.p).powf(t)
+        }
+        _ => points.last().map_or(first.p, |q| q.p),
+    })
 }
 
 /// The first root of `g` on `ln 1e-12 … ln 1e60`, bracketed by decades.

@@ -260,8 +260,10 @@ pub struct Isoefficiency {
     /// `(p, W)` where the efficiency is `efficiency`.
     pub points: Vec<IsoPoint>,
     /// `d log W/d log p` at the largest `p`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exponent: Option<f64>,
     /// The order of growth in words (`Θ(p log p)`, `≈ p^2.93`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<String>,
     /// Which term of `T_p` gives most of the overhead `T_o` at the largest
     /// `p`, in words (when `T_p` is a sum with a term `T_s/p`).
@@ -297,6 +299,17 @@ pub struct MinTime {
     pub interior: bool,
 }
 
+/// The least time among cost-optimal runs of the given work: at the most
+/// processors whose isoefficiency work is at most `W`
+/// (`Ω(W/f⁻¹(W))` in the lecture).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CostOptimal {
+    /// The processors: where the isoefficiency curve reaches `W`.
+    pub p: f64,
+    /// `T_p(W, p)` there, in seconds.
+    pub time: f64,
+}
+
 /// A row of the Karp–Flatt table.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct KarpFlatt {
@@ -318,6 +331,7 @@ pub struct Usl {
     /// `κ`: coherency.
     pub kappa: f64,
     /// The `p` of the largest throughput (none when `κ = 0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak: Option<f64>,
     /// The root mean square of the throughput residuals, relative to the
     /// largest measured throughput.
@@ -344,12 +358,15 @@ pub struct IsospeedResult {
     /// `Ψ = p' W/(p W')`.
     pub psi: f64,
     /// `ψ = C' W/(C W')` with the marked speeds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub psi_e: Option<f64>,
 }
 
 /// The answer of an M1 request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// The work `W` of the curves.
+    pub work: f64,
     /// `T_s(W)`, in seconds.
     pub serial_time: f64,
     /// The metrics over the processor range.
@@ -358,6 +375,10 @@ pub struct Report {
     pub isoefficiency: Isoefficiency,
     /// The least `T_p` over `minimize_over`.
     pub min_time: MinTime,
+    /// The least time of a cost-optimal run of `W` (none when `W` is below
+    /// the isoefficiency curve's first point).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_optimal: Option<CostOptimal>,
     /// The Karp–Flatt table of the measured runs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub karp_flatt: Vec<KarpFlatt>,
@@ -401,12 +422,20 @@ impl Request {
             .last()
             .and_then(|q| self.dominant_term(&serial, q.work, q.p));
         let min_time = analysis::min_time(&parallel, self.work, self.minimize_range())?;
+        let cost_optimal = analysis::cost_optimal(&isoefficiency.points, self.work)
+            .map(|p| CostOptimal {
+                p,
+                time: parallel.at(self.work, p),
+            })
+            .filter(|c| c.time.is_finite() && c.time > 0.0);
         let measured = measured::analyse(&self.measured, serial_time);
         Ok(Report {
+            work: self.work,
             serial_time,
             curves,
             isoefficiency,
             min_time,
+            cost_optimal,
             karp_flatt: measured.karp_flatt,
             karp_flatt_trend: measured.trend,
             amdahl_fraction: measured.amdahl,

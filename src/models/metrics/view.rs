@@ -116,6 +116,19 @@ impl Describe for Report {
             },
         ));
         blocks.push(self.isoefficiency_note());
+        if let Some(c) = &self.cost_optimal {
+            blocks.push(Block::note(
+                "m1-cost-optimal",
+                format!(
+                    "Least cost-optimal time: with W = {} the efficiency stays at least {} up to \
+                     p = {}, where T_p = {} (the lecture's Ω(W/f⁻¹(W))).",
+                    number(self.work),
+                    number(self.isoefficiency.efficiency),
+                    number(c.p),
+                    number(c.time)
+                ),
+            ));
+        }
         blocks.push(self.curves_table());
         blocks.extend(self.measured_blocks());
         if let Some(s) = &self.isospeed {
