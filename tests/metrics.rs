@@ -253,3 +253,22 @@ fn the_least_cost_optimal_time() {
     small.work = 10.0;
     assert!(small.solve().unwrap().cost_optimal.is_none());
 }
+
+/// `dlt check` and `solve` agree: a time that is not positive somewhere
+/// is found by the check, before any work (the fuzz harness's cases).
+#[test]
+fn times_that_are_not_positive_are_found_by_the_check() {
+    use dlt_calc::core::error::Validate;
+    let mut negative = Metrics::edge_detection();
+    negative.constants.insert("t_c".into(), -1.0);
+    let mut infinite = Metrics::adding();
+    infinite.serial = "1e999".into();
+    for (request, field) in [(negative, "serial"), (infinite, "serial")] {
+        let problems = request.problems();
+        assert_eq!(
+            problems.first().and_then(|e| e.field_path()),
+            Some(field),
+            "{problems:?}"
+        );
+    }
+}

@@ -215,6 +215,11 @@ impl Validate for Request {
                 c.positive(&format!("measured[{i}].time"), m.time);
             }
         }
+        if c.is_clean() {
+            if let Err(e) = self.check_times() {
+                c.push(e);
+            }
+        }
         if let Some(s) = &self.isospeed {
             for (path, value) in [("p", s.p), ("work", s.work), ("p2", s.p2), ("work2", s.work2)] {
                 c.positive(&format!("isospeed.{path}"), value);
@@ -400,6 +405,27 @@ pub struct Report {
 }
 
 impl Request {
+    /// `T_s(W)`, checked to be a positive time.
+    fn serial_time(&self, serial: &Formula) -> Result<f64, Error> {
+        let t = serial.at(self.work, 1.0);
+        if t.is_finite() && t > 0.0 {
+            Ok(t)
+        } else {
+            let why = format!("is not a positive time at W = {} (got {t})", self.work);
+            Err(Error::field("serial", Invalid::Formula(why)))
+        }
+    }
+
+    /// The times the report needs, each a positive finite number: the same
+    /// evaluations as [`Request::solve`], so that a checked request solves.
+    fn check_times(&self) -> Result<(), Error> {
+        let (serial, parallel) = self.formulas()?;
+        let serial_time = self.serial_time(&serial)?;
+        analysis::curves(&parallel, serial_time, self.work, self.processors)?;
+        analysis::min_time(&parallel, self.work, self.minimize_range())?;
+        Ok(())
+    }
+
     /// Computes the report.
     ///
     /// # Errors
@@ -409,11 +435,7 @@ impl Request {
     pub fn solve(&self) -> Result<Report, Error> {
         self.check()?;
         let (serial, parallel) = self.formulas()?;
-        let serial_time = serial.at(self.work, 1.0);
-        if !(serial_time.is_finite() && serial_time > 0.0) {
-            let why = format!("is not a positive time at W = {} (got {serial_time})", self.work);
-            return Err(Error::field("serial", Invalid::Formula(why)));
-        }
+        let serial_time = self.serial_time(&serial)?;
         let curves = analysis::curves(&parallel, serial_time, self.work, self.processors)?;
         let mut isoefficiency =
             analysis::isoefficiency(&serial, &parallel, self.efficiency, self.processors);
