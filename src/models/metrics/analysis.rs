@@ -42,9 +42,10 @@ fn time(parallel: &Formula, w: f64, p: f64) -> Result<f64, Error> {
         Ok(t)
     } else {
         let why = format!(
-            "is not a positive time at W = {}, p = {} (got {t})",
+            "is not a positive time at W = {}, p = {} (got {t}{})",
             number(w),
-            number(p)
+            number(p),
+            parallel.with_constants()
         );
         Err(Error::field("parallel", Invalid::Formula(why)))
     }

@@ -43,6 +43,8 @@ enum Slot {
 pub struct Formula {
     expr: FlatEx<f64>,
     slots: Vec<Slot>,
+    /// The request's constants it uses, as `name = value`.
+    constants: Vec<String>,
 }
 
 impl Formula {
@@ -65,7 +67,29 @@ impl Formula {
                 other => Slot::Constant(constants.get(other).copied().unwrap_or(f64::NAN)),
             })
             .collect();
-        Ok(Formula { expr, slots })
+        let constants = expr
+            .var_names()
+            .iter()
+            .filter_map(|name| {
+                let value = constants.get(name.as_str())?;
+                Some(format!("{name} = {}", crate::core::number::number(*value)))
+            })
+            .collect();
+        Ok(Formula {
+            expr,
+            slots,
+            constants,
+        })
+    }
+
+    /// The request's constants it uses, in words (`; with t_c = -1`), or
+    /// nothing: said with a value that is not a time, as they may be why.
+    pub fn with_constants(&self) -> String {
+        if self.constants.is_empty() {
+            String::new()
+        } else {
+            format!("; with {}", self.constants.join(", "))
+        }
     }
 
     /// Its value at work `w` on `p` processors (NaN where undefined).

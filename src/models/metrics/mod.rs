@@ -411,7 +411,11 @@ impl Request {
         if t.is_finite() && t > 0.0 {
             Ok(t)
         } else {
-            let why = format!("is not a positive time at W = {} (got {t})", self.work);
+            let why = format!(
+                "is not a positive time at W = {} (got {t}{})",
+                self.work,
+                serial.with_constants()
+            );
             Err(Error::field("serial", Invalid::Formula(why)))
         }
     }
