@@ -49,7 +49,7 @@ function value(kind, text) {
     case 'optional': return blank(text) ? undefined : num(text);
     case 'check': return Boolean(text);
     case 'list': return list(text);
-    case 'json': try { return JSON.parse(text); } catch { return null; }
+    case 'json': if (blank(text)) return undefined; try { return JSON.parse(text); } catch { return null; }
     case 'text': return String(text ?? '');
     case 'choice': return blank(text) ? undefined : String(text);
     default: return undefined;
