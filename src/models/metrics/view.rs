@@ -130,6 +130,20 @@ impl Describe for Report {
             ));
         }
         blocks.push(self.curves_table());
+        if let Some(c) = self.curves.last() {
+            blocks.push(Block::note(
+                "m1-curves-note",
+                format!(
+                    "At p = {}: S = {}, E = {} = 1/(1 + T_o/T_s) with the overhead T_o = p·T_p − \
+                     T_s = {} s, {} of the cost p·T_p.",
+                    number(c.p),
+                    number(c.speedup),
+                    number(c.efficiency),
+                    number(c.overhead),
+                    crate::core::view::percent(c.overhead / c.cost)
+                ),
+            ));
+        }
         blocks.extend(self.measured_blocks());
         if let Some(s) = &self.isospeed {
             let e = s.psi_e.map_or(String::new(), |v| format!("; isospeed-e ψ(C, C′) = {}", number(v)));
