@@ -10,7 +10,7 @@ use crate::core::chart::LineChart;
 use crate::core::count::UNREADABLE_COUNT;
 use crate::core::error::{shorten, Error, Invalid, Validate};
 use crate::core::form::Form;
-use crate::core::map::{Based, MapBase, Parameter};
+use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::Model;
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
@@ -251,4 +251,45 @@ fn output<M: Model>(response: Value) -> Result<M::Output, Error> {
 pub fn first(problems: Vec<Error>) -> Error {
     let fallback = || Error::Malformed("the request is invalid".into());
     problems.into_iter().next().unwrap_or_else(fallback)
+}
+
+/// A request of model `M` as a map's base.
+pub struct Based<M: Model>(pub M::Request);
+
+impl<M: Model> MapBase for Based<M> {
+    fn parameters(&self) -> Vec<Parameter> {
+        M::map_parameters().iter().map(|p| p.about).collect()
+    }
+
+    fn quantities(&self) -> Vec<MapQuantity> {
+        M::map_quantities()
+    }
+
+    fn max_cells(&self) -> usize {
+        M::MAX_MAP_CELLS
+    }
+
+    fn has(&self, name: &str) -> bool {
+        let fields = serde_json::to_value(&self.0).ok();
+        let field = fields.as_ref().and_then(|f| f.get(name));
+        field.is_some_and(|v| !v.is_null())
+    }
+
+    fn measure_at(
+        &self,
+        settings: &[(usize, f64)],
+        quantity: Quantity,
+        cache: &mut Cache,
+    ) -> Result<Option<Measured>, Error> {
+        let mut request = self.0.clone();
+        for (i, parameter) in M::map_parameters().iter().enumerate() {
+            if let Some(&(_, value)) = settings.iter().find(|(at, _)| *at == i) {
+                (parameter.set)(&mut request, value);
+            }
+        }
+        if !request.problems().is_empty() {
+            return Ok(None);
+        }
+        M::measure(&request, quantity, cache).map(Some)
+    }
 }

@@ -4,7 +4,7 @@
 //!
 //! A model lists its [`MapParameter`]s (each with the function that sets
 //! it) and its [`MapQuantity`]s, and measures a quantity at one request
-//! ([`crate::core::model::Model::measure`]). A map reads its base request
+//! (`Model::measure` in `core::model`). A map reads its base request
 //! through a [`Catalogue`] (the registry) as a [`MapBase`], which hides the
 //! model's type: the map only sets parameters by position and asks for
 //! values.
@@ -14,8 +14,7 @@ use std::any::Any;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::core::error::{Error, Validate};
-use crate::core::model::Model;
+use crate::core::error::Error;
 
 /// A number of a model's request that a map's axis may vary.
 pub struct MapParameter<R> {
@@ -190,47 +189,6 @@ pub trait Catalogue: std::fmt::Debug + Clone + PartialEq + 'static {
     fn mapped() -> Vec<(&'static str, Vec<Parameter>)>;
 }
 
-/// A request of model `M` as a map's base.
-pub struct Based<M: Model>(pub M::Request);
-
-impl<M: Model> MapBase for Based<M> {
-    fn parameters(&self) -> Vec<Parameter> {
-        M::map_parameters().iter().map(|p| p.about).collect()
-    }
-
-    fn quantities(&self) -> Vec<MapQuantity> {
-        M::map_quantities()
-    }
-
-    fn max_cells(&self) -> usize {
-        M::MAX_MAP_CELLS
-    }
-
-    fn has(&self, name: &str) -> bool {
-        let fields = serde_json::to_value(&self.0).ok();
-        let field = fields.as_ref().and_then(|f| f.get(name));
-        field.is_some_and(|v| !v.is_null())
-    }
-
-    fn measure_at(
-        &self,
-        settings: &[(usize, f64)],
-        quantity: Quantity,
-        cache: &mut Cache,
-    ) -> Result<Option<Measured>, Error> {
-        let mut request = self.0.clone();
-        for (i, parameter) in M::map_parameters().iter().enumerate() {
-            if let Some(&(_, value)) = settings.iter().find(|(at, _)| *at == i) {
-                (parameter.set)(&mut request, value);
-            }
-        }
-        if !request.problems().is_empty() {
-            return Ok(None);
-        }
-        M::measure(&request, quantity, cache).map(Some)
-    }
-}
-
 /// A request as the tagged JSON object a map's `base` is: its model's
 /// name and its fields, resolved through a [`Catalogue`] when checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -239,28 +197,6 @@ pub struct Tagged {
     pub model: String,
     /// The request's fields.
     pub fields: Map<String, Value>,
-}
-
-impl Tagged {
-    /// The request of model `M`.
-    pub fn of<M: Model>(request: &M::Request) -> Tagged {
-        let fields = match serde_json::to_value(request) {
-            Ok(Value::Object(fields)) => fields,
-            _ => Map::new(),
-        };
-        Tagged {
-            model: M::NAME.into(),
-            fields,
-        }
-    }
-
-    /// The typed request, when it is one of model `M`.
-    pub fn read<M: Model>(&self) -> Option<M::Request> {
-        if self.model != M::NAME {
-            return None;
-        }
-        serde_json::from_value(Value::Object(self.fields.clone())).ok()
-    }
 }
 
 impl Serialize for Tagged {

@@ -8,12 +8,12 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
 use crate::core::form::Form;
-use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Quantity};
+use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Quantity, Tagged};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
 
@@ -133,5 +133,29 @@ pub trait Model: 'static {
             Self::NAME,
             quantity.name()
         )))
+    }
+}
+
+/// A request as a map's base, built and read with its model's type (here,
+/// not in `map`, which knows no model).
+impl Tagged {
+    /// The request of model `M`.
+    pub fn of<M: Model>(request: &M::Request) -> Tagged {
+        let fields = match serde_json::to_value(request) {
+            Ok(Value::Object(fields)) => fields,
+            _ => Map::new(),
+        };
+        Tagged {
+            model: M::NAME.into(),
+            fields,
+        }
+    }
+
+    /// The typed request, when it is one of model `M`.
+    pub fn read<M: Model>(&self) -> Option<M::Request> {
+        if self.model != M::NAME {
+            return None;
+        }
+        serde_json::from_value(Value::Object(self.fields.clone())).ok()
     }
 }
