@@ -272,3 +272,19 @@ fn times_that_are_not_positive_are_found_by_the_check() {
         );
     }
 }
+
+/// Runs far slower with more processors (a speedup near 0): Amdahl's
+/// fraction stays a fraction and every law's curve stays finite (fuzz case:
+/// a run time of 1e18).
+#[test]
+fn amdahl_fraction_stays_a_fraction() {
+    let mut request = Metrics::matrix_vector();
+    request.measured[2].time = 1e18;
+    let report = request.solve().unwrap();
+    let f = report.amdahl_fraction.unwrap();
+    assert!((0.0..=1.0).contains(&f), "{f}");
+    assert!(report
+        .laws
+        .iter()
+        .all(|l| l.amdahl.is_finite() && l.gustafson.is_finite()));
+}

@@ -84,13 +84,15 @@ fn trend(rows: &[KarpFlatt]) -> Option<String> {
     })
 }
 
-/// `f` of Amdahl's law by least squares on `1/S`.
+/// `f` of Amdahl's law by least squares on `1/S`, within `[0, 1]` (a
+/// fraction; the least squares of one variable on an interval is the
+/// unconstrained one clamped).
 fn amdahl(rows: &[KarpFlatt]) -> Option<f64> {
     let (num, den) = rows.iter().fold((0.0, 0.0), |(n, d), r| {
         let x = 1.0 - 1.0 / r.p;
         (n + (1.0 / r.speedup - 1.0 / r.p) * x, d + x * x)
     });
-    (den > 0.0).then(|| num / den)
+    (den > 0.0).then(|| (num / den).clamp(0.0, 1.0))
 }
 
 /// The USL's denominator.
