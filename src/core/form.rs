@@ -265,6 +265,33 @@ impl Column {
         self
     }
 
+    /// A machine's communication start-up time `S`, as every star model's
+    /// table has it.
+    pub fn startup(blank: &'static str) -> Column {
+        Column::number(
+            "S",
+            "startup",
+            "S",
+            "S",
+            "communication start-up time S",
+            blank,
+        )
+        .measured("s", "≥ 0")
+    }
+
+    /// A machine's communication time per load unit `C`.
+    pub fn rate(blank: &'static str) -> Column {
+        Column::number(
+            "C",
+            "rate",
+            "C",
+            "C",
+            "communication time per load unit C",
+            blank,
+        )
+        .measured("s/unit", "≥ 0")
+    }
+
     /// In `unit`, taking the values `range`.
     pub fn measured(mut self, unit: &'static str, range: &'static str) -> Column {
         self.unit = unit;

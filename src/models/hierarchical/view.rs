@@ -10,17 +10,8 @@ use crate::core::view::{cut, interval, memory, number, Block, VerdictLine, ROWS_
 pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
     let [s, c, l1, l2, h1, h2] = blank;
     vec![
-        Column::number("S", "startup", "S", "S", "communication start-up time S", s)
-            .measured("s", "≥ 0"),
-        Column::number(
-            "C",
-            "rate",
-            "C",
-            "C",
-            "communication time per load unit C",
-            c,
-        )
-        .measured("s/unit", "≥ 0"),
+        Column::startup(s),
+        Column::rate(c),
         Column::number(
             "l1",
             "levels[0].intercept",

@@ -13,57 +13,21 @@
 //! `E = T((m+1)P_C + P_N)/k + P_N(k−1)/k · σ + P_C(k−1)/k · (σ + Σ r_u)`,
 //! `σ = T − (e₁T + e₀)` the channel's busy time.
 
+use super::plan::Plan;
 use super::subset::Run;
-use super::{Machine, Power};
+use super::Power;
 
 /// The most sets the search tries (the `[004]` preset's 10⁶ copies fit).
 pub const MAX_SETS: u64 = 1 << 20;
 
-/// A set of machines (a suffix of the order, built from the back), as
-/// affine functions of the time left at its first machine.
-#[derive(Debug, Clone, Copy)]
-pub struct Plan {
-    s: f64,
-    g: f64,
-    end: (f64, f64),
-    busy: (f64, f64),
-}
-
 impl Plan {
-    /// No machine.
-    pub const EMPTY: Plan = Plan {
-        s: 0.0,
-        g: 0.0,
-        end: (1.0, 0.0),
-        busy: (0.0, 0.0),
-    };
-
-    /// The set with `m` served before it.
-    pub fn after(self, m: &Machine) -> Plan {
-        let share = 1.0 / (m.compute + m.rate);
-        let rho = m.compute * share;
-        let s = share + rho * self.s;
-        Plan {
-            s,
-            g: self.g - m.startup * s,
-            end: (self.end.0 * rho, self.end.1 - self.end.0 * m.startup * rho),
-            busy: (1.0 + self.busy.0 * rho, self.busy.1 - self.busy.0 * m.startup * rho),
-        }
-    }
-
-    /// Its equal-finish makespan for `load` (every machine used, loads
-    /// possibly negative).
-    pub fn makespan(&self, load: f64) -> f64 {
-        (load - self.g) / self.s
-    }
-
     /// Its makespan for `load`, and its energy when every load is
     /// non-negative.
     pub fn energy(&self, load: f64, power: &Power, system: usize) -> Option<(f64, f64)> {
         if self.s <= 0.0 {
             return None;
         }
-        let t = (load - self.g) / self.s;
+        let t = self.makespan(load);
         let left = self.end.0 * t + self.end.1;
         if !(left >= 0.0 && t.is_finite()) {
             return None;

@@ -37,16 +37,59 @@ pub fn chosen<'a>(runs: &[Run<'a>], used: &[usize]) -> Chosen<'a> {
     out
 }
 
-/// The equal-finish makespan of `machines` (all used) for `load`, and
-/// whether every load is positive: `(V − g)/s` with `(s, g)` composed from
-/// the back.
-pub fn equal_finish(machines: &[&Machine], load: f64) -> (f64, bool) {
-    let (mut s, mut g) = (0.0_f64, 0.0_f64);
-    for m in machines.iter().rev() {
-        s = 1.0 / (m.compute + m.rate) + m.compute / (m.compute + m.rate) * s;
-        g -= m.startup * s;
+/// A set of machines (a suffix of the order, built from the back), as
+/// affine functions of the time left at its first machine.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    /// The load it processes per unit of time left (`ℓ = g + s r`).
+    pub(super) s: f64,
+    /// The load at no time left (not positive: start-ups).
+    pub(super) g: f64,
+    /// The time left after its last machine, `e₁ r + e₀`.
+    pub(super) end: (f64, f64),
+    /// Its machines' busy time `Σ r_u = b₁ r + b₀`.
+    pub(super) busy: (f64, f64),
+}
+
+impl Plan {
+    /// No machine.
+    pub const EMPTY: Plan = Plan {
+        s: 0.0,
+        g: 0.0,
+        end: (1.0, 0.0),
+        busy: (0.0, 0.0),
+    };
+
+    /// The set with `m` served before it.
+    pub fn after(self, m: &Machine) -> Plan {
+        let share = 1.0 / (m.compute + m.rate);
+        let rho = m.compute * share;
+        let s = share + rho * self.s;
+        Plan {
+            s,
+            g: self.g - m.startup * s,
+            end: (self.end.0 * rho, self.end.1 - self.end.0 * m.startup * rho),
+            busy: (1.0 + self.busy.0 * rho, self.busy.1 - self.busy.0 * m.startup * rho),
+        }
     }
-    let makespan = (load - g) / s;
+
+    /// Its equal-finish makespan for `load` (every machine used, loads
+    /// possibly negative).
+    pub fn makespan(&self, load: f64) -> f64 {
+        (load - self.g) / self.s
+    }
+}
+
+/// The equal-finish makespan of `machines`, all used, for `load`.
+pub fn makespan_of(machines: &[&Machine], load: f64) -> f64 {
+    let plan = machines.iter().rev().fold(Plan::EMPTY, |p, m| p.after(m));
+    plan.makespan(load)
+}
+
+/// The equal-finish makespan of `machines` (all used) for `load`, and
+/// whether every load is positive.
+pub fn equal_finish(machines: &[&Machine], load: f64) -> (f64, bool) {
+    let makespan = makespan_of(machines, load);
     let positive = loads_at(machines, makespan).iter().all(|&a| a > 0.0);
     (makespan, positive)
 }

@@ -2,8 +2,8 @@
 //! ([`super::subset`]), or in every order, its loads and schedule, the
 //! verifier's verdict, the energy and the series over `m`.
 
-use super::energy::{self as by_energy, Plan};
-use super::plan::{self, chosen, equal_finish, Chosen};
+use super::energy as by_energy;
+use super::plan::{self, chosen, equal_finish, makespan_of, Chosen, Plan};
 use super::subset::{self, Stop};
 use super::{
     as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine,
@@ -100,15 +100,7 @@ impl Instance {
                 None => split(&served[..m], self.load).makespan,
             };
             let runs = subset::first(&all_runs, m);
-            let mut go_on = || progress.report(0.0, "choosing machines");
-            let (used, makespan) = match subset::best(&runs, self.load, upper * (1.0 + 1e-9), &mut go_on) {
-                Ok(choice) if choice.makespan <= upper => (choice.used, choice.makespan),
-                Ok(_) | Err(Stop::Size) => {
-                    let prefix = split(&served[..m], self.load);
-                    (subset::prefix_use(&runs, prefix.active), prefix.makespan)
-                }
-                Err(Stop::Asked) => return Err(Error::Cancelled),
-            };
+            let (used, makespan, _) = fastest(&served[..m], &runs, self.load, upper, progress)?;
             let energy = self.power.map(|p| {
                 let (sending, busy) = plan::busy_times(subset::used(&runs, &used), makespan);
                 energy_of(&p, sending, busy, makespan, m).total
@@ -216,7 +208,7 @@ fn verified(
         let verdict = verify(&processors, load, &schedule, Rules::SINGLE_INSTALLMENT);
         (sizes, schedule, verdict)
     };
-    let makespan = equal_finish(&chosen.machines, load).0;
+    let makespan = makespan_of(&chosen.machines, load);
     let fast = attempt(plan::loads(&chosen.machines, load, makespan));
     if fast.2.ok {
         return Ok(fast);
@@ -244,9 +236,9 @@ fn missed(deadline: f64, fastest: f64) -> Error {
 }
 
 /// The best set of `served` kept in this order: the exact search, or the
-/// best prefix with a proven bound when the search is too large.
-/// `upper` is the makespan of some schedule of these machines (the best
-/// prefix's when not given).
+/// best prefix with a proven bound when the search is too large. `upper`
+/// is the makespan of some schedule of these machines (the best prefix's
+/// when not given).
 fn best_in_order<'a>(
     served: &[&'a Machine],
     load: f64,
@@ -255,37 +247,36 @@ fn best_in_order<'a>(
 ) -> Result<Best<'a>, Error> {
     let upper = upper.unwrap_or_else(|| split(served, load).makespan);
     let runs = subset::runs(served);
-    let mut go_on = || progress.report(0.0, "choosing machines");
-    match subset::best(&runs, load, upper * (1.0 + 1e-9), &mut go_on) {
-        Ok(choice) if choice.makespan <= upper => Ok(Best {
-            chosen: chosen(&runs, &choice.used),
-            makespan: choice.makespan,
-            lower_bound: None,
-        }),
-        // Rounding made the search's best no better than the bound's.
-        Ok(_) => Ok(prefix_best(served, &split(served, load), None)),
-        Err(Stop::Size) => Ok(prefix_best(
-            served,
-            &split(served, load),
-            Some(lower_bound(served, load)),
-        )),
-        Err(Stop::Asked) => Err(Error::Cancelled),
-    }
+    let (used, makespan, lower_bound) = fastest(served, &runs, load, upper, progress)?;
+    Ok(Best {
+        chosen: chosen(&runs, &used),
+        makespan,
+        lower_bound,
+    })
 }
 
-/// The best prefix as a result.
-fn prefix_best<'a>(
-    served: &[&'a Machine],
-    prefix: &super::Split,
-    lower_bound: Option<f64>,
-) -> Best<'a> {
-    Best {
-        chosen: Chosen {
-            machines: served[..prefix.active].to_vec(),
-            positions: (0..prefix.active).collect(),
-        },
-        makespan: prefix.makespan,
-        lower_bound,
+/// The copies of each of `runs` (the runs of `served`) that make the
+/// fastest schedule, its makespan, and a proven lower bound when the search
+/// was cut short (the best prefix is used then); `upper` is the makespan of
+/// some schedule of these machines.
+fn fastest(
+    served: &[&Machine],
+    runs: &[subset::Run],
+    load: f64,
+    upper: f64,
+    progress: &mut dyn Progress,
+) -> Result<(Vec<usize>, f64, Option<f64>), Error> {
+    let mut go_on = || progress.report(0.0, "choosing machines");
+    let prefix = |lower_bound| {
+        let prefix = split(served, load);
+        (subset::prefix_use(runs, prefix.active), prefix.makespan, lower_bound)
+    };
+    match subset::best(runs, load, upper * (1.0 + 1e-9), &mut go_on) {
+        Ok(choice) if choice.makespan <= upper => Ok((choice.used, choice.makespan, None)),
+        // Rounding made the search's best no better than the bound's.
+        Ok(_) => Ok(prefix(None)),
+        Err(Stop::Size) => Ok(prefix(Some(lower_bound(served, load)))),
+        Err(Stop::Asked) => Err(Error::Cancelled),
     }
 }
 
@@ -354,7 +345,7 @@ fn best_order<'a>(
     let mut order = sequence.clone();
     order.extend((0..all.len()).filter(|i| !sequence.contains(i)));
     let machines: Vec<&Machine> = sequence.iter().map(|&i| all[i]).collect();
-    let (makespan, _) = equal_finish(&machines, load);
+    let makespan = makespan_of(&machines, load);
     let best = Best {
         chosen: Chosen {
             positions: (0..machines.len()).collect(),

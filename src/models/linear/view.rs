@@ -84,24 +84,8 @@ pub fn form() -> Form {
             prefix: "M",
             caption: "Machines (served top to bottom; count = identical copies)",
             columns: vec![
-                Column::number(
-                    "S",
-                    "startup",
-                    "S",
-                    "S",
-                    "communication start-up time S",
-                    "1",
-                )
-                .measured("s", "≥ 0"),
-                Column::number(
-                    "C",
-                    "rate",
-                    "C",
-                    "C",
-                    "communication time per load unit C",
-                    "1",
-                )
-                .measured("s/unit", "≥ 0"),
+                Column::startup("1"),
+                Column::rate("1"),
                 Column::number(
                     "A",
                     "compute",

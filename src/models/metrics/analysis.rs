@@ -18,6 +18,13 @@ use crate::core::number::number;
 /// The most points of a curve over `p`.
 pub const MAX_POINTS: usize = 200;
 
+/// `n` values from `a` to `b`, spaced geometrically (both ends kept).
+fn geometric(a: f64, b: f64, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|k| a * (b / a).powf(k as f64 / (n - 1) as f64))
+        .collect()
+}
+
 /// Whole processor counts from `r.from` to `r.to`: every one when few,
 /// else about [`MAX_POINTS`] spaced geometrically (both ends kept).
 pub fn counts(from: f64, to: f64) -> Vec<f64> {
@@ -28,8 +35,9 @@ pub fn counts(from: f64, to: f64) -> Vec<f64> {
     if b - a < MAX_POINTS as f64 {
         return (0..=(b - a) as usize).map(|k| a + k as f64).collect();
     }
-    let mut out: Vec<f64> = (0..MAX_POINTS)
-        .map(|k| (a * (b / a).powf(k as f64 / (MAX_POINTS - 1) as f64)).round())
+    let mut out: Vec<f64> = geometric(a, b, MAX_POINTS)
+        .into_iter()
+        .map(f64::round)
         .collect();
     out.dedup();
     out
@@ -100,9 +108,7 @@ pub fn isoefficiency(serial: &Formula, parallel: &Formula, e: f64, range: Range)
     } else if b - a < MAX_POINTS as f64 {
         counts(a, b)
     } else {
-        (0..MAX_POINTS)
-            .map(|k| a * (b / a).powf(k as f64 / (MAX_POINTS - 1) as f64))
-            .collect()
+        geometric(a, b, MAX_POINTS)
     };
     for p in ps {
         match root(|x| g(x, p)) {
@@ -253,9 +259,7 @@ fn order(points: &[IsoPoint]) -> Option<String> {
 pub fn min_time(parallel: &Formula, w: f64, range: Range) -> Result<MinTime, Error> {
     let (a, b) = (range.from, range.to.max(range.from));
     let n = 400;
-    let grid: Vec<f64> = (0..n)
-        .map(|k| a * (b / a).powf(k as f64 / (n - 1) as f64))
-        .collect();
+    let grid = geometric(a, b, n);
     let times = grid
         .iter()
         .map(|&p| time(parallel, w, p))

@@ -131,8 +131,7 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
     let mut previous: Option<&Token> = None;
     for (i, (token, at)) in tokens.iter().enumerate() {
         let next = tokens.get(i + 1).map(|(t, _)| t);
-        // An operand is expected after an operator, `(` or at the start.
-        let operand = matches!(previous, None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '(')));
+        let operand = expects_operand(previous);
         match token {
             Token::Number(x) => out += &format!("{x}"),
             Token::Name(name) if next == Some(&Token::Symbol('(')) => {
@@ -192,6 +191,12 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
     Ok(out)
 }
 
+/// Whether a number or a name comes next: at the start, after an operator
+/// or `(` (so a `+` or `−` there is a sign, not an operator).
+fn expects_operand(previous: Option<&Token>) -> bool {
+    matches!(previous, None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '(')))
+}
+
 /// A variable's or constant's name in exmex's syntax.
 fn variable(name: &str, at: usize, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<String, String> {
     Ok(match name {
@@ -222,7 +227,7 @@ pub fn terms(text: &str) -> Vec<(f64, String)> {
     let (mut depth, mut start, mut sign) = (0usize, 0usize, 1.0);
     let mut previous: Option<&Token> = None;
     for (token, at) in &tokens {
-        let operand = matches!(previous, None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '(')));
+        let operand = expects_operand(previous);
         match token {
             Token::Symbol('(') => depth += 1,
             Token::Symbol(')') => depth = depth.saturating_sub(1),
