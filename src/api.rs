@@ -292,6 +292,8 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
     });
     let expired = limited.expired || web_time::Instant::now() >= end;
     match result {
+        // Told to stop, the model still answered: with what it had.
+        Ok(response) if limited.expired => Ok(response.with_completion(Completion::Partial)),
         Err(Error::Cancelled | Error::Solver(LpError::TimeLimit)) if expired => {
             match limited.last {
                 Some(partial) => Ok(partial.with_completion(Completion::Partial)),

@@ -275,3 +275,19 @@ fn fractional_counts_name_their_field_and_every_other_field_is_still_checked() {
     let request = example_with("map-startup", |r| r["x"]["steps"] = json!(2.5));
     rejected(&request, "x.steps: must be a whole number (got 2.5)");
 }
+
+#[test]
+fn linear_million_machines_at_max_seconds_0_001_returns_the_best_prefix_marked_partial() {
+    // The exact search used to end in the time-limit error.
+    let request = example_with("linear-energy-big", |r| {
+        r["series"] = json!(false);
+        r["max_seconds"] = json!(0.001);
+    });
+    let run = dlt_within(&["solve", "--compact"], &request, Duration::from_secs(60));
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let response: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(response["completion"], "partial");
+    let report = &response["report"];
+    assert!(report["lower_bound"].as_f64().unwrap() <= report["makespan"].as_f64().unwrap());
+    assert_eq!(report["verdict"]["ok"], true);
+}

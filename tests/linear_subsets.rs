@@ -366,3 +366,31 @@ fn magnitudes_far_apart_always_give_verified_schedules() {
         );
     }
 }
+
+/// A search stopped by its time limit (a progress that says stop) returns
+/// the best prefix with a proven lower bound, verified, instead of nothing.
+#[test]
+fn a_stopped_search_returns_the_best_prefix_with_a_lower_bound() {
+    struct Stop;
+    impl dlt_calc::core::progress::Progress for Stop {
+        fn report(&mut self, _done: f64, _what: &str) -> bool {
+            false
+        }
+    }
+    let inst = instance(
+        1e13,
+        vec![Machine {
+            startup: 100.0,
+            rate: 1e-6,
+            compute: 1.0,
+            count: Count(1_000_000),
+        }],
+    );
+    let report = inst.solve(&mut Stop).unwrap();
+    let bound = report.lower_bound.expect("a lower bound");
+    assert!(bound > 0.0 && bound <= report.makespan);
+    assert!(report.verdict.ok);
+    assert!(report.note.unwrap().contains("not proven optimal"));
+    let prefix = split(&inst.expanded(), inst.load).makespan;
+    assert!((report.makespan - prefix).abs() <= 1e-9 * prefix);
+}

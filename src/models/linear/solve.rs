@@ -257,7 +257,8 @@ fn best_in_order<'a>(
 
 /// The copies of each of `runs` (the runs of `served`) that make the
 /// fastest schedule, its makespan, and a proven lower bound when the search
-/// was cut short (the best prefix is used then); `upper` is the makespan of
+/// was cut short by its size or time limit (the best prefix is used then);
+/// `upper` is the makespan of
 /// some schedule of these machines.
 fn fastest(
     served: &[&Machine],
@@ -275,8 +276,9 @@ fn fastest(
         Ok(choice) if choice.makespan <= upper => Ok((choice.used, choice.makespan, None)),
         // Rounding made the search's best no better than the bound's.
         Ok(_) => Ok(prefix(None)),
-        Err(Stop::Size) => Ok(prefix(Some(lower_bound(served, load)))),
-        Err(Stop::Asked) => Err(Error::Cancelled),
+        // A time limit (the only way a search is asked to stop: the page
+        // cancels by ending its worker) returns what a size limit does.
+        Err(Stop::Size | Stop::Asked) => Ok(prefix(Some(lower_bound(served, load)))),
     }
 }
 
@@ -362,7 +364,8 @@ fn note(active: usize, machines: usize, bounded: bool, instance: &Instance) -> O
     if bounded {
         return Some(format!(
             "{active} of {machines} machines receive load: the best prefix of the order. The \
-             search over every subset was too large to finish, so this is not proven optimal."
+             search over every subset stopped at its size or time limit, so this is not \
+             proven optimal."
         ));
     }
     let within = if instance.best_order {
