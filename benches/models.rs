@@ -8,11 +8,13 @@ use std::time::{Duration, Instant};
 
 use dlt_calc::core::count::Count;
 use dlt_calc::core::lp::Backend;
+use dlt_calc::core::model::Model;
 use dlt_calc::core::platform::Processor;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
 use dlt_calc::models::linear;
+use dlt_calc::models::mapreduce::{self, MapReduce};
 use dlt_calc::models::multi_installment::{self, evaluate, simulate};
 use dlt_calc::models::startup;
 use dlt_calc::models::startup::probe::Probe;
@@ -340,4 +342,53 @@ fn main() {
             );
         }),
     );
+
+    mapreduce_rows(budget);
+}
+
+/// M8: the reference instance, its parts, and `[004]`'s series.
+fn mapreduce_rows(budget: Duration) {
+    let reference = mapreduce::Instance::reference();
+    let job = reference.job();
+    row(
+        "M8 reference (m = 1000, r = 100): whole solve, with gap",
+        "<= 1000 ms",
+        median(budget, || {
+            black_box(reference.solve(&mut Silent).unwrap());
+        }),
+    );
+    row(
+        "M8 reference: rotating-groups LP and times",
+        "",
+        median(budget, || {
+            black_box(mapreduce::rotation(&job).unwrap());
+        }),
+    );
+    row(
+        "M8 reference: equal split sent as soon as possible",
+        "",
+        median(budget, || {
+            black_box(mapreduce::list_schedule(&job));
+        }),
+    );
+    row(
+        "M8 reference: lower bound",
+        "",
+        median(budget, || {
+            black_box(mapreduce::lower_bound(&job));
+        }),
+    );
+    for name in ["mapreduce-reducers", "mapreduce-gamma"] {
+        let preset = MapReduce::presets()
+            .into_iter()
+            .find(|p| p.name == name)
+            .expect("preset");
+        row(
+            &format!("M8 series {name} (40 m x 4 lines)"),
+            "<= 10 s page",
+            median(budget, || {
+                black_box(preset.request.solve(&mut Silent).unwrap());
+            }),
+        );
+    }
 }

@@ -20,6 +20,16 @@ pub enum Activity {
     },
     /// Waiting with nothing to do.
     Idle,
+    /// Mapping its chunk (MapReduce).
+    Map,
+    /// Sending a piece of its map output to a reducer (`None`: to several
+    /// reducers, one after another).
+    Send {
+        /// The reducer (from 0), which gives the bar its colour.
+        to: Option<usize>,
+    },
+    /// Reducing (MapReduce).
+    Reduce,
 }
 
 /// One bar of the chart.

@@ -19,4 +19,5 @@ models! {
     multi_installment::MultiInstallment,
     startup::Startup,
     metrics::Metrics,
+    mapreduce::MapReduce,
 }

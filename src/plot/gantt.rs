@@ -13,6 +13,21 @@ const OUT_OF_CORE: RGBColor = RGBColor(205, 92, 92);
 const DEEPER: RGBColor = RGBColor(139, 26, 26);
 const IDLE: RGBColor = RGBColor(222, 222, 222);
 const STARTUP: RGBColor = RGBColor(153, 112, 171);
+const MAP: RGBColor = RGBColor(46, 139, 87);
+const REDUCE: RGBColor = RGBColor(218, 165, 32);
+const SEND_MANY: RGBColor = RGBColor(112, 128, 144);
+/// The colours of transfers, by reducer (cycling): distinct hues that are
+/// none of the other activities' colours.
+const REDUCERS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(214, 39, 40),
+    RGBColor(23, 190, 207),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+];
 
 /// The colour and legend name of an activity.
 fn style(activity: Activity) -> (RGBColor, &'static str) {
@@ -23,6 +38,10 @@ fn style(activity: Activity) -> (RGBColor, &'static str) {
         Activity::Compute { level: 1 } => (OUT_OF_CORE, "compute out of core"),
         Activity::Compute { .. } => (DEEPER, "compute, deeper level"),
         Activity::Idle => (IDLE, "idle"),
+        Activity::Map => (MAP, "map"),
+        Activity::Send { to: Some(j) } => (REDUCERS[j % REDUCERS.len()], "send (colour: reducer)"),
+        Activity::Send { to: None } => (SEND_MANY, "send to reducers"),
+        Activity::Reduce => (REDUCE, "reduce"),
     }
 }
 
@@ -100,6 +119,7 @@ fn draw_legend<DB: DrawingBackend>(
     for b in gantt.rows.iter().flat_map(|r| &r.bars) {
         let key = match b.activity {
             Activity::Compute { level } if level > 1 => Activity::Compute { level: 2 },
+            Activity::Send { to: Some(_) } => Activity::Send { to: Some(0) },
             other => other,
         };
         if !seen.contains(&key) {
@@ -110,6 +130,9 @@ fn draw_legend<DB: DrawingBackend>(
         Activity::Startup => 0,
         Activity::Receive => 0,
         Activity::Compute { level } => 1 + level,
+        Activity::Map => 1,
+        Activity::Send { .. } => 2,
+        Activity::Reduce => 3,
         Activity::Idle => 100,
     });
     let mut x = 50;

@@ -1,0 +1,151 @@
+//! M8 in the registry: its presets and its answer.
+
+use super::{Instance, Report, Series};
+use crate::core::count::Count;
+use crate::core::error::Error;
+use crate::core::form::Form;
+use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
+use crate::core::model::{Model, Preset};
+use crate::core::progress::{Progress, Silent};
+use crate::core::response::Answer;
+
+/// M8: MapReduce as a divisible load (`[004]`).
+#[derive(Debug)]
+pub struct MapReduce;
+
+/// M8's answer: the report, the Gantt chart of its schedule and the
+/// series' charts.
+pub type Output = Answer<Report>;
+
+/// `[004]`'s series of speedup against `m` (1 to 2000, 40 values).
+fn series(reducers: Vec<u64>, gammas: Vec<f64>) -> Instance {
+    Instance {
+        series: Some(Series {
+            from: Count(1),
+            to: Count(2000),
+            points: Count(40),
+            reducers: reducers.into_iter().map(Count).collect(),
+            channels: Vec::new(),
+            gammas,
+        }),
+        ..Instance::reference()
+    }
+}
+
+impl Model for MapReduce {
+    const NAME: &'static str = "mapreduce";
+    const TITLE: &'static str = "MapReduce";
+    /// Each cell solves an LP with a column per mapper and simulates `m·r`
+    /// transfers.
+    const MAX_MAP_CELLS: usize = 2_500;
+    type Request = Instance;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Instance>> {
+        let small = Instance {
+            load: 1e9,
+            mappers: Count(4),
+            reducers: Count(4),
+            channels: Count(2),
+            ..Instance::reference()
+        };
+        vec![
+            Preset {
+                name: "mapreduce",
+                label: "[004] reference: V = 1 PB, m = 1000, r = ℓ = 100, γ = 0.1",
+                request: Instance::reference(),
+            },
+            Preset {
+                name: "mapreduce-small",
+                label: "[004]'s shuffle figure: m = r = 4, ℓ = 2, V = 1 GB",
+                request: small,
+            },
+            Preset {
+                name: "mapreduce-reducers",
+                label: "[004] speedup against m for r = ℓ = 10, 50, 100, 200",
+                request: series(vec![10, 50, 100, 200], Vec::new()),
+            },
+            Preset {
+                name: "mapreduce-gamma",
+                label: "[004] speedup against m for γ = 0.01, 0.1, 0.5, 1 (r = ℓ = 100)",
+                request: series(Vec::new(), vec![0.01, 0.1, 0.5, 1.0]),
+            },
+        ]
+    }
+
+    fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let report = request.solve(progress)?;
+        Ok(Answer {
+            gantt: Some(super::view::gantt(request, &report)),
+            charts: report.charts(),
+            report: Box::new(report),
+        })
+    }
+
+    fn form() -> Form {
+        super::view::form()
+    }
+
+    fn map_parameters() -> Vec<MapParameter<Instance>> {
+        vec![
+            MapParameter {
+                about: Parameter::count("mappers", "mappers m"),
+                set: |i, v| i.mappers = Count(v.max(0.0) as u64),
+            },
+            MapParameter {
+                about: Parameter::count("reducers", "reducers r (and ℓ = r)"),
+                set: |i, v| {
+                    i.reducers = Count(v.max(0.0) as u64);
+                    i.channels = i.reducers;
+                },
+            },
+            MapParameter {
+                about: Parameter::count("channels", "bisection width ℓ"),
+                set: |i, v| i.channels = Count(v.max(0.0) as u64),
+            },
+            MapParameter {
+                about: Parameter::real("load", "the load V, in bytes"),
+                set: |i, v| i.load = v,
+            },
+            MapParameter {
+                about: Parameter::real("gamma", "the fraction γ of its input a mapper emits"),
+                set: |i, v| i.gamma = v,
+            },
+            MapParameter {
+                about: Parameter::real("startup", "start-up time S of each machine, s"),
+                set: |i, v| i.startup = v,
+            },
+            MapParameter {
+                about: Parameter::real("rate", "communication time C, s per byte"),
+                set: |i, v| i.rate = v,
+            },
+        ]
+    }
+
+    fn map_quantities() -> Vec<MapQuantity> {
+        vec![
+            MapQuantity::always(Quantity::Efficiency),
+            MapQuantity::always(Quantity::Speedup),
+            MapQuantity::always(Quantity::Makespan),
+        ]
+    }
+
+    fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
+        let plain = Instance {
+            series: None,
+            ..request.clone()
+        };
+        let report = plain.solve(&mut Silent)?;
+        let machines = (request.mappers.0 + request.reducers.0) as f64;
+        let value = match quantity {
+            Quantity::Efficiency => report.speedup / machines,
+            Quantity::Speedup => report.speedup,
+            Quantity::Makespan => report.makespan,
+            Quantity::Energy => f64::NAN,
+        };
+        Ok(Measured {
+            value,
+            gap: report.gap,
+        })
+    }
+}

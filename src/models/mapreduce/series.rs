@@ -1,0 +1,284 @@
+//! Speedup against the number of mappers for several `r`, `ℓ` or `γ`
+//! (`[004]`'s two figures), and the level it approaches.
+//!
+//! As `m` grows (start-ups aside) mapping `AV/m` vanishes, but every piece
+//! still crosses the network — at least `CγV/min(ℓ, r)` through the
+//! channels — and each reducer still reduces `γV/r` in `BγV/r`. So the
+//! speedup approaches at most `T_seq / (CγV/min(ℓ, r) + BγV/r)`, and falls
+//! again once the start-ups `(m + r)S` weigh: they overtake the mapping
+//! time `AV/m` near `m = √(AV/S)`.
+
+use serde::{Deserialize, Serialize};
+
+use super::solve::schedule;
+use super::{Instance, Job, Series};
+use crate::core::count::Count;
+use crate::core::error::{Checker, Error, Invalid};
+use crate::core::number::number;
+use crate::core::progress::Progress;
+
+/// One solve of a series.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SeriesPoint {
+    /// Mappers `m`.
+    pub mappers: usize,
+    /// `T` of the returned schedule.
+    pub makespan: f64,
+    /// Its proven lower bound.
+    pub lower_bound: f64,
+    /// `T_seq / T`.
+    pub speedup: f64,
+    /// `T_seq / lower bound`: no schedule does better.
+    pub best_possible: f64,
+}
+
+/// One line of a series: a value of the varied parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    /// `"reducers"` (with `ℓ = r`), `"channels"` or `"gamma"`.
+    pub parameter: String,
+    /// Its value on this line.
+    pub value: f64,
+    /// The level the speedup approaches as `m` grows.
+    pub level: f64,
+    /// The points, by growing `m`.
+    pub points: Vec<SeriesPoint>,
+}
+
+/// The level the speedup approaches as `m` grows, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plateau {
+    /// `T_seq / (CγV/min(ℓ, r) + BγV/r)`.
+    pub level: f64,
+    /// `CγV/min(ℓ, r)`: the shuffle through the channels.
+    pub shuffle: f64,
+    /// `BγV/r`: one reducer's work.
+    pub reduce: f64,
+    /// `(m + r)S` at this `m`.
+    pub startups: f64,
+    /// `AV/m` at this `m`.
+    pub mapping: f64,
+    /// `√(AV/S)`: where the start-ups overtake the mapping time (absent
+    /// without start-ups).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<f64>,
+    /// Which phase bounds the level: `"reduce"` or `"shuffle"`.
+    pub bounded_by: String,
+    /// The explanation, with the numbers filled in.
+    pub text: String,
+}
+
+/// The plateau of `job`.
+pub fn plateau(job: &Job) -> Plateau {
+    let (v, r) = (job.load, job.reducers as f64);
+    let width = job.reducers.min(job.channels.max(1)).max(1) as f64;
+    let shuffle = job.rate * job.gamma * v / width;
+    let reduce = job.reduce * job.gamma * v / r;
+    let level = job.sequential() / (shuffle + reduce);
+    let startups = (job.mappers + job.reducers) as f64 * job.startup;
+    let mapping = job.map * v / job.mappers as f64;
+    let turn = (job.startup > 0.0).then(|| (job.map * v / job.startup).sqrt());
+    let bounded_by = if reduce >= shuffle { "reduce" } else { "shuffle" };
+    let why = if reduce >= shuffle {
+        format!(
+            "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise it \
+             (≈ {} r here) and a smaller γ lowers both terms",
+            number(reduce / shuffle.max(f64::MIN_POSITIVE)),
+            number(level / r)
+        )
+    } else {
+        "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller γ \
+         raises it"
+            .to_string()
+    };
+    let text = format!(
+        "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes at \
+         least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup approaches at \
+         most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. It falls again as the start-ups \
+         (m + r)S grow ({} at m = {}){}.",
+        number(mapping),
+        job.mappers,
+        number(shuffle),
+        number(reduce),
+        number(job.sequential()),
+        number(shuffle + reduce),
+        number(level),
+        why,
+        number(startups),
+        job.mappers,
+        turn.map_or(String::new(), |t| format!(
+            "; they overtake the mapping time near m = √(AV/S) = {}",
+            number(t.round())
+        ))
+    );
+    Plateau {
+        level,
+        shuffle,
+        reduce,
+        startups,
+        mapping,
+        turn,
+        bounded_by: bounded_by.into(),
+        text,
+    }
+}
+
+/// The values of `m`: `points` spaced geometrically from `from` to `to`
+/// (whole, without repeats).
+pub fn mapper_counts(s: &Series) -> Vec<usize> {
+    let (from, to, n) = (s.from.get(), s.to.get(), s.points.get());
+    if n <= 1 || from == to {
+        return vec![to];
+    }
+    let ratio = (to as f64 / from as f64).powf(1.0 / (n - 1) as f64);
+    let mut counts: Vec<usize> = (0..n)
+        .map(|i| ((from as f64) * ratio.powi(i as i32)).round() as usize)
+        .map(|m| m.clamp(from, to))
+        .collect();
+    counts.push(to);
+    counts.sort_unstable();
+    counts.dedup();
+    counts
+}
+
+/// The request of each line, with its parameter and value.
+fn lines(instance: &Instance, s: &Series) -> Vec<(&'static str, f64, Instance)> {
+    let base = Instance {
+        series: None,
+        ..instance.clone()
+    };
+    let mut lines = Vec::new();
+    for &r in &s.reducers {
+        let mut i = base.clone();
+        i.reducers = r;
+        i.channels = r;
+        lines.push(("reducers", r.as_f64(), i));
+    }
+    for &l in &s.channels {
+        let mut i = base.clone();
+        i.channels = l;
+        lines.push(("channels", l.as_f64(), i));
+    }
+    for &g in &s.gammas {
+        let mut i = base.clone();
+        i.gamma = g;
+        lines.push(("gamma", g, i));
+    }
+    if lines.is_empty() {
+        lines.push(("mappers", instance.mappers.as_f64(), base));
+    }
+    lines
+}
+
+/// Every line of the series, with progress and cancel.
+///
+/// # Errors
+///
+/// [`Error::Cancelled`] when `progress` says stop; the solver's errors.
+pub fn series(
+    instance: &Instance,
+    s: &Series,
+    progress: &mut dyn Progress,
+) -> Result<Vec<Line>, Error> {
+    let counts = mapper_counts(s);
+    let lines = lines(instance, s);
+    let total: f64 = lines.len() as f64 * counts.iter().map(|&m| m as f64).sum::<f64>();
+    let mut done = 0.0;
+    let mut out = Vec::with_capacity(lines.len());
+    for (parameter, value, request) in lines {
+        let mut points = Vec::with_capacity(counts.len());
+        let mut level = f64::NAN;
+        for &m in &counts {
+            let what = format!("series: {parameter} = {}, m = {m}", number(value));
+            if !progress.report(done / total, &what) {
+                return Err(Error::Cancelled);
+            }
+            let mut i = request.clone();
+            i.mappers = Count::from(m);
+            let job = i.job();
+            level = plateau(&job).level;
+            let solved = schedule(&job, i.channels.get())?;
+            let sequential = job.sequential();
+            points.push(SeriesPoint {
+                mappers: m,
+                makespan: solved.shuffle.makespan,
+                lower_bound: solved.lower_bound,
+                speedup: sequential / solved.shuffle.makespan,
+                best_possible: sequential / solved.lower_bound,
+            });
+            done += m as f64;
+        }
+        out.push(Line {
+            parameter: parameter.into(),
+            value,
+            level,
+            points,
+        });
+    }
+    Ok(out)
+}
+
+/// A series is valid when every one of its requests is, and its work is
+/// bounded.
+pub fn check(instance: &Instance, s: &Series, c: &mut Checker) {
+    let (from, to) = (s.from.get(), s.to.get());
+    c.whole("series.from", s.from, 1, super::MAX_MAPPERS);
+    c.whole("series.to", s.to, from.max(1), super::MAX_MAPPERS);
+    c.whole("series.points", s.points, 1, super::MAX_SERIES_POINTS);
+    for (field, len) in [
+        ("series.reducers", s.reducers.len()),
+        ("series.channels", s.channels.len()),
+        ("series.gammas", s.gammas.len()),
+    ] {
+        if len > super::MAX_SERIES_LINES {
+            let invalid = Invalid::TooMany {
+                count: len,
+                limit: super::MAX_SERIES_LINES,
+            };
+            c.fail(field, invalid);
+        }
+    }
+    for (i, &r) in s.reducers.iter().enumerate() {
+        c.whole(&format!("series.reducers[{i}]"), r, 1, super::MAX_REDUCERS);
+    }
+    for (i, &l) in s.channels.iter().enumerate() {
+        c.whole(&format!("series.channels[{i}]"), l, 1, usize::MAX);
+    }
+    for (i, &g) in s.gammas.iter().enumerate() {
+        c.positive(&format!("series.gammas[{i}]"), g);
+    }
+    if !c.is_clean() {
+        return;
+    }
+    let counts = mapper_counts(s);
+    let mut work = 0usize;
+    for (parameter, value, request) in lines(instance, s) {
+        let field = match parameter {
+            "reducers" => "series.reducers",
+            "channels" => "series.channels",
+            "gamma" => "series.gammas",
+            _ => "series.to",
+        };
+        for &m in [counts[0], to].iter() {
+            let mut at = request.clone();
+            at.mappers = Count::from(m);
+            let problems = crate::core::error::Validate::problems(&at);
+            if let Some(problem) = problems.into_iter().next() {
+                let why = format!("with {parameter} = {} and m = {m}: {problem}", number(value));
+                c.fail(field, Invalid::Unreadable(why));
+                return;
+            }
+        }
+        let r = request.reducers.get();
+        work = work.saturating_add(counts.iter().map(|&m| m * (r + 8)).sum::<usize>());
+    }
+    if work > super::MAX_SERIES_WORK {
+        let why = format!(
+            "the series solves {} schedules with {work} mapper-reducer pairs in all, the limit \
+             is {}; use fewer points, fewer lines or fewer mappers",
+            counts.len(),
+            super::MAX_SERIES_WORK
+        );
+        c.fail("series", Invalid::TooMuchWork(why));
+    }
+}

@@ -1,0 +1,110 @@
+//! One request: both schedules, the shorter verified one, its bound, and
+//! the series when asked.
+
+use super::series::{plateau, series};
+use super::shuffle::Shuffle;
+use super::{list_schedule, lower_bound, rotation, verify, Instance, Job, Report};
+use crate::core::error::Error;
+use crate::core::lp::LpError;
+use crate::core::progress::Progress;
+use crate::core::verify::Verdict;
+
+/// The shorter of the two schedules, with a proven lower bound.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The schedule.
+    pub shuffle: Shuffle,
+    /// `"rotation"` or `"list"`.
+    pub pattern: &'static str,
+    /// The other schedule's makespan.
+    pub other: f64,
+    /// A lower bound on the optimum (equal to the makespan up to the LP's
+    /// round-off when `r = 1`).
+    pub lower_bound: f64,
+    /// The verifier's verdict on `shuffle`.
+    pub verdict: Verdict,
+}
+
+/// Both schedules of `job`; the shorter one that verifies is kept.
+///
+/// # Errors
+///
+/// [`Error::Solver`] when neither schedule verifies (a bug, reported rather
+/// than shown).
+pub fn schedule(job: &Job, channels: usize) -> Result<Solved, Error> {
+    let list = list_schedule(job);
+    let (rotation, lp_end) = match rotation(job) {
+        Ok((s, end)) => (Some(s), end),
+        Err(_) => (None, 0.0),
+    };
+    let mut bound = lower_bound(job);
+    if job.reducers == 1 && rotation.is_some() {
+        // One reducer: the LP over the mapper order is the optimum.
+        bound = bound.max(lp_end + job.reduce_time());
+    }
+    let mut candidates = vec![("list", list)];
+    if let Some(s) = rotation {
+        candidates.push(("rotation", s));
+    }
+    candidates.sort_by(|a, b| a.1.makespan.total_cmp(&b.1.makespan));
+    let other = candidates.last().map_or(f64::NAN, |c| c.1.makespan);
+    let first = candidates[0].1.makespan;
+    let mut rejected = Vec::new();
+    for (pattern, shuffle) in candidates {
+        let verdict = verify(job, channels, &shuffle);
+        if verdict.ok {
+            let other = if shuffle.makespan == first { other } else { first };
+            return Ok(Solved {
+                lower_bound: bound.min(shuffle.makespan),
+                pattern,
+                other,
+                shuffle,
+                verdict,
+            });
+        }
+        rejected.push(format!(
+            "{pattern}: {}",
+            verdict.violation.unwrap_or_default()
+        ));
+    }
+    Err(Error::Solver(LpError::Failed(format!(
+        "no schedule passed the verifier ({})",
+        rejected.join("; ")
+    ))))
+}
+
+impl Instance {
+    /// Solves a request that [`crate::core::error::Validate::check`]
+    /// accepted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] when no schedule verifies, [`Error::Cancelled`]
+    /// when `progress` stops the series.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        let job = self.job();
+        let solved = schedule(&job, self.channels.get())?;
+        let makespan = solved.shuffle.makespan;
+        let sequential = job.sequential();
+        let series = match &self.series {
+            Some(s) => series(self, s, progress)?,
+            None => Vec::new(),
+        };
+        Ok(Report {
+            makespan,
+            lower_bound: solved.lower_bound,
+            gap: (makespan - solved.lower_bound) / makespan,
+            pattern: solved.pattern.into(),
+            other: solved.other,
+            sequential,
+            speedup: sequential / makespan,
+            channels: job.channels,
+            plateau: plateau(&job),
+            sizes: solved.shuffle.sizes,
+            transfers: solved.shuffle.transfers,
+            reducers: solved.shuffle.reducers,
+            verdict: solved.verdict,
+            series,
+        })
+    }
+}

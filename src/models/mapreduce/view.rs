@@ -1,0 +1,435 @@
+//! M8 on the page: the form, the report's layout, the Gantt chart and the
+//! series' charts.
+
+use super::{Instance, Report};
+use crate::core::chart::{Axis, Line, LineChart, Style};
+use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::gantt::{Activity, Bar, Gantt, Row};
+use crate::core::response::Describe;
+use crate::core::view::{cut, number, percent, Block, VerdictLine, ROWS_SHOWN};
+
+/// The M8 tab.
+pub fn form() -> Form {
+    let n = |key, path, label, help, unit, range| {
+        Field::number(key, path, label)
+            .help(help)
+            .unit(unit)
+            .range(range)
+    };
+    Form {
+        id: "m8",
+        prefix: "mr.",
+        tab: "MapReduce",
+        title: "MapReduce as a divisible load",
+        citation: "M8; Drozdowski, DLT from basics to applications, part 3",
+        intro: "<i>m</i> mappers and <i>r</i> reducers are started one after another (every \
+            <i>S</i>). Mapper <i>k</i> maps its chunk <i>α<sub>k</sub></i>, then sends \
+            <i>γα<sub>k</sub>/r</i> to every reducer; a mapper sends to one reducer at a time, a \
+            reducer receives from one mapper at a time, and at most <i>ℓ</i> transfers run at \
+            once. Each reducer reduces <i>γV/r</i> once it has every piece. The calculator \
+            splits the load with an LP over a pattern of rotating groups (and an equal split sent \
+            as soon as possible, keeping the shorter), proves a lower bound, and shows why the \
+            speedup levels off as mappers are added."
+            .into(),
+        groups: vec![
+            Group::of(
+                "",
+                vec![
+                    n("V", "load", "Load <i>V</i>", "the input to map", "B", "> 0"),
+                    n("m", "mappers", "<i>m</i>", "mappers", "", "1 to 20 000"),
+                    n("r", "reducers", "<i>r</i>", "reducers", "", "1 to 20 000"),
+                    n(
+                        "l",
+                        "channels",
+                        "<i>ℓ</i>",
+                        "bisection width: transfers at once (above min(r, m) acts as min(r, m))",
+                        "",
+                        "≥ 1",
+                    ),
+                    n(
+                        "g",
+                        "gamma",
+                        "<i>γ</i>",
+                        "the fraction of its input a mapper emits (above 1 is legal)",
+                        "",
+                        "> 0",
+                    ),
+                ],
+            ),
+            Group::of(
+                "",
+                vec![
+                    n(
+                        "S",
+                        "startup",
+                        "<i>S</i>",
+                        "start-up time of each machine",
+                        "s",
+                        "≥ 0",
+                    ),
+                    n(
+                        "C",
+                        "rate",
+                        "<i>C</i>",
+                        "communication time per byte",
+                        "s/B",
+                        "≥ 0",
+                    ),
+                    n(
+                        "lu",
+                        "unit",
+                        "<i>lu</i>",
+                        "size of a load unit",
+                        "B",
+                        "> 0",
+                    ),
+                ],
+            ),
+            Group::of(
+                "Map:",
+                vec![
+                    n("am", "map.rate", "<i>a</i>", "map time per byte", "s/B", "≥ 0"),
+                    n(
+                        "sm",
+                        "map.unit_startup",
+                        "<i>s</i>",
+                        "map start-up per load unit",
+                        "s",
+                        "≥ 0",
+                    ),
+                ],
+            ),
+            Group::of(
+                "Reduce:",
+                vec![
+                    n("ar", "reduce.rate", "<i>a</i>", "reduce time per byte", "s/B", "≥ 0"),
+                    n(
+                        "sr",
+                        "reduce.unit_startup",
+                        "<i>s</i>",
+                        "reduce start-up per load unit",
+                        "s",
+                        "≥ 0",
+                    ),
+                ],
+            ),
+            Group::optional(
+                "Speedup against m (optional):",
+                "series",
+                vec![
+                    Field::number("from", "series.from", "m from")
+                        .placeholder("none")
+                        .range("≥ 1"),
+                    Field::number("to", "series.to", "to")
+                        .placeholder("none")
+                        .range("≥ from"),
+                    Field::number("pts", "series.points", "points")
+                        .placeholder("none")
+                        .range("1 to 100"),
+                    Field::new("sr_r", "series.reducers", "lines for r (ℓ = r)", Kind::List)
+                        .placeholder("none")
+                        .help("one line per number of reducers, with ℓ = r")
+                        .range("up to 8 values"),
+                    Field::new("sr_l", "series.channels", "for ℓ", Kind::List)
+                        .placeholder("none")
+                        .help("one line per bisection width")
+                        .range("up to 8 values"),
+                    Field::new("sr_g", "series.gammas", "for γ", Kind::List)
+                        .placeholder("none")
+                        .help("one line per output fraction")
+                        .range("up to 8 values"),
+                ],
+            ),
+        ],
+        rows: None,
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let proven = if self.gap <= 1e-9 {
+            "; proven optimal".to_string()
+        } else {
+            format!("; at most {} above the optimum", percent(self.gap))
+        };
+        let mut blocks = vec![
+            Block::headline(
+                "m8-makespan",
+                "Schedule length <i>T</i> (s)",
+                self.makespan,
+                Some(VerdictLine::of("m8-verdict", &self.verdict, &proven)),
+            ),
+            Block::note(
+                "m8-bound",
+                format!(
+                    "Proven lower bound {} s (gap {}). {} schedule; the {} gives T = {} s.",
+                    number(self.lower_bound),
+                    percent(self.gap),
+                    match self.pattern.as_str() {
+                        "rotation" => "The LP over rotating groups gives the shorter",
+                        _ => "The equal split sent as soon as possible gives the shorter",
+                    },
+                    match self.pattern.as_str() {
+                        "rotation" => "equal split sent as soon as possible",
+                        _ => "LP over rotating groups",
+                    },
+                    number(self.other)
+                ),
+            ),
+            Block::note(
+                "m8-speedup",
+                format!(
+                    "One machine: T_seq = S + AV + BγV = {} s; speedup {} with {} mappers, {} \
+                     reducers and {} channels in use at most.",
+                    number(self.sequential),
+                    number(self.speedup),
+                    self.sizes.len(),
+                    self.reducers.len(),
+                    self.channels
+                ),
+            ),
+            Block::aside("m8-plateau", self.plateau.text.clone()),
+        ];
+        blocks.push(self.sizes_table());
+        blocks.push(self.reducers_table());
+        if !self.series.is_empty() {
+            blocks.push(self.series_table());
+        }
+        blocks
+    }
+}
+
+impl Report {
+    fn sizes_table(&self) -> Block {
+        let rows = self
+            .sizes
+            .iter()
+            .enumerate()
+            .take(ROWS_SHOWN)
+            .map(|(k, &a)| vec![k.to_string(), number(a)])
+            .collect();
+        Block::table(
+            "m8-sizes",
+            "Chunks of the mappers (numbered from 0)",
+            &["mapper", "α (B)"],
+            cut(rows, self.sizes.len(), "mappers"),
+        )
+    }
+
+    fn reducers_table(&self) -> Block {
+        let rows = self
+            .reducers
+            .iter()
+            .enumerate()
+            .take(ROWS_SHOWN)
+            .map(|(j, i)| vec![j.to_string(), number(i.start), number(i.end)])
+            .collect();
+        Block::table(
+            "m8-reducers",
+            "Reducers: when each has every piece and reduces",
+            &["reducer", "starts (s)", "ends (s)"],
+            cut(rows, self.reducers.len(), "reducers"),
+        )
+    }
+
+    fn series_table(&self) -> Block {
+        let head: Vec<String> = std::iter::once("m".to_string())
+            .chain(self.series.iter().map(line_name))
+            .collect();
+        let head: Vec<&str> = head.iter().map(String::as_str).collect();
+        let counts: Vec<usize> = self.series[0].points.iter().map(|p| p.mappers).collect();
+        let mut rows: Vec<Vec<String>> = counts
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                std::iter::once(m.to_string())
+                    .chain(self.series.iter().map(|l| number(l.points[i].speedup)))
+                    .collect()
+            })
+            .collect();
+        rows.push(
+            std::iter::once("level".to_string())
+                .chain(self.series.iter().map(|l| number(l.level)))
+                .collect(),
+        );
+        Block::table(
+            "m8-series",
+            "Speedup against m (last row: the level it approaches)",
+            &head,
+            rows,
+        )
+    }
+
+    /// Speedup against `m`, one chart per varied parameter, each line with
+    /// its level dashed.
+    pub fn charts(&self) -> Vec<LineChart> {
+        let mut charts = Vec::new();
+        for parameter in ["reducers", "channels", "gamma", "mappers"] {
+            let lines: Vec<&super::Line> = self
+                .series
+                .iter()
+                .filter(|l| l.parameter == parameter)
+                .collect();
+            if lines.is_empty() {
+                continue;
+            }
+            let markers = lines[0].points.len() <= 40;
+            let mut drawn = Vec::new();
+            for l in &lines {
+                let name = line_name(l);
+                let points = l
+                    .points
+                    .iter()
+                    .map(|p| [p.mappers as f64, p.speedup])
+                    .collect();
+                drawn.push(Line::new(&name, points, markers));
+            }
+            for l in &lines {
+                let (first, last) = (l.points[0].mappers, l.points[l.points.len() - 1].mappers);
+                let level = vec![[first as f64, l.level], [last as f64, l.level]];
+                let mut line = Line::new(&format!("level, {}", line_name(l)), level, false)
+                    .styled(Style::Dashed);
+                line.label = Some(format!("level {}", number(round3(l.level))));
+                drawn.push(line);
+            }
+            let by = match parameter {
+                "reducers" => "r (ℓ = r)",
+                "channels" => "ℓ",
+                "gamma" => "γ",
+                _ => "m",
+            };
+            let many = lines[0].points.last().is_some_and(|p| p.mappers > 50);
+            charts.push(LineChart {
+                name: format!("speedup-{parameter}"),
+                title: format!("Speedup T_seq/T against mappers m, by {by} (dashed: the level)"),
+                x: if many {
+                    Axis::log("mappers m")
+                } else {
+                    Axis::linear("mappers m")
+                },
+                y: Axis::fitting(
+                    "speedup",
+                    lines.iter().flat_map(|l| l.points.iter().map(|p| p.speedup)),
+                ),
+                lines: drawn,
+                legend: true,
+            });
+        }
+        charts
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    format!("{x:.3e}").parse().unwrap_or(x)
+}
+
+/// A line's name: `r = 100`, `ℓ = 10`, `γ = 0.1`.
+fn line_name(l: &super::Line) -> String {
+    let symbol = match l.parameter.as_str() {
+        "reducers" => "r",
+        "channels" => "ℓ",
+        "gamma" => "γ",
+        _ => "m",
+    };
+    format!("{symbol} = {}", number(l.value))
+}
+
+/// The most mapper rows and reducer rows the chart draws (the first and the
+/// last halves when there are more).
+const MAPPER_ROWS: usize = 24;
+const REDUCER_ROWS: usize = 16;
+/// Above this many reducers a mapper's sends are drawn as one bar.
+const COLOURED_SENDS: usize = 64;
+
+/// The rows to draw out of `n`: all, or the first and last `most/2`.
+fn shown(n: usize, most: usize) -> Vec<usize> {
+    if n <= most {
+        (0..n).collect()
+    } else {
+        (0..most / 2).chain(n - most / 2..n).collect()
+    }
+}
+
+/// The Gantt chart: mappers (start-up, map, each send coloured by its
+/// reducer), then reducers (start-up, receiving, reduce).
+pub fn gantt(request: &Instance, report: &Report) -> Gantt {
+    let job = request.job();
+    let horizon = report.makespan;
+    let mappers = shown(job.mappers, MAPPER_ROWS);
+    let reducers = shown(job.reducers, REDUCER_ROWS);
+    let mut sends: Vec<Vec<Bar>> = vec![Vec::new(); job.mappers];
+    let mut receives: Vec<Vec<Bar>> = vec![Vec::new(); job.reducers];
+    for t in &report.transfers {
+        let to = (job.reducers <= COLOURED_SENDS).then_some(t.reducer);
+        sends[t.mapper].push(Bar {
+            start: t.start,
+            end: t.end,
+            activity: Activity::Send { to },
+        });
+        receives[t.reducer].push(Bar {
+            start: t.start,
+            end: t.end,
+            activity: Activity::Receive,
+        });
+    }
+    let startup = |ready: f64| Bar {
+        start: ready - job.startup,
+        end: ready,
+        activity: Activity::Startup,
+    };
+    let mut rows = Vec::new();
+    for k in mappers {
+        let ready = job.mapper_ready(k);
+        let mut bars = vec![
+            startup(ready),
+            Bar {
+                start: ready,
+                end: ready + job.map * report.sizes[k],
+                activity: Activity::Map,
+            },
+        ];
+        bars.extend(merged(std::mem::take(&mut sends[k]), horizon));
+        rows.push(Row {
+            label: format!("M{k}"),
+            bars,
+        });
+    }
+    for j in reducers {
+        let mut bars = vec![startup(job.reducer_ready(j))];
+        bars.extend(merged(std::mem::take(&mut receives[j]), horizon));
+        let reduce = report.reducers[j];
+        bars.push(Bar {
+            start: reduce.start,
+            end: reduce.end,
+            activity: Activity::Reduce,
+        });
+        rows.push(Row {
+            label: format!("R{j}"),
+            bars,
+        });
+    }
+    for row in &mut rows {
+        row.bars.retain(|b| b.end > b.start);
+    }
+    Gantt { rows, horizon }
+}
+
+/// `bars` by start, with back-to-back bars of the same activity joined
+/// (a reducer's receptions, a mapper's sends when not coloured).
+fn merged(mut bars: Vec<Bar>, horizon: f64) -> Vec<Bar> {
+    bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+    let gap = 1e-9 * horizon.max(1.0);
+    let mut out: Vec<Bar> = Vec::with_capacity(bars.len());
+    for b in bars {
+        match out.last_mut() {
+            Some(last) if last.activity == b.activity && b.start - last.end <= gap => {
+                last.end = last.end.max(b.end);
+            }
+            _ => out.push(b),
+        }
+    }
+    out
+}

@@ -1,0 +1,485 @@
+//! M8: MapReduce — the closed form, brute force over the mapper orders for
+//! one reducer, the verifier against broken schedules, the lower bound
+//! against every schedule, and the series against its level.
+#![cfg(not(target_arch = "wasm32"))]
+
+use dlt_calc::core::count::Count;
+use dlt_calc::core::error::Validate;
+use dlt_calc::core::lp::{Cmp, Problem};
+use dlt_calc::core::model::Model;
+use dlt_calc::core::permutations;
+use dlt_calc::core::progress::Silent;
+use dlt_calc::models::mapreduce::{
+    list_schedule, lower_bound, rotation, verify, Instance, Job, MapReduce, Phase, Series, Shuffle,
+    Transfer,
+};
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn between(&mut self, low: f64, high: f64) -> f64 {
+        low + (high - low) * self.unit()
+    }
+
+    fn log(&mut self, low: f64, high: f64) -> f64 {
+        10f64.powf(self.between(low, high))
+    }
+
+    fn upto(&mut self, n: usize) -> usize {
+        1 + (self.next() % n as u64) as usize
+    }
+}
+
+/// A random instance: start-ups from nothing to dominant, any `γ`.
+fn random(rng: &mut Rng, m: usize, r: usize, l: usize) -> Instance {
+    let map = Phase {
+        rate: rng.log(-6.0, -3.0),
+        unit_startup: if rng.unit() < 0.3 {
+            0.0
+        } else {
+            rng.log(-3.0, 0.0)
+        },
+    };
+    let reduce = Phase {
+        rate: rng.log(-6.0, -3.0),
+        unit_startup: rng.between(0.0, 0.1),
+    };
+    Instance {
+        load: rng.log(2.0, 9.0),
+        mappers: Count::from(m),
+        reducers: Count::from(r),
+        channels: Count::from(l),
+        unit: rng.log(3.0, 7.0),
+        startup: if rng.unit() < 0.2 {
+            0.0
+        } else {
+            rng.log(-2.0, 2.0)
+        },
+        rate: if rng.unit() < 0.1 {
+            0.0
+        } else {
+            rng.log(-7.0, -3.0)
+        },
+        gamma: rng.log(-2.0, 0.5),
+        map,
+        reduce,
+        series: None,
+    }
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
+}
+
+#[test]
+fn one_mapper_one_reducer_is_the_closed_form() {
+    let mut rng = Rng(1);
+    for _ in 0..100 {
+        let i = random(&mut rng, 1, 1, 1);
+        i.check().unwrap();
+        let j = i.job();
+        let v = j.load;
+        let expected = (j.startup + j.map * v).max(2.0 * j.startup)
+            + j.rate * j.gamma * v
+            + j.reduce * j.gamma * v;
+        let r = i.solve(&mut Silent).unwrap();
+        assert!(
+            close(r.makespan, expected, 1e-12),
+            "{} vs {expected}",
+            r.makespan
+        );
+        assert!(r.gap <= 1e-9, "gap {}", r.gap);
+        assert!(r.verdict.ok);
+        assert_eq!(r.transfers.len(), 1);
+    }
+}
+
+/// The shortest `T` with one reducer receiving in order `order`: one LP.
+fn one_order(job: &Job, order: &[usize]) -> f64 {
+    let (v, c) = (job.load, job.rate * job.gamma);
+    let unit = (job.map + c) * v + job.reducer_ready(0);
+    let mut lp = Problem::new();
+    let alpha: Vec<_> = (0..job.mappers)
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    let last = *order.last().unwrap();
+    let start: Vec<_> = order
+        .iter()
+        .map(|&k| {
+            let cost = if k == last { 1.0 } else { 0.0 };
+            lp.add_var(cost, 0.0, f64::INFINITY)
+        })
+        .collect();
+    lp.add_constraint(&[(alpha[last], c * v / unit)], Cmp::Ge, 0.0);
+    for (i, &k) in order.iter().enumerate() {
+        // The piece of mapper k starts after k has mapped ...
+        lp.add_constraint(
+            &[(start[i], 1.0), (alpha[k], -job.map * v / unit)],
+            Cmp::Ge,
+            job.mapper_ready(k) / unit,
+        );
+        // ... and after the previous piece.
+        if i > 0 {
+            let p = order[i - 1];
+            lp.add_constraint(
+                &[
+                    (start[i], 1.0),
+                    (start[i - 1], -1.0),
+                    (alpha[p], -c * v / unit),
+                ],
+                Cmp::Ge,
+                0.0,
+            );
+        }
+    }
+    lp.add_constraint(&[(start[0], 1.0)], Cmp::Ge, job.reducer_ready(0) / unit);
+    let all: Vec<_> = alpha.iter().map(|&a| (a, 1.0)).collect();
+    lp.add_constraint(&all, Cmp::Eq, 1.0);
+    let s = lp.solve().unwrap();
+    (s[start[order.len() - 1]] + c * v / unit * s[alpha[last]]) * unit + job.reduce_time()
+}
+
+#[test]
+fn one_reducer_matches_brute_force_over_mapper_orders() {
+    let mut rng = Rng(2);
+    for case in 0..200 {
+        let m = rng.upto(5);
+        let l = rng.upto(3);
+        let i = random(&mut rng, m, 1, l);
+        i.check().unwrap();
+        let job = i.job();
+        let mut best = f64::INFINITY;
+        permutations::for_each(m, |order| {
+            best = best.min(one_order(&job, order));
+            true
+        });
+        let r = i.solve(&mut Silent).unwrap();
+        assert!(r.verdict.ok, "case {case}: {:?}", r.verdict);
+        assert!(
+            close(r.makespan, best, 1e-7),
+            "case {case}: m = {m}: {} vs brute force {best} ({i:?})",
+            r.makespan
+        );
+        assert!(r.gap <= 1e-7, "case {case}: gap {}", r.gap);
+        assert!(r.lower_bound <= best * (1.0 + 1e-9), "case {case}");
+    }
+}
+
+#[test]
+fn every_schedule_verifies_and_the_bound_holds() {
+    let mut rng = Rng(3);
+    for case in 0..400 {
+        let (m, r) = (rng.upto(40), rng.upto(12));
+        let l = rng.upto(14);
+        let i = random(&mut rng, m, r, l);
+        i.check().unwrap();
+        let job = i.job();
+        let bound = lower_bound(&job);
+        let list = list_schedule(&job);
+        let (rot, _) = rotation(&job).unwrap();
+        for (name, s) in [("list", &list), ("rotation", &rot)] {
+            let v = verify(&job, l, s);
+            assert!(v.ok, "case {case} {name}: {:?} ({i:?})", v.violation);
+            assert!(
+                bound <= s.makespan * (1.0 + 1e-12),
+                "case {case} {name}: bound {bound} above T = {} ({i:?})",
+                s.makespan
+            );
+        }
+        let report = i.solve(&mut Silent).unwrap();
+        assert!(report.makespan <= list.makespan.min(rot.makespan) * (1.0 + 1e-12));
+        assert!(
+            (0.0..1.0).contains(&report.gap),
+            "case {case}: {}",
+            report.gap
+        );
+        // Speedup never beats the level the series approaches.
+        assert!(
+            report.speedup <= report.plateau.level * (1.0 + 1e-9),
+            "case {case}"
+        );
+    }
+}
+
+/// A valid schedule to break: `m = 3`, `r = 2`, `ℓ = 2`.
+fn small() -> (Job, Shuffle) {
+    let i = Instance {
+        load: 1e6,
+        mappers: Count(3),
+        reducers: Count(2),
+        channels: Count(2),
+        unit: 1e3,
+        startup: 1.0,
+        rate: 1e-3,
+        gamma: 0.5,
+        map: Phase {
+            rate: 1e-3,
+            unit_startup: 0.0,
+        },
+        reduce: Phase {
+            rate: 1e-3,
+            unit_startup: 0.0,
+        },
+        series: None,
+    };
+    let job = i.job();
+    let s = list_schedule(&job);
+    assert!(verify(&job, 2, &s).ok);
+    (job, s)
+}
+
+#[test]
+fn the_verifier_rejects_every_kind_of_broken_schedule() {
+    type Break = fn(&mut Shuffle);
+    let cases: &[(&str, Break, &str)] = &[
+        ("chunks off", |s| s.sizes[0] *= 1.01, "add up"),
+        (
+            "a negative chunk",
+            |s| {
+                s.sizes[0] = -s.sizes[0];
+            },
+            "has chunk",
+        ),
+        ("a short transfer", |s| s.transfers[0].end -= 1e-3, "lasts"),
+        (
+            "sent before mapped",
+            |s| {
+                let t = &mut s.transfers[0];
+                t.start -= 50.0;
+                t.end -= 50.0;
+            },
+            "maps until",
+        ),
+        (
+            "a missing transfer",
+            |s| {
+                s.transfers.pop();
+            },
+            "times, not 1",
+        ),
+        (
+            "a transfer twice",
+            |s| {
+                let t = s.transfers[0];
+                s.transfers.push(Transfer {
+                    start: t.start + 1e4,
+                    end: t.end + 1e4,
+                    ..t
+                });
+            },
+            "times, not 1",
+        ),
+        (
+            "a reducer that does not exist",
+            |s| s.transfers[0].reducer = 7,
+            "do not exist",
+        ),
+        (
+            "a reducer not ready",
+            |s| {
+                for t in &mut s.transfers {
+                    let len = t.end - t.start;
+                    t.start = 0.0;
+                    t.end = len;
+                }
+            },
+            "maps until",
+        ),
+        (
+            "reduce too early",
+            |s| {
+                s.reducers[0].start -= 1.0;
+                s.reducers[0].end -= 1.0;
+            },
+            "before its last piece",
+        ),
+        (
+            "reduce too short",
+            |s| s.reducers[1].end -= 1.0,
+            "reduces for",
+        ),
+        ("a wrong makespan", |s| s.makespan += 1.0, "makespan"),
+    ];
+    for (what, broken, expected) in cases {
+        let (job, mut s) = small();
+        broken(&mut s);
+        let v = verify(&job, 2, &s);
+        assert!(!v.ok, "{what}: accepted");
+        let why = v.violation.unwrap();
+        assert!(why.contains(expected), "{what}: {why}");
+    }
+}
+
+#[test]
+fn the_verifier_rejects_overlaps_and_too_many_channels() {
+    let (job, s) = small();
+    // Everything at once: a mapper in two transfers at once.
+    let mut at_once = s.clone();
+    let start = at_once
+        .transfers
+        .iter()
+        .map(|t| t.start)
+        .fold(0.0, f64::max);
+    for t in &mut at_once.transfers {
+        let len = t.end - t.start;
+        t.start = start;
+        t.end = start + len;
+    }
+    let why = verify(&job, 2, &at_once).violation.unwrap();
+    assert!(why.contains("two transfers at once"), "{why}");
+    // A valid schedule checked against a narrower network.
+    let why = verify(&job, 1, &s).violation.unwrap();
+    assert!(why.contains("bisection width is 1"), "{why}");
+    // A reducer receiving two pieces at once.
+    let mut shared = s.clone();
+    let (a, b) = {
+        let to0: Vec<usize> = (0..shared.transfers.len())
+            .filter(|&i| shared.transfers[i].reducer == 0)
+            .collect();
+        (to0[0], to0[1])
+    };
+    let start = shared.transfers[a].start.max(shared.transfers[b].start);
+    for i in [a, b] {
+        let len = shared.transfers[i].end - shared.transfers[i].start;
+        shared.transfers[i].start = start;
+        shared.transfers[i].end = start + len;
+    }
+    let why = verify(&job, 3, &shared).violation.unwrap();
+    assert!(why.contains("two transfers at once"), "{why}");
+}
+
+#[test]
+fn the_reference_instance() {
+    let i = Instance::reference();
+    i.check().unwrap();
+    let r = i.solve(&mut Silent).unwrap();
+    assert!(r.verdict.ok);
+    assert_eq!(r.transfers.len(), 100_000);
+    assert!(r.gap < 0.01, "gap {}", r.gap);
+    // T_seq = 1 + 1.0000625e-5·1e15 + 1.0000625e-5·1e14.
+    assert!(close(r.sequential, 1.0 + 1.0000625e10 + 1.0000625e9, 1e-12));
+    // The level: T_seq / (CγV/100 + BγV/100) ≈ 1000 = 10 r.
+    assert!(close(r.plateau.level, 1000.0, 1e-4), "{}", r.plateau.level);
+    assert_eq!(r.plateau.bounded_by, "reduce");
+    assert!(r.speedup > 500.0 && r.speedup < 1000.0, "{}", r.speedup);
+}
+
+#[test]
+fn the_series_levels_off_below_its_level() {
+    let mut i = Instance::reference();
+    i.series = Some(Series {
+        from: Count(10),
+        to: Count(2000),
+        points: Count(12),
+        reducers: vec![Count(10), Count(100)],
+        channels: Vec::new(),
+        gammas: vec![0.01, 1.0],
+    });
+    i.check().unwrap();
+    let r = i.solve(&mut Silent).unwrap();
+    assert_eq!(r.series.len(), 4);
+    for line in &r.series {
+        let speedups: Vec<f64> = line.points.iter().map(|p| p.speedup).collect();
+        for p in &line.points {
+            assert!(p.speedup <= line.level * (1.0 + 1e-9), "{line:?}");
+            assert!(p.lower_bound <= p.makespan);
+            assert!(p.best_possible >= p.speedup);
+        }
+        // It grows with m; with γ = 0.1 it ends within reach of its level
+        // (with γ = 0.01 mapping still dominates at m = 2000: m ≫ r pays).
+        assert!(
+            speedups.windows(2).all(|w| w[1] >= w[0] * 0.999),
+            "{speedups:?}"
+        );
+        let last = *speedups.last().unwrap();
+        if line.parameter == "reducers" {
+            assert!(
+                last >= 0.5 * line.level,
+                "{}: {last} vs {}",
+                line.value,
+                line.level
+            );
+        }
+    }
+    // More reducers, higher level; a smaller γ, higher speedup.
+    let level = |p: &str, v: f64| {
+        r.series
+            .iter()
+            .find(|l| l.parameter == p && l.value == v)
+            .unwrap()
+            .clone()
+    };
+    assert!(level("reducers", 100.0).level > 5.0 * level("reducers", 10.0).level);
+    let small = level("gamma", 0.01);
+    let big = level("gamma", 1.0);
+    assert!(small.points.last().unwrap().speedup > 3.0 * big.points.last().unwrap().speedup);
+    // With γ = 1 the shuffle of γV through 100 channels matters: level ≈ r.
+    assert!(big.level < 2.0 * 100.0, "{}", big.level);
+    assert_eq!(r.charts().len(), 2);
+}
+
+#[test]
+fn presets_validate_and_solve() {
+    for p in MapReduce::presets() {
+        p.request.check().unwrap();
+    }
+    let small = MapReduce::presets()
+        .into_iter()
+        .find(|p| p.name == "mapreduce-small")
+        .unwrap();
+    let out = MapReduce::solve(&small.request, &mut Silent).unwrap();
+    let gantt = out.gantt.unwrap();
+    assert_eq!(gantt.rows.len(), 8);
+    assert_eq!(gantt.rows[0].label, "M0");
+    assert_eq!(gantt.rows[4].label, "R0");
+}
+
+#[test]
+fn bad_requests_name_their_field() {
+    type Edit = fn(&mut Instance);
+    let cases: &[(&str, Edit)] = &[
+        ("load", |i| i.load = -1.0),
+        ("mappers", |i| i.mappers = Count(0)),
+        ("reducers", |i| i.reducers = Count(0)),
+        ("channels", |i| i.channels = Count(0)),
+        ("gamma", |i| i.gamma = 0.0),
+        ("unit", |i| i.unit = 0.0),
+        ("map.rate", |i| {
+            i.map.rate = 0.0;
+            i.map.unit_startup = 0.0;
+        }),
+        ("reduce.unit_startup", |i| i.reduce.unit_startup = f64::NAN),
+        ("mappers", |i| {
+            i.mappers = Count(20_000);
+            i.reducers = Count(20_000);
+        }),
+        ("load", |i| i.load = 1e305),
+    ];
+    for (field, broken) in cases {
+        let mut i = Instance::reference();
+        broken(&mut i);
+        let problems = i.problems();
+        assert!(
+            problems.iter().any(|p| p.field_path() == Some(field)),
+            "{field}: {problems:?}"
+        );
+    }
+    // ℓ above min(r, m) is legal: it acts as min(ℓ, r, m).
+    let mut i = Instance::reference();
+    i.channels = Count(1 << 40);
+    i.check().unwrap();
+    assert_eq!(i.job().channels, 100);
+}
