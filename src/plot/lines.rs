@@ -100,14 +100,15 @@ where
     let drawable = |&[x, y]: &[f64; 2]| {
         x.is_finite() && y.is_finite() && (!chart.x.log || x > 0.0) && (!chart.y.log || y > 0.0)
     };
-    // Lines of one name share a colour (a line broken into pieces).
+    // Lines of one name share a colour and one legend entry (a line broken
+    // into pieces, or a result and its bound dashed).
     let mut names: Vec<&str> = Vec::new();
     for line in &chart.lines {
-        let i = match names.iter().position(|n| *n == line.name) {
-            Some(i) => i,
+        let (i, first) = match names.iter().position(|n| *n == line.name) {
+            Some(i) => (i, false),
             None => {
                 names.push(&line.name);
-                names.len() - 1
+                (names.len() - 1, true)
             }
         };
         let colour = match line.style {
@@ -134,9 +135,11 @@ where
                 .draw_series(LineSeries::new(points.clone(), style))
                 .map_err(drawing)?,
         };
-        series
-            .label(line.name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        if first {
+            series
+                .label(line.name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        }
         if line.markers {
             c.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                 .map_err(drawing)?;

@@ -21,7 +21,7 @@ const test = (name, fn) => tests.push({ name, fn });
 
 /** The CLI's answer for a request, as the page formats numbers. */
 function cli(request) {
-  const out = execFileSync(dlt, ['solve', '--compact'], { input: JSON.stringify(request) });
+  const out = execFileSync(dlt, ['solve', '--compact'], { input: JSON.stringify(request), maxBuffer: 1 << 28 });
   return JSON.parse(out);
 }
 const fmt = (x) => String(Number(x.toPrecision(10)));
@@ -520,9 +520,45 @@ test('metrics: formulas typed, isoefficiency, a bad formula named where it is wr
   await page.screenshot({ path: path.join(shots, 'metrics.png'), fullPage: true });
 });
 
+test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ, [004]\'s series', async (page) => {
+  await page.click('#tab-m8');
+  await result(page, 'm8');
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'mapreduce'])));
+  assert.equal(await page.textContent('#m8-makespan'), fmt(want.report.makespan));
+  assert.match(await page.textContent('#m8-verdict'), /verified/);
+  assert.match(await page.textContent('#m8-plateau'), /speedup approaches at most/);
+  assert.match(await page.textContent('#m8-sizes'), /0–99/);
+  const drawn = await page.evaluate(() => {
+    const c = document.querySelector('#m8-result canvas.gantt');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const count = { map: 0, reduce: 0 };
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] === 46 && d[i + 1] === 139 && d[i + 2] === 87) count.map++;
+      if (d[i] === 218 && d[i + 1] === 165 && d[i + 2] === 32) count.reduce++;
+    }
+    return count;
+  });
+  assert.ok(drawn.map > 1000 && drawn.reduce > 1000, `Gantt chart not drawn: ${JSON.stringify(drawn)}`);
+  const before = await page.textContent('#m8-makespan');
+  await page.fill('#m8-g', '0');
+  const slot = '#m8 [data-error-for="gamma"]';
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
+  assert.match(await page.textContent(slot), /must be greater than zero/);
+  assert.equal(await page.textContent('#m8-makespan'), before);
+  await page.selectOption('#m8-preset', 'mapreduce-gamma');
+  await page.click('#m8-load-preset');
+  await page.waitForFunction(() => document.querySelectorAll('#m8-series tbody tr').length > 30, null, { timeout: 60000 });
+  const series = cli(JSON.parse(execFileSync(dlt, ['example', 'mapreduce-gamma']))).report.series;
+  const levels = await page.evaluate(() => [...document.querySelectorAll('#m8-series tbody tr:last-child > *')].map((td) => td.textContent));
+  assert.deepEqual(levels.slice(1), series.map((l) => fmt(l.level)));
+  const n = await colouredPixels(page, '#m8-result figure[data-name="speedup-gamma"] canvas');
+  assert.ok(n > 300, `series chart not drawn (${n} coloured pixels)`);
+  await page.screenshot({ path: path.join(shots, 'mapreduce.png'), fullPage: true });
+});
+
 test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  for (const tab of ['m2', 'm3', 'm4', 'm5', 'map', 'table1', 'gmap']) {
+  for (const tab of ['m2', 'm3', 'm4', 'm5', 'm8', 'map', 'table1', 'gmap']) {
     await page.click(`#tab-${tab}`);
     if (tab.startsWith('m') && tab !== 'map') await result(page, tab);
     else await page.waitForSelector(`#${tab}-result:not([hidden])`);

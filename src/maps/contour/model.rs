@@ -75,6 +75,11 @@ impl<C: Catalogue> Model for GeneralisedMap<C> {
                 label: "[000] reference instance, m = 8: efficiency over C and V",
                 request: Request::startup_reference(),
             },
+            Preset {
+                name: "map-mapreduce",
+                label: "[004] MapReduce: speedup over the mappers m and the output fraction γ",
+                request: Request::mapreduce_gamma(),
+            },
         ]
     }
 

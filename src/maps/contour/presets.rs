@@ -6,6 +6,7 @@ use super::{AxisRange, Quantity, Request};
 use crate::core::count::Count;
 use crate::core::map::Tagged;
 use crate::models::linear::{self, Linear};
+use crate::models::mapreduce::{self, MapReduce};
 use crate::models::startup::{self, Startup};
 
 impl AxisRange {
@@ -61,6 +62,19 @@ impl<C> Request<C> {
             y: AxisRange::of("load", 1e3, 1e6, 16, true),
             quantity: Quantity::Efficiency,
             levels: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0],
+            catalogue: PhantomData,
+        }
+    }
+
+    /// `[004]`'s MapReduce reference: speedup over `m` and `γ` (`r = ℓ = 100`),
+    /// where the lines bend as `γ` grows: `γ` decides how far mappers pay.
+    pub fn mapreduce_gamma() -> Request<C> {
+        Request {
+            base: Tagged::of::<MapReduce>(&mapreduce::Instance::reference()),
+            x: AxisRange::of("mappers", 10.0, 2000.0, 12, true),
+            y: AxisRange::of("gamma", 0.01, 1.0, 10, true),
+            quantity: Quantity::Speedup,
+            levels: vec![50.0, 100.0, 200.0, 300.0, 500.0, 700.0],
             catalogue: PhantomData,
         }
     }

@@ -4,10 +4,12 @@
 //!
 //! It is an event simulation. At each moment something ends (a mapping, a
 //! transfer) the waiting mappers are taken in index order (the earliest
-//! started first); each starts a transfer to the first free reducer it
-//! still owes, counting from its own turn (mapper `k` starts at reducer
-//! `k mod r`, so the mappers do not all queue for reducer 0), while a
-//! channel is free.
+//! started first); each starts a transfer to a free reducer it still owes,
+//! while a channel is free. "In turn" can be read four ways, and we try
+//! them all and keep the shortest: each mapper goes through the reducers
+//! from reducer 0 or from its own `k mod r` (so the mappers do not all
+//! queue for reducer 0), and either strictly in that order (waiting for its
+//! next reducer) or to the first free one it owes in that order.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap};
@@ -58,6 +60,10 @@ impl Bits {
         self.0[j / 64] &= !(1 << (j % 64));
     }
 
+    fn has(&self, j: usize) -> bool {
+        self.0[j / 64] & (1 << (j % 64)) != 0
+    }
+
     fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
@@ -82,8 +88,33 @@ impl Bits {
     }
 }
 
-/// The equal split, sent as soon as possible.
+/// How a mapper takes the reducers in turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turn {
+    /// From reducer `k mod r` (else from reducer 0).
+    pub own_start: bool,
+    /// Only its next reducer in order (else the first free one it owes).
+    pub strict: bool,
+}
+
+/// The equal split, sent as soon as possible: the shortest of the four
+/// readings of "in turn".
 pub fn list_schedule(job: &Job) -> Shuffle {
+    let mut best: Option<Shuffle> = None;
+    for own_start in [true, false] {
+        for strict in [false, true] {
+            let s = list_schedule_with(job, Turn { own_start, strict });
+            if best.as_ref().is_none_or(|b| s.makespan < b.makespan) {
+                best = Some(s);
+            }
+        }
+    }
+    best.expect("four schedules")
+}
+
+/// The equal split, sent as soon as possible, each mapper taking the
+/// reducers in turn as `turn` says.
+pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
     let (m, r) = (job.mappers, job.reducers);
     let alpha = job.load / m as f64;
     let length = job.transfer_time(alpha);
@@ -142,7 +173,16 @@ pub fn list_schedule(job: &Job) -> Shuffle {
             if channels == 0 || free.is_empty() {
                 break;
             }
-            if let Some(j) = owed[k].first_common(&free, k % r) {
+            let from = if turn.own_start { k % r } else { 0 };
+            let next = if turn.strict {
+                // The first reducer it owes in its order, if that one is free.
+                owed[k]
+                    .first_common(&owed[k], from)
+                    .filter(|&j| free.has(j))
+            } else {
+                owed[k].first_common(&free, from)
+            };
+            if let Some(j) = next {
                 owed[k].clear(j);
                 left[k] -= 1;
                 free.clear(j);

@@ -75,7 +75,7 @@ mod verify;
 mod view;
 
 pub use bound::lower_bound;
-pub use list::list_schedule;
+pub use list::{list_schedule, list_schedule_with, Turn};
 pub use model::{MapReduce, Output};
 pub use rotation::rotation;
 pub use series::{Line, Plateau, SeriesPoint};

@@ -203,35 +203,58 @@ impl Describe for Report {
 }
 
 impl Report {
+    /// The chunks, mappers with equal chunks in one row, with when they
+    /// send.
     fn sizes_table(&self) -> Block {
-        let rows = self
-            .sizes
+        let mut sending = vec![(f64::INFINITY, f64::NEG_INFINITY); self.sizes.len()];
+        for t in &self.transfers {
+            let s = &mut sending[t.mapper];
+            *s = (s.0.min(t.start), s.1.max(t.end));
+        }
+        let runs = runs(&self.sizes, |a, b| same(*a, *b));
+        let rows = runs
             .iter()
-            .enumerate()
             .take(ROWS_SHOWN)
-            .map(|(k, &a)| vec![k.to_string(), number(a)])
+            .map(|r| {
+                let (from, to) = sending[r.clone()]
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| {
+                        (a.min(s.0), b.max(s.1))
+                    });
+                let when = if from <= to {
+                    format!("{} – {}", number(from), number(to))
+                } else {
+                    "nothing to send".into()
+                };
+                vec![span(r), number(self.sizes[r.start]), when]
+            })
             .collect();
         Block::table(
             "m8-sizes",
-            "Chunks of the mappers (numbered from 0)",
-            &["mapper", "α (B)"],
-            cut(rows, self.sizes.len(), "mappers"),
+            "Chunks of the mappers (numbered from 0; equal chunks in one row)",
+            &["mappers", "chunk α (B)", "sending (s)"],
+            cut(rows, runs.len(), "rows"),
         )
     }
 
+    /// When the reducers reduce, reducers with equal times in one row.
     fn reducers_table(&self) -> Block {
-        let rows = self
-            .reducers
+        let runs = runs(&self.reducers, |a, b| {
+            same(a.start, b.start) && same(a.end, b.end)
+        });
+        let rows = runs
             .iter()
-            .enumerate()
             .take(ROWS_SHOWN)
-            .map(|(j, i)| vec![j.to_string(), number(i.start), number(i.end)])
+            .map(|r| {
+                let i = self.reducers[r.start];
+                vec![span(r), number(i.start), number(i.end)]
+            })
             .collect();
         Block::table(
             "m8-reducers",
             "Reducers: when each has every piece and reduces",
-            &["reducer", "starts (s)", "ends (s)"],
-            cut(rows, self.reducers.len(), "reducers"),
+            &["reducers", "starts (s)", "ends (s)"],
+            cut(rows, runs.len(), "rows"),
         )
     }
 
@@ -290,10 +313,8 @@ impl Report {
             for l in &lines {
                 let (first, last) = (l.points[0].mappers, l.points[l.points.len() - 1].mappers);
                 let level = vec![[first as f64, l.level], [last as f64, l.level]];
-                let mut line = Line::new(&format!("level, {}", line_name(l)), level, false)
-                    .styled(Style::Dashed);
-                line.label = Some(format!("level {}", number(round3(l.level))));
-                drawn.push(line);
+                // Same name: same colour, dashed, no second legend entry.
+                drawn.push(Line::new(&line_name(l), level, false).styled(Style::Dashed));
             }
             let by = match parameter {
                 "reducers" => "r (ℓ = r)",
@@ -322,8 +343,30 @@ impl Report {
     }
 }
 
-fn round3(x: f64) -> f64 {
-    format!("{x:.3e}").parse().unwrap_or(x)
+/// Equal to twelve digits.
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+}
+
+/// The runs of consecutive equal items, as index ranges.
+fn runs<T>(items: &[T], equal: impl Fn(&T, &T) -> bool) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match runs.last_mut() {
+            Some(r) if equal(&items[r.start], item) => r.end = i + 1,
+            _ => runs.push(i..i + 1),
+        }
+    }
+    runs
+}
+
+/// `3` or `0–99`.
+fn span(r: &std::ops::Range<usize>) -> String {
+    if r.len() == 1 {
+        r.start.to_string()
+    } else {
+        format!("{}–{}", r.start, r.end - 1)
+    }
 }
 
 /// A line's name: `r = 100`, `ℓ = 10`, `γ = 0.1`.
