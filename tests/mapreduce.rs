@@ -483,3 +483,34 @@ fn bad_requests_name_their_field() {
     i.check().unwrap();
     assert_eq!(i.job().channels, 100);
 }
+
+#[test]
+fn a_stopped_series_keeps_its_lines_so_far() {
+    let mut i = MapReduce::presets()
+        .into_iter()
+        .find(|p| p.name == "mapreduce-reducers")
+        .unwrap()
+        .request;
+    if let Some(s) = i.series.as_mut() {
+        s.to = Count(200);
+        s.points = Count(10);
+    }
+    let mut calls = 0;
+    let mut stop_after_15 = |_: f64, _: &str| {
+        calls += 1;
+        calls <= 15
+    };
+    let (report, stopped) = i.solve_until_stopped(&mut stop_after_15).unwrap();
+    assert!(stopped);
+    let points: usize = report.series.iter().map(|l| l.points.len()).sum();
+    assert_eq!(points, 15);
+    assert_eq!(report.series.len(), 2);
+    // The tables and charts take a line cut short.
+    use dlt_calc::core::response::Describe;
+    assert!(!report.view().is_empty());
+    assert_eq!(report.charts().len(), 1);
+    assert!(matches!(
+        i.solve(&mut |_: f64, _: &str| false),
+        Err(dlt_calc::core::error::Error::Cancelled)
+    ));
+}

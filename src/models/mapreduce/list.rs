@@ -17,9 +17,10 @@ use std::collections::{BTreeSet, BinaryHeap};
 use super::shuffle::{Shuffle, Transfer};
 use super::Job;
 
-/// A moment something ends, earliest first in a max-heap.
+/// A transfer ending: when, its mapper and its reducer; earliest first in
+/// a max-heap.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Moment(f64);
+struct Moment(f64, usize, usize);
 
 impl Eq for Moment {}
 
@@ -125,8 +126,6 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
     let mut waiting: BTreeSet<usize> = BTreeSet::new();
     let mut channels = job.channels;
     let mut moments: BinaryHeap<Moment> = BinaryHeap::new();
-    // What happens at a moment: (time, mapper or reducer freed).
-    let mut ending: Vec<(f64, usize, usize)> = Vec::new();
     let mut transfers = Vec::with_capacity(m * r);
     let mut next_mapper = 0;
     let mut next_reducer = 0;
@@ -152,20 +151,15 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
             free.set(next_reducer);
             next_reducer += 1;
         }
-        while moments.peek().is_some_and(|t| t.0 <= now) {
+        while let Some(&Moment(at, mapper, reducer)) = moments.peek() {
+            if at > now {
+                break;
+            }
             moments.pop();
-        }
-        let mut k = 0;
-        while k < ending.len() {
-            if ending[k].0 <= now {
-                let (_, mapper, reducer) = ending.swap_remove(k);
-                channels += 1;
-                free.set(reducer);
-                if left[mapper] > 0 {
-                    waiting.insert(mapper);
-                }
-            } else {
-                k += 1;
+            channels += 1;
+            free.set(reducer);
+            if left[mapper] > 0 {
+                waiting.insert(mapper);
             }
         }
         let mut started = Vec::new();
@@ -194,8 +188,7 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
                     start: now,
                     end: now + length,
                 });
-                ending.push((now + length, k, j));
-                moments.push(Moment(now + length));
+                moments.push(Moment(now + length, k, j));
             }
         }
         for k in started {

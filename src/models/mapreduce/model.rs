@@ -5,7 +5,7 @@ use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
-use crate::core::model::{Model, Preset};
+use crate::core::model::{hand_out, Model, Preset};
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
@@ -73,13 +73,20 @@ impl Model for MapReduce {
         ]
     }
 
+    /// A series stopped (cancel, time limit) hands out the lines it has as
+    /// a provisional answer before it reports the stop.
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
-        let report = request.solve(progress)?;
-        Ok(Answer {
+        let (report, stopped) = request.solve_until_stopped(progress)?;
+        let output = Answer {
             gantt: Some(super::view::gantt(request, &report)),
             charts: report.charts(),
             report: Box::new(report),
-        })
+        };
+        if stopped {
+            hand_out::<MapReduce>(&output, progress);
+            return Err(Error::Cancelled);
+        }
+        Ok(output)
     }
 
     fn form() -> Form {

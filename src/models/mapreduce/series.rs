@@ -170,16 +170,17 @@ fn lines(instance: &Instance, s: &Series) -> Vec<(&'static str, f64, Instance)> 
     lines
 }
 
-/// Every line of the series, with progress and cancel.
+/// Every line of the series, with progress and cancel; `true` with the
+/// lines so far (the last one cut short) when `progress` said stop.
 ///
 /// # Errors
 ///
-/// [`Error::Cancelled`] when `progress` says stop; the solver's errors.
+/// The solver's errors.
 pub fn series(
     instance: &Instance,
     s: &Series,
     progress: &mut dyn Progress,
-) -> Result<Vec<Line>, Error> {
+) -> Result<(Vec<Line>, bool), Error> {
     let counts = mapper_counts(s);
     let lines = lines(instance, s);
     let total: f64 = lines.len() as f64 * counts.iter().map(|&m| m as f64).sum::<f64>();
@@ -191,7 +192,15 @@ pub fn series(
         for &m in &counts {
             let what = format!("series: {parameter} = {}, m = {m}", number(value));
             if !progress.report(done / total, &what) {
-                return Err(Error::Cancelled);
+                if !points.is_empty() {
+                    out.push(Line {
+                        parameter: parameter.into(),
+                        value,
+                        level,
+                        points,
+                    });
+                }
+                return Ok((out, true));
             }
             let mut i = request.clone();
             i.mappers = Count::from(m);
@@ -215,7 +224,7 @@ pub fn series(
             points,
         });
     }
-    Ok(out)
+    Ok((out, false))
 }
 
 /// A series is valid when every one of its requests is, and its work is

@@ -82,15 +82,28 @@ impl Instance {
     /// [`Error::Solver`] when no schedule verifies, [`Error::Cancelled`]
     /// when `progress` stops the series.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        match self.solve_until_stopped(progress)? {
+            (report, false) => Ok(report),
+            (_, true) => Err(Error::Cancelled),
+        }
+    }
+
+    /// As [`Instance::solve`], but when `progress` stops the series, the
+    /// report with the series so far and `true`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] when no schedule verifies.
+    pub fn solve_until_stopped(&self, progress: &mut dyn Progress) -> Result<(Report, bool), Error> {
         let job = self.job();
         let solved = schedule(&job, self.channels.get())?;
         let makespan = solved.shuffle.makespan;
         let sequential = job.sequential();
-        let series = match &self.series {
+        let (series, stopped) = match &self.series {
             Some(s) => series(self, s, progress)?,
-            None => Vec::new(),
+            None => (Vec::new(), false),
         };
-        Ok(Report {
+        let report = Report {
             makespan,
             lower_bound: solved.lower_bound,
             gap: (makespan - solved.lower_bound) / makespan,
@@ -105,6 +118,7 @@ impl Instance {
             reducers: solved.shuffle.reducers,
             verdict: solved.verdict,
             series,
-        })
+        };
+        Ok((report, stopped))
     }
 }

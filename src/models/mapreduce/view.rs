@@ -263,13 +263,20 @@ impl Report {
             .chain(self.series.iter().map(line_name))
             .collect();
         let head: Vec<&str> = head.iter().map(String::as_str).collect();
-        let counts: Vec<usize> = self.series[0].points.iter().map(|p| p.mappers).collect();
+        // Every line has the same values of m; a series stopped early has
+        // its last line cut short.
+        let longest = self.series.iter().max_by_key(|l| l.points.len());
+        let counts: Vec<usize> = longest.map_or(Vec::new(), |l| {
+            l.points.iter().map(|p| p.mappers).collect()
+        });
         let mut rows: Vec<Vec<String>> = counts
             .iter()
             .enumerate()
             .map(|(i, m)| {
                 std::iter::once(m.to_string())
-                    .chain(self.series.iter().map(|l| number(l.points[i].speedup)))
+                    .chain(self.series.iter().map(|l| {
+                        l.points.get(i).map_or("–".into(), |p| number(p.speedup))
+                    }))
                     .collect()
             })
             .collect();
