@@ -463,8 +463,8 @@ fn bad_requests_name_their_field() {
         }),
         ("reduce.unit_startup", |i| i.reduce.unit_startup = f64::NAN),
         ("mappers", |i| {
-            i.mappers = Count(20_000);
-            i.reducers = Count(20_000);
+            i.mappers = Count(10_000);
+            i.reducers = Count(100);
         }),
         ("load", |i| i.load = 1e305),
     ];
