@@ -545,7 +545,7 @@ fn shrink(name: &str, request: &mut Value) {
     if name.starts_with("map-") {
         for axis in ["x", "y"] {
             request[axis]["steps"] = json!(3.0);
-            if request[axis]["parameter"] == "machines" {
+            if request[axis]["parameter"] == "machines" || request[axis]["parameter"] == "mappers" {
                 request[axis]["to"] = json!(100.0);
             }
         }

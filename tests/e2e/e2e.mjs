@@ -545,6 +545,14 @@ test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.match(await page.textContent(slot), /must be greater than zero/);
   assert.equal(await page.textContent('#m8-makespan'), before);
+  // A series shows its progress, and cancel keeps the previous result.
+  await page.selectOption('#m8-preset', 'mapreduce-reducers');
+  await page.click('#m8-load-preset');
+  await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('#progress').value > 0, null, { timeout: 20000 });
+  await page.click('#cancel');
+  await page.waitForFunction(() => /Cancelled/.test((document.querySelector('#status-text')?.textContent ?? '')));
+  assert.equal(await page.textContent('#m8-makespan'), before);
   await page.selectOption('#m8-preset', 'mapreduce-gamma');
   await page.click('#m8-load-preset');
   await page.waitForFunction(() => document.querySelectorAll('#m8-series tbody tr').length > 30, null, { timeout: 60000 });

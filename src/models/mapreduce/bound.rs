@@ -25,6 +25,11 @@
 //!
 //! Bounds 2 and 3 are found by bisection on `D` to a relative `1e-12`,
 //! rounded down.
+//!
+//! The tail bound lets the data of the tail share the channels freely (a
+//! preemptive relaxation that also ignores what the mappers finishing last
+//! still owe when an earlier one finishes); on the reference instance it
+//! leaves a gap of about 0.2 %, which we believe is mostly the bound's.
 
 use super::Job;
 

@@ -11,7 +11,7 @@
 //! queue for reducer 0), and either strictly in that order (waiting for its
 //! next reducer) or to the first free one it owes in that order.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeSet, BinaryHeap};
 
 use super::shuffle::{Shuffle, Transfer};
@@ -61,12 +61,26 @@ impl Bits {
         self.0[j / 64] &= !(1 << (j % 64));
     }
 
+    fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
     fn has(&self, j: usize) -> bool {
         self.0[j / 64] & (1 << (j % 64)) != 0
     }
 
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+    /// The items in the set, in order.
+    fn items(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
     }
 
     /// The first item at or after `from` (cyclically) that is in both sets.
@@ -98,6 +112,87 @@ pub struct Turn {
     pub strict: bool,
 }
 
+/// For each reducer, the next mapper from a given one that still owes it:
+/// a union-find over the mappers per reducer (a mapper that has paid
+/// points past itself), so a search skips every mapper that has sent
+/// already at almost no cost.
+#[derive(Debug)]
+struct Owing {
+    mappers: usize,
+    parent: Vec<u32>,
+}
+
+impl Owing {
+    fn new(m: usize, r: usize) -> Owing {
+        let row = m + 1;
+        Owing {
+            mappers: m,
+            parent: (0..r * row).map(|i| (i % row) as u32).collect(),
+        }
+    }
+
+    /// The first mapper at or after `k` that owes reducer `j` (`m` if none).
+    fn next(&mut self, j: usize, k: usize) -> usize {
+        let base = j * (self.mappers + 1);
+        let mut x = k;
+        while self.parent[base + x] as usize != x {
+            let up = self.parent[base + x] as usize;
+            self.parent[base + x] = self.parent[base + up];
+            x = up;
+        }
+        x
+    }
+
+    /// Mapper `k` has sent to reducer `j`.
+    fn paid(&mut self, j: usize, k: usize) {
+        self.parent[j * (self.mappers + 1) + k] = (k + 1) as u32;
+    }
+}
+
+/// How many waiting mappers a moment scans in index order before it looks
+/// from the reducers' side.
+const SCAN: usize = 64;
+
+/// Adds to `ready` (up to `channels` pairs) the waiting mappers from
+/// `from` on in index order, each with the reducer `choose` gives it among
+/// `free`, when `first_owing(j, from)` is the first waiting mapper from
+/// `from` that owes reducer `j`.
+fn pick_by_reducer(
+    ready: &mut Vec<(usize, usize)>,
+    channels: usize,
+    from: usize,
+    free: &mut Bits,
+    first_owing: &mut dyn FnMut(usize, usize) -> Option<usize>,
+    choose: impl Fn(usize, &Bits) -> Option<usize>,
+) {
+    let mut heap: BinaryHeap<Reverse<(usize, usize)>> = free
+        .items()
+        .filter_map(|j| first_owing(j, from).map(|k| Reverse((k, j))))
+        .collect();
+    let mut last = None;
+    while ready.len() < channels {
+        let Some(Reverse((k, j))) = heap.pop() else {
+            break;
+        };
+        if !free.has(j) {
+            continue;
+        }
+        if last.is_none_or(|l| k > l) {
+            let taken = choose(k, free).expect("k owes the free reducer j");
+            free.clear(taken);
+            ready.push((k, taken));
+            last = Some(k);
+            if taken == j {
+                continue;
+            }
+        }
+        // k is taken and j still free: j's next candidate.
+        if let Some(next) = first_owing(j, k + 1) {
+            heap.push(Reverse((next, j)));
+        }
+    }
+}
+
 /// The equal split, sent as soon as possible: the shortest of the four
 /// readings of "in turn".
 pub fn list_schedule(job: &Job) -> Shuffle {
@@ -120,21 +215,35 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
     let alpha = job.load / m as f64;
     let length = job.transfer_time(alpha);
     let mapped = job.mapper_ready(0) + job.map * alpha;
+    let first = |k: usize| if turn.own_start { k % r } else { 0 };
     let mut owed: Vec<Bits> = vec![Bits::full(r); m];
     let mut left = vec![r; m];
     let mut free = Bits::empty(r);
-    let mut waiting: BTreeSet<usize> = BTreeSet::new();
+    let mut waiting = vec![false; m];
+    let mut in_order: BTreeSet<usize> = BTreeSet::new();
+    // Strictly in turn: the waiting mappers by the reducer they wait for.
+    // Else: for each reducer, the mappers that still owe it, so a moment
+    // looks only at the free reducers and, for each, skips at most the
+    // mappers sending or already picked.
+    let mut by_next: Vec<BTreeSet<usize>> = Vec::new();
+    let mut owing = Owing::new(0, 0);
+    if turn.strict {
+        by_next = vec![BTreeSet::new(); r];
+    } else {
+        owing = Owing::new(m, r);
+    }
+    let next_of = |k: usize, left: usize| (first(k) + r - left) % r;
     let mut channels = job.channels;
     let mut moments: BinaryHeap<Moment> = BinaryHeap::new();
     let mut transfers = Vec::with_capacity(m * r);
     let mut next_mapper = 0;
     let mut next_reducer = 0;
-    let reducers_ready = |j: usize| job.reducer_ready(j);
     let mapper_done = |k: usize| mapped + k as f64 * job.startup;
+    let mut ready: Vec<(usize, usize)> = Vec::new();
     loop {
         let now = [
             (next_mapper < m).then(|| mapper_done(next_mapper)),
-            (next_reducer < r).then(|| reducers_ready(next_reducer)),
+            (next_reducer < r).then(|| job.reducer_ready(next_reducer)),
             moments.peek().map(|t| t.0),
         ]
         .into_iter()
@@ -143,11 +252,12 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
         if now == f64::INFINITY {
             break;
         }
+        let mut woke = Vec::new();
         while next_mapper < m && mapper_done(next_mapper) <= now {
-            waiting.insert(next_mapper);
+            woke.push(next_mapper);
             next_mapper += 1;
         }
-        while next_reducer < r && reducers_ready(next_reducer) <= now {
+        while next_reducer < r && job.reducer_ready(next_reducer) <= now {
             free.set(next_reducer);
             next_reducer += 1;
         }
@@ -159,40 +269,79 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
             channels += 1;
             free.set(reducer);
             if left[mapper] > 0 {
-                waiting.insert(mapper);
+                woke.push(mapper);
             }
         }
-        let mut started = Vec::new();
-        for &k in &waiting {
-            if channels == 0 || free.is_empty() {
-                break;
+        for k in woke {
+            waiting[k] = true;
+            in_order.insert(k);
+            if turn.strict {
+                by_next[next_of(k, left[k])].insert(k);
             }
-            let from = if turn.own_start { k % r } else { 0 };
-            let next = if turn.strict {
-                // The first reducer it owes in its order, if that one is free.
-                owed[k]
-                    .first_common(&owed[k], from)
-                    .filter(|&j| free.has(j))
+        }
+        // The pairs to start: the waiting mappers in index order, each
+        // taking a free reducer it may take, while a channel is free.
+        ready.clear();
+        if turn.strict {
+            for j in free.items() {
+                if let Some(&k) = by_next[j].first() {
+                    ready.push((k, j));
+                }
+            }
+            ready.sort_unstable();
+            ready.truncate(channels);
+        } else {
+            // The first waiting mappers in index order (usually one of them
+            // takes what is free) ...
+            let mut free_now = free.clone();
+            let mut scanned_to = 0;
+            let mut scanned_all = true;
+            for (i, &k) in in_order.iter().enumerate() {
+                if ready.len() == channels || free_now.count() == 0 {
+                    break;
+                }
+                if i == SCAN {
+                    scanned_all = false;
+                    break;
+                }
+                if let Some(j) = owed[k].first_common(&free_now, first(k)) {
+                    free_now.clear(j);
+                    ready.push((k, j));
+                }
+                scanned_to = k + 1;
+            }
+            if !scanned_all {
+                // ... then from the free reducers, each with its first
+                // waiting mapper after those that still owes it, smallest
+                // first (the same choices, without scanning every mapper).
+                pick_by_reducer(&mut ready, channels, scanned_to, &mut free_now, &mut |j, from| {
+                    let mut k = owing.next(j, from);
+                    while k < next_mapper && !waiting[k] {
+                        k = owing.next(j, k + 1);
+                    }
+                    (k < next_mapper).then_some(k)
+                }, |k, free_now| owed[k].first_common(free_now, first(k)));
+            }
+        }
+        for &(k, j) in &ready {
+            if turn.strict {
+                by_next[j].remove(&k);
             } else {
-                owed[k].first_common(&free, from)
-            };
-            if let Some(j) = next {
-                owed[k].clear(j);
-                left[k] -= 1;
-                free.clear(j);
-                channels -= 1;
-                started.push(k);
-                transfers.push(Transfer {
-                    mapper: k,
-                    reducer: j,
-                    start: now,
-                    end: now + length,
-                });
-                moments.push(Moment(now + length, k, j));
+                owing.paid(j, k);
             }
-        }
-        for k in started {
-            waiting.remove(&k);
+            waiting[k] = false;
+            in_order.remove(&k);
+            owed[k].clear(j);
+            left[k] -= 1;
+            free.clear(j);
+            channels -= 1;
+            transfers.push(Transfer {
+                mapper: k,
+                reducer: j,
+                start: now,
+                end: now + length,
+            });
+            moments.push(Moment(now + length, k, j));
         }
     }
     Shuffle::finish(job, vec![alpha; m], transfers)

@@ -40,7 +40,14 @@
 //! overlaps the mapping, as in the fluid optimum. Its losses: the first
 //! group sends nothing before its last mapper is done; within a group the
 //! round length is the largest piece's; and the shuffle cannot begin before
-//! the first reducer is ready at `(m+1)S`. With `r = 1` the pattern is
+//! the first reducer is ready at `(m+1)S`. A sliding window (one mapper
+//! joining and one leaving each round) would let the shuffle start
+//! earlier, but its last `ℓ' − 1` rounds run with fewer than `ℓ'` transfers
+//! and every mapper's deadline comes earlier than in its group, so rigid
+//! groups are the better of the two. Where the pattern is weakest is with
+//! start-ups that are large against the mapping time, where mappers of one
+//! group would rather have different chunks: up to 64 mappers the LP with a
+//! column per mapper gives them that. With `r = 1` the pattern is
 //! every mapper sending in index order, which is **optimal** (the exchange
 //! argument in [`rotation`]), so the reported gap is zero.
 //!
