@@ -564,6 +564,38 @@ test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ
   await page.screenshot({ path: path.join(shots, 'mapreduce.png'), fullPage: true });
 });
 
+test('after one visit the page works offline, and says why it cannot work from a file', async (page) => {
+  const context = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  try {
+    const p = await context.newPage();
+    p.on('pageerror', (e) => errors.push(String(e)));
+    await p.goto(`${base}?tab=m3`);
+    await result(p, 'm3');
+    // Installed, and the wasm in its cache.
+    await p.waitForFunction(async () => {
+      await navigator.serviceWorker.ready;
+      const wasm = new URL('pkg/dlt_calc_bg.wasm', location.href).href;
+      for (const key of await caches.keys()) if (await (await caches.open(key)).match(wasm)) return true;
+      return false;
+    }, null, { timeout: 30000 });
+    await context.setOffline(true);
+    await p.reload();
+    await result(p, 'm3');
+    assert.equal(await p.textContent('#m3-makespan'), '5.75');
+    // Another tab computes offline too (its worker and the wasm come from the cache).
+    await p.click('#tab-m8');
+    await result(p, 'm8');
+    await context.setOffline(false);
+    // From a file: a sentence, not "Loading…" forever.
+    await p.goto(`file://${path.join(root, 'www', 'index.html')}`);
+    await p.waitForFunction(() => /opened from a file/.test(document.querySelector('#status-text')?.textContent ?? ''));
+    assert.deepEqual(errors.filter((e) => !/file|module|CORS|Failed to fetch/i.test(e)), []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
   for (const tab of ['m2', 'm3', 'm4', 'm5', 'm8', 'map', 'table1', 'gmap']) {
@@ -585,7 +617,10 @@ async function main() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  // Service workers are blocked here (request interception does not see
+  // what a service worker serves); the offline test opens its own context.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true,
+    serviceWorkers: 'block' });
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));

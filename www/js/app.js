@@ -148,3 +148,9 @@ async function main() {
 }
 
 main();
+
+// After one visit the page works offline (served from the browser's cache
+// when the network does not answer). Not on file://, where it cannot.
+if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  navigator.serviceWorker.register('sw.js').catch(() => { /* online only, as before */ });
+}
