@@ -1,11 +1,12 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
 # make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
+# make dist    dist/dlt-calc.html (one file, works opened from a file) and dist/dlt-calc.zip
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps fuzz
+.PHONY: serve test build setup bench-maps fuzz dist
 
 setup:
 	@.ci/setup
@@ -19,6 +20,9 @@ serve: build
 
 test:
 	@.ci/test
+
+dist: build
+	@python3 .ci/dist.py
 
 # Times the reference map and Table 1 in headless Chromium and natively.
 bench-maps: build

@@ -1,7 +1,7 @@
 // End-to-end test of the served page in Debian's Chromium, driven by
 // playwright-core. Serves the crate's root folder, so the calculator is at
 // /www/: a sub-folder, which proves every path in the page is relative.
-// Expects `make build` (www/pkg) and `cargo build --release --bin dlt` first.
+// Expects `make dist` (www/pkg and dist/) and `cargo build --release --bin dlt` first.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -593,6 +593,28 @@ test('after one visit the page works offline, and says why it cannot work from a
     assert.deepEqual(errors.filter((e) => !/file|module|CORS|Failed to fetch/i.test(e)), []);
   } finally {
     await context.close();
+  }
+});
+
+test('the single file works opened from a file, and computes on the page where workers are refused', async (page) => {
+  const single = `file://${path.join(root, 'dist', 'dlt-calc.html')}`;
+  for (const refused of [false, true]) {
+    const context = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await context.newPage();
+      const errors = [];
+      p.on('pageerror', (e) => errors.push(String(e)));
+      if (refused) await p.addInitScript(() => { window.Worker = function () { throw new Error('refused'); }; });
+      await p.goto(single);
+      await result(p, 'm3');
+      assert.equal(await p.textContent('#m3-makespan'), '5.75');
+      assert.equal(await p.isVisible('#inline-note'), refused);
+      await p.click('#tab-m8');
+      await result(p, 'm8');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   }
 });
 

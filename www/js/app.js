@@ -91,7 +91,7 @@ function show(id) {
 
 async function main() {
   try {
-    await init();
+    await init(globalThis.dltBundle?.wasm);
   } catch (err) {
     status(`The calculator could not be loaded: ${err}`);
     return;
@@ -141,6 +141,14 @@ async function main() {
     // Kept on screen: the status line moves on as soon as a tab computes.
     $('#status').after(Object.assign(document.createElement('p'),
       { id: 'link-error', className: 'error', role: 'alert', textContent: refused }));
+  }
+  if (computer.inline) {
+    $('#status').after(Object.assign(document.createElement('p'), {
+      id: 'inline-note', className: 'note', role: 'note',
+      textContent: 'This browser does not start background workers here, so the calculator computes on the page '
+        + 'itself: a long computation freezes the page until it is done, with no progress bar and no cancel. '
+        + 'Serve the folder over http (or use another browser) to compute in the background.',
+    }));
   }
   status('Ready.');
   pool.warm();

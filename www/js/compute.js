@@ -1,6 +1,9 @@
 // The page's side of the worker: one job at a time, cancel by terminating the
 // worker (a busy wasm worker cannot read messages), and a fresh worker after a
-// crash, so a failure never leaves the page stuck.
+// crash, so a failure never leaves the page stuck. Where the browser refuses
+// to start a worker at all (some do for a page opened from a file), the
+// requests run on the page itself instead, and `inline` says so.
+import { runWithPartials } from '../pkg/dlt_calc.js';
 
 export class Cancelled extends Error {
   constructor() { super('cancelled'); this.name = 'Cancelled'; }
@@ -18,20 +21,38 @@ export class Computer {
   }
 
   spawn() {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
     });
+    this.started = false;
+    // The single-file page hands over its worker as a script of its own.
+    const bundled = globalThis.dltBundle?.worker;
+    try {
+      this.worker = bundled ? new Worker(bundled) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    } catch {
+      this.goInline();
+      return;
+    }
     this.worker.onmessage = (e) => this.receive(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
+      // Refused before it ever started: compute on the page instead.
+      if (!this.started) { this.goInline(); return; }
       this.crash(`the computation stopped unexpectedly${e.message ? `: ${e.message}` : ''}`);
     };
   }
 
+  /** No worker: requests run on the page itself (no progress, no cancel). */
+  goInline() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.inline = true;
+    this.readyResolve();
+  }
+
   receive(msg) {
-    if (msg.type === 'ready') { this.readyResolve(); return; }
+    if (msg.type === 'ready') { this.started = true; this.readyResolve(); return; }
     if (msg.type === 'fatal') { this.readyReject(new Error(msg.message)); return; }
     const job = this.job;
     if (!job || msg.id !== job.id) return;
@@ -51,6 +72,7 @@ export class Computer {
   }
 
   restart() {
+    if (this.inline) return;
     this.worker.terminate();
     this.spawn();
   }
@@ -61,6 +83,11 @@ export class Computer {
   async run(request, onProgress, onPartial) {
     if (this.job) this.cancel();
     await this.ready;
+    if (this.inline) {
+      // Give the page a moment to show "Computing…" before it freezes.
+      await new Promise((r) => setTimeout(r, 30));
+      return runWithPartials(request, () => true, (value) => onPartial?.(value));
+    }
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.job = { id, resolve, reject, onProgress, onPartial };

@@ -5,7 +5,8 @@
 // | {id, type: 'error', message} | {id, type: 'crash', message} | {type: 'fatal', message}.
 import init, { runWithPartials } from '../pkg/dlt_calc.js';
 
-const ready = init().then(
+// The single-file page sets `dltWasm` (the module's bytes) before this code.
+const ready = init(self.dltWasm).then(
   () => self.postMessage({ type: 'ready' }),
   (err) => self.postMessage({ type: 'fatal', message: `the calculator could not be loaded: ${err}` }),
 );
