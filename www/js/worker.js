@@ -21,8 +21,9 @@ self.onmessage = async (event) => {
     }, (value) => self.postMessage({ id, type: 'partial', value }));
     self.postMessage({ id, type: 'result', response });
   } catch (err) {
-    // A wasm trap (a panic) leaves the instance unusable: ask to be replaced.
-    const crashed = err instanceof WebAssembly.RuntimeError;
+    // A wasm trap (a panic) or a stack overflow (RangeError) leaves the
+    // instance unusable: ask to be replaced.
+    const crashed = err instanceof WebAssembly.RuntimeError || err instanceof RangeError;
     self.postMessage({ id, type: crashed ? 'crash' : 'error', message: err?.message ?? String(err) });
   }
 };
