@@ -108,6 +108,17 @@ test('an invalid input shows its message next to the field and keeps the result'
   assert.equal(await page.getAttribute('[data-field="processors[0].rate"]', 'aria-invalid'), 'true');
   assert.equal(await page.textContent('#m3-makespan'), before);
   assert.match(await page.textContent('#status-text'), /previous input/);
+  // The result is dimmed while it is not for the inputs as they stand ...
+  assert.ok(await page.$eval('#m3-result', (e) => e.classList.contains('stale')));
+  assert.match(await page.textContent('#m3-stale'), /^Changed — the result below is for the previous inputs/);
+  // ... and not once the bad value is put back; the status says so too.
+  const rate = await page.inputValue('[data-field="processors[1].rate"]');
+  await page.fill('[data-field="processors[0].rate"]', rate);
+  await page.waitForFunction(() => !document.querySelector('#m3-result').classList.contains('stale'));
+  assert.ok(await page.isHidden('#m3-stale'));
+  assert.equal(await page.textContent('#status-text'), 'The result shown is for these inputs.');
+  assert.equal(await page.textContent('[data-error-for="processors[0].rate"]'), '');
+  await page.fill('[data-field="processors[0].rate"]', '-1');
 
   await page.fill('#m3-V', '');
   const load = '#m3 [data-error-for="load"]';

@@ -25,6 +25,7 @@ export class PooledSection extends Section {
       if (!force && now - shown < REDRAW_EVERY) return;
       shown = now;
       this.show(join(request, latest.filter(Boolean)));
+      this.markStale(null);
     };
     try {
       await this.ui.pool.runAll(parts, (i, response) => {
@@ -46,6 +47,7 @@ export class PooledSection extends Section {
       this.response = join(request, latest);
       this.computed = JSON.stringify(request);
       this.show(this.response);
+      this.markStale(null);
       this.showError('');
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s on ${this.ui.pool.size} workers.`);
     } catch (err) {

@@ -163,7 +163,17 @@ export class Section {
 
     this.error = el('p', { className: 'error', role: 'alert', hidden: true, id: `${spec.id}-error` });
     this.result = el('div', { className: 'result', hidden: true, id: `${spec.id}-result` });
-    $('.form-slot', this.root).replaceChildren(form, this.error, this.result);
+    this.staleNote = el('p', { className: 'stale-note', role: 'status', hidden: true, id: `${spec.id}-stale` });
+    $('.form-slot', this.root).replaceChildren(form, this.error, this.staleNote, this.result);
+  }
+
+  /** Dims the result, with `why`, while it is not for the inputs as they
+   * stand; undims it when it is. */
+  markStale(why) {
+    const stale = Boolean(why) && Boolean(this.response);
+    this.result.classList.toggle('stale', stale);
+    this.staleNote.hidden = !stale;
+    this.staleNote.textContent = stale ? why : '';
   }
 
   scalar(f) {
@@ -338,14 +348,22 @@ export class Section {
     if (!this.validate(request)) {
       this.ui.status(this.response
         ? 'Fix the marked fields; the result shown is for the previous input.' : 'Fix the marked fields.');
+      this.markStale('Changed — the result below is for the previous inputs; fix the marked fields to recompute.');
+      this.wasInvalid = true;
       return;
     }
+    const wasInvalid = this.wasInvalid;
+    this.wasInvalid = false;
     // The same request as the result shown (e.g. only a view option
-    // changed): redraw, do not recompute.
+    // changed, or a bad value put back): redraw, do not recompute.
     if (this.response && !this.stale && JSON.stringify(request) === this.computed) {
       this.show(this.response);
+      this.markStale(null);
+      // A bad value put back: nothing is marked, and the status says so.
+      if (wasInvalid) this.ui.status('The result shown is for these inputs.');
       return;
     }
+    this.markStale('Changed — recomputing; the result below is for the previous inputs.');
     this.debounce = setTimeout(() => {
       // A hidden section computes when it is shown again, so that it never
       // cancels the work of the one on screen.
@@ -367,6 +385,7 @@ export class Section {
       if (this.latest !== token) return;
       snapshot = value;
       this.show(value);
+      this.markStale(null);
       this.showError('');
     };
     try {
@@ -374,6 +393,7 @@ export class Section {
       this.response = response;
       this.computed = JSON.stringify(request);
       this.show(response);
+      this.markStale(null);
       this.showError('');
       this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
     } catch (err) {
@@ -396,11 +416,14 @@ export class Section {
     if (err instanceof Cancelled) {
       this.stale = true;
       this.ui.status(cancelled);
+      this.markStale('Changed — cancelled; the result below is for the previous inputs. Compute to try again.');
     } else if (err instanceof Crashed) {
+      this.markStale('Changed — the computation crashed; the result below is for the previous inputs.');
       this.ui.status('The computation crashed; the calculator was restarted.');
       this.showError(`The computation crashed (${err.message}). The calculator was restarted; your inputs are kept.`);
     } else {
       this.ui.status(this.response ? 'Not computed; the result shown is for the previous input.' : 'Not computed.');
+      this.markStale('Changed — not computed (see the message); the result below is for the previous inputs.');
       // A field the solver found wrong (e.g. a deadline no set meets) is
       // marked like a field the checks found wrong.
       const named = /^([\w.[\]]+): (.*)$/s.exec(err.message);
