@@ -146,6 +146,18 @@ pub fn percent(x: f64) -> String {
     format!("{} %", number(p))
 }
 
+/// A proven gap as a reader takes it: `0 % (optimal)`, `< 0.001 %` for
+/// round-off sized gaps (not `3.81e-13 %`), else as [`percent`].
+pub fn gap(x: f64) -> String {
+    if x <= 0.0 {
+        "0 % (optimal)".into()
+    } else if x < 1e-5 {
+        "< 0.001 %".into()
+    } else {
+        percent(x)
+    }
+}
+
 /// Seconds as the page says them: milliseconds below one second.
 pub fn seconds(x: f64) -> String {
     if x < 1.0 {
@@ -164,5 +176,8 @@ mod tests {
         assert_eq!(percent(0.0123456), "1.23 %");
         assert_eq!(percent(0.0), "0 %");
         assert_eq!(percent(3.81e-15), "3.81e-13 %");
+        assert_eq!(gap(3.81e-15), "< 0.001 %");
+        assert_eq!(gap(0.0), "0 % (optimal)");
+        assert_eq!(gap(0.0123456), "1.23 %");
     }
 }

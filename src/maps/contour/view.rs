@@ -3,7 +3,7 @@
 use super::Contour;
 use crate::core::form::{Field, Form, Group, Kind, Layout};
 use crate::core::map::Parameter;
-use crate::core::view::{percent, Block};
+use crate::core::view::{gap, Block};
 
 /// The fields of one axis.
 fn axis(axis: &'static str, legend: &'static str) -> Group {
@@ -104,7 +104,7 @@ impl Contour {
                 self.x.len(),
                 self.y.len(),
                 self.lines.len(),
-                percent(self.largest_gap)
+                gap(self.largest_gap)
             ),
         )]
     }

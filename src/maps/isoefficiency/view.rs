@@ -4,7 +4,7 @@
 use super::{Map, Request, Table};
 use crate::core::count::Count;
 use crate::core::form::{Field, Form, Group, Kind, Layout};
-use crate::core::view::{number, percent, Block};
+use crate::core::view::{gap, number, Block};
 use crate::models::startup::model_groups;
 
 /// The fields the map and Table 1 share.
@@ -128,7 +128,7 @@ impl Map {
                     number(c.max.efficiency),
                     number(c.max.load),
                     number(c.max.efficiency_bound),
-                    percent(c.largest_gap),
+                    gap(c.largest_gap),
                     c.below.len().to_string(),
                     c.above.len().to_string(),
                     c.lps.to_string(),
@@ -142,7 +142,7 @@ impl Map {
                     "{} machine counts, {} levels; largest gap of any point {}.",
                     self.columns.len(),
                     self.levels.len(),
-                    percent(self.largest_gap)
+                    gap(self.largest_gap)
                 ),
             ),
             Block::table(
@@ -176,7 +176,7 @@ impl Map {
             near.machines,
             number(near.point.load),
             number(near.point.efficiency),
-            percent(near.point.gap)
+            gap(near.point.gap)
         ))
     }
 }
@@ -210,7 +210,7 @@ impl Table {
                     number(r.max.load),
                     number(r.max.makespan),
                     number(r.max.efficiency_bound),
-                    percent(r.max.gap),
+                    gap(r.max.gap),
                     status(&r.max),
                     pe,
                     pv,

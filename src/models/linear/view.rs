@@ -3,7 +3,7 @@
 use super::{Energy, Report};
 use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
-use crate::core::view::{cut, number, percent, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
 /// The M2 tab.
 pub fn form() -> Form {
@@ -150,7 +150,7 @@ impl Describe for Report {
                 format!(
                     "Proven lower bound {}: the schedule is at most {} longer than the optimum.",
                     number(bound),
-                    percent((self.makespan - bound) / self.makespan)
+                    gap((self.makespan - bound) / self.makespan)
                 ),
             ));
         }

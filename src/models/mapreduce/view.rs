@@ -6,7 +6,7 @@ use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::form::{Field, Form, Group, Kind, Layout};
 use crate::core::gantt::{Activity, Bar, Gantt, Row};
 use crate::core::response::Describe;
-use crate::core::view::{cut, number, percent, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
 /// The M8 tab.
 pub fn form() -> Form {
@@ -153,7 +153,7 @@ impl Describe for Report {
         let proven = if self.gap <= 1e-9 {
             "; proven optimal".to_string()
         } else {
-            format!("; at most {} above the optimum", percent(self.gap))
+            format!("; at most {} above the optimum", gap(self.gap))
         };
         let mut blocks = vec![
             Block::headline(
@@ -167,7 +167,7 @@ impl Describe for Report {
                 format!(
                     "Proven lower bound {} s (gap {}). {} schedule; the {} gives T = {} s.",
                     number(self.lower_bound),
-                    percent(self.gap),
+                    gap(self.gap),
                     match self.pattern.as_str() {
                         "rotation" => "The LP over rotating groups gives the shorter",
                         _ => "The equal split sent as soon as possible gives the shorter",

@@ -4,7 +4,7 @@ use super::{Report, Status};
 use crate::core::form::{Field, Form, Group, Kind, Layout};
 use crate::core::response::Describe;
 use crate::core::view::{
-    interval, memory, number, percent, seconds, Block, VerdictLine, ROWS_SHOWN,
+    gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN,
 };
 
 /// The fields of the start-up model's processing time and network (also
@@ -115,7 +115,7 @@ impl Report {
         let bound = format!(
             "proven lower bound {}, gap {}",
             number(self.lower_bound),
-            percent(self.gap)
+            gap(self.gap)
         );
         match self.status {
             Status::Optimal => format!(
