@@ -465,6 +465,9 @@ test('Table 1: our maximum efficiency beside the paper, as the CLI computes it',
     assert.equal(rows[i][7], fmt(r.paper[0]));
     assert.ok(r.max.efficiency >= r.paper[0], `m = ${r.machines}`);
   });
+  // Emax against m, ours beside the paper's.
+  const emax = await colouredPixels(page, '#table1-result figure[data-name="table1-emax"] canvas');
+  assert.ok(emax > 300, `Emax chart not drawn (${emax} coloured pixels)`);
   const shown = await downloaded(page, '#table1-result .export-table-csv');
   assert.equal(shown.name, 'table1.csv');
   assert.match(shown.text, /^m,Emax,Vmax,T,/);

@@ -60,9 +60,26 @@ impl Views for MapOutput {
 pub struct TableOutput {
     /// One row per machine count.
     pub table: Table,
+    /// `Emax` against `m` (beside the paper's values for its instance).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub charts: Vec<LineChart>,
+}
+
+impl TableOutput {
+    /// The answer for `table`, with its chart.
+    pub fn of(table: Table) -> TableOutput {
+        TableOutput {
+            charts: table.chart().into_iter().collect(),
+            table,
+        }
+    }
 }
 
 impl Views for TableOutput {
+    fn charts(&self) -> &[LineChart] {
+        &self.charts
+    }
+
     fn csv(&self) -> Option<String> {
         Some(self.table.csv())
     }
@@ -139,9 +156,7 @@ impl Model for Table1 {
     }
 
     fn solve(request: &Request, progress: &mut dyn Progress) -> Result<TableOutput, Error> {
-        Ok(TableOutput {
-            table: request.table(progress)?,
-        })
+        Ok(TableOutput::of(request.table(progress)?))
     }
 
     fn form() -> Form {
@@ -155,11 +170,9 @@ impl Model for Table1 {
     fn join(request: &Request, parts: Vec<TableOutput>) -> Result<TableOutput, Error> {
         let mut rows: Vec<_> = parts.into_iter().flat_map(|p| p.table.rows).collect();
         rows.sort_by_key(|r| r.machines);
-        Ok(TableOutput {
-            table: Table {
-                rows,
-                reference: request.is_reference(),
-            },
-        })
+        Ok(TableOutput::of(Table {
+            rows,
+            reference: request.is_reference(),
+        }))
     }
 }

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::count::Count;
 use crate::core::error::{Error, Validate};
 use crate::core::model::hand_out;
@@ -86,6 +87,39 @@ pub struct Table {
     pub rows: Vec<Row>,
     /// Whether the instance is the paper's (only then are its values shown).
     pub reference: bool,
+}
+
+impl Table {
+    /// `Emax` against `m`: ours with its proven bound, and the paper's
+    /// values for its own instance (`None` for an empty table).
+    pub fn chart(&self) -> Option<LineChart> {
+        if self.rows.is_empty() {
+            return None;
+        }
+        let at = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<[f64; 2]> {
+            self.rows
+                .iter()
+                .filter_map(|r| f(r).map(|y| [r.machines as f64, y]))
+                .collect()
+        };
+        let mut lines = vec![
+            Line::new("Emax, ours", at(&|r| Some(r.max.efficiency)), true),
+            Line::new("proven bound", at(&|r| Some(r.max.efficiency_bound)), false)
+                .styled(Style::Dashed),
+        ];
+        let paper = at(&|r| r.paper.map(|[e, _]| e));
+        if self.reference && !paper.is_empty() {
+            lines.push(Line::new("Emax, [000] Table 1", paper, true));
+        }
+        Some(LineChart {
+            name: "table1-emax".into(),
+            title: "Maximum efficiency Emax against the number of machines m".into(),
+            x: Axis::linear("machines m"),
+            y: Axis::linear("Emax"),
+            lines,
+            legend: true,
+        })
+    }
 }
 
 impl Request {
@@ -188,7 +222,7 @@ impl Request {
                 rows: rows.clone(),
                 reference: self.is_reference(),
             };
-            hand_out::<super::Table1>(&super::TableOutput { table: so_far }, progress);
+            hand_out::<super::Table1>(&super::TableOutput::of(so_far), progress);
         }
         Ok(Table {
             rows,
