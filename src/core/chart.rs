@@ -10,6 +10,14 @@ pub struct Axis {
     pub label: String,
     /// Logarithmic rather than linear.
     pub log: bool,
+    /// The values are whole numbers (machine counts): ticks only at whole
+    /// numbers.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub whole: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// How a line is stroked.
@@ -71,6 +79,7 @@ impl Axis {
         Axis {
             label: label.into(),
             log: false,
+            whole: false,
         }
     }
 
@@ -79,6 +88,15 @@ impl Axis {
         Axis {
             label: label.into(),
             log: true,
+            whole: false,
+        }
+    }
+
+    /// The same axis for whole numbers (ticks only at whole numbers).
+    pub fn whole(self) -> Axis {
+        Axis {
+            whole: true,
+            ..self
         }
     }
 
@@ -93,6 +111,7 @@ impl Axis {
         Axis {
             label: label.into(),
             log: lo > 0.0 && hi / lo > 30.0,
+            whole: false,
         }
     }
 }

@@ -51,10 +51,28 @@ pub fn draw_lines<DB: DrawingBackend>(
     let ([x0, x1], [y0, y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
     // One code path per combination of axis kinds: plotters types them.
     let (px, py) = match (chart.x.log, chart.y.log) {
-        (false, false) => draw(area, chart, x0..x1, y0..y1),
-        (true, false) => draw(area, chart, (x0..x1).log_scale(), y0..y1),
-        (false, true) => draw(area, chart, x0..x1, (y0..y1).log_scale()),
-        (true, true) => draw(area, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+        (false, false) => draw(area, chart, x0..x1, y0..y1, ([x0, x1], [y0, y1])),
+        (true, false) => draw(
+            area,
+            chart,
+            (x0..x1).log_scale(),
+            y0..y1,
+            ([x0, x1], [y0, y1]),
+        ),
+        (false, true) => draw(
+            area,
+            chart,
+            x0..x1,
+            (y0..y1).log_scale(),
+            ([x0, x1], [y0, y1]),
+        ),
+        (true, true) => draw(
+            area,
+            chart,
+            (x0..x1).log_scale(),
+            (y0..y1).log_scale(),
+            ([x0, x1], [y0, y1]),
+        ),
     }?;
     Ok(Some(Frame {
         px,
@@ -73,6 +91,7 @@ fn draw<DB, X, Y>(
     chart: &LineChart,
     x: X,
     y: Y,
+    ranges: ([f64; 2], [f64; 2]),
 ) -> Result<([i32; 2], [i32; 2]), Error>
 where
     DB: DrawingBackend,
@@ -88,11 +107,30 @@ where
         .y_label_area_size(72)
         .build_cartesian_2d(x, y)
         .map_err(drawing)?;
+    // Whole-number axes (machine counts): at most one tick per whole
+    // number, and no label between them.
+    let ticks = |axis: &crate::core::chart::Axis, [lo, hi]: [f64; 2]| {
+        if axis.whole && !axis.log {
+            ((hi.floor() - lo.ceil()).max(0.0) as usize + 1).clamp(2, 10)
+        } else {
+            10
+        }
+    };
+    let label = |whole: bool, v: f64| {
+        if whole && (v - v.round()).abs() > 1e-9 {
+            String::new()
+        } else {
+            short(v)
+        }
+    };
+    let (x_whole, y_whole) = (chart.x.whole, chart.y.whole);
     c.configure_mesh()
         .x_desc(chart.x.label.as_str())
         .y_desc(chart.y.label.as_str())
-        .x_label_formatter(&|v| short(*v))
-        .y_label_formatter(&|v| short(*v))
+        .x_labels(ticks(&chart.x, ranges.0))
+        .y_labels(ticks(&chart.y, ranges.1))
+        .x_label_formatter(&|v| label(x_whole, *v))
+        .y_label_formatter(&|v| label(y_whole, *v))
         .label_style(("sans-serif", 12))
         .axis_desc_style(("sans-serif", 13))
         .draw()

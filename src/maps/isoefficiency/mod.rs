@@ -560,7 +560,7 @@ impl Map {
         LineChart {
             name: "isoefficiency-map".into(),
             title: "Isoefficiency map: load V for efficiency e, by machine count".into(),
-            x: Axis::linear("machines m"),
+            x: Axis::linear("machines m").whole(),
             y: Axis::log("load V"),
             lines,
             legend: false,

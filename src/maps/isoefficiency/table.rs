@@ -114,7 +114,7 @@ impl Table {
         Some(LineChart {
             name: "table1-emax".into(),
             title: "Maximum efficiency Emax against the number of machines m".into(),
-            x: Axis::linear("machines m"),
+            x: Axis::linear("machines m").whole(),
             y: Axis::linear("Emax"),
             lines,
             legend: true,

@@ -444,7 +444,7 @@ impl Report {
             x: if many {
                 Axis::log("machines m")
             } else {
-                Axis::linear("machines m")
+                Axis::linear("machines m").whole()
             },
             y: Axis::linear("speedup"),
             lines: vec![Line::new(

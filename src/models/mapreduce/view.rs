@@ -336,7 +336,7 @@ impl Report {
                 x: if many {
                     Axis::log("mappers m")
                 } else {
-                    Axis::linear("mappers m")
+                    Axis::linear("mappers m").whole()
                 },
                 y: Axis::fitting(
                     "speedup",

@@ -159,7 +159,7 @@ impl Report {
     pub fn charts(&self) -> Vec<LineChart> {
         let mut charts = Vec::new();
         let wide = self.curves.last().is_some_and(|c| c.p > 64.0);
-        let px = |label: &str| if wide { Axis::log(label) } else { Axis::linear(label) };
+        let px = |label: &str| if wide { Axis::log(label) } else { Axis::linear(label).whole() };
         let curve = |f: &dyn Fn(&super::CurvePoint) -> f64| -> Vec<[f64; 2]> {
             self.curves.iter().map(|c| [c.p, f(c)]).collect()
         };
@@ -240,7 +240,7 @@ impl Report {
         charts.push(LineChart {
             name: "karp-flatt".into(),
             title: "Karp–Flatt serial fraction f against p".into(),
-            x: Axis::linear("processors p"),
+            x: Axis::linear("processors p").whole(),
             y: Axis::linear("serial fraction f"),
             lines: vec![Line::new("f", f, true)],
             legend: false,
@@ -260,7 +260,7 @@ impl Report {
         charts.push(LineChart {
             name: "laws".into(),
             title: "Measured speedup and the scalability laws".into(),
-            x: Axis::linear("processors p"),
+            x: Axis::linear("processors p").whole(),
             y: Axis::linear("speedup"),
             lines,
             legend: true,
