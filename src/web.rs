@@ -260,6 +260,12 @@ pub fn chart_svg(chart: JsValue, width: u32, height: u32) -> Result<String, JsEr
     plot::lines_svg(&chart, width, height).map_err(js_error)
 }
 
+/// The works the tabs cite, in the order of the page's bibliography.
+#[wasm_bindgen]
+pub fn bibliography() -> Result<JsValue, JsError> {
+    to_js(&crate::core::bibliography::WORKS)
+}
+
 /// The calculator's version.
 #[wasm_bindgen]
 pub fn version() -> String {

@@ -74,3 +74,25 @@ fn a_bad_value_inside_the_base_is_named_by_its_full_path() {
     assert!(fields.contains(&"base.machines[0].rate"), "{fields:?}");
     assert!(fields.contains(&"base.machines[0].count"), "{fields:?}");
 }
+
+/// Every work a tab cites is in the bibliography, and every work there is
+/// cited by some tab.
+#[test]
+fn every_citation_is_in_the_bibliography() {
+    use dlt_calc::core::bibliography::{work, WORKS};
+    let mut cited = std::collections::HashSet::new();
+    for tab in tabs() {
+        assert!(!tab.form.sources.is_empty(), "{} cites nothing", tab.model);
+        for key in tab.form.sources {
+            assert!(
+                work(key).is_some(),
+                "{}: {key} is not in the bibliography",
+                tab.model
+            );
+            cited.insert(*key);
+        }
+    }
+    for w in WORKS {
+        assert!(cited.contains(w.key), "{} is cited by no tab", w.key);
+    }
+}

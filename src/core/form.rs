@@ -23,6 +23,9 @@ pub struct Form {
     pub title: &'static str,
     /// Where the model comes from.
     pub citation: &'static str,
+    /// The works it cites ([`crate::core::bibliography`] keys), linked to
+    /// the page's bibliography.
+    pub sources: &'static [&'static str],
     /// The idea of the model in a paragraph (same markup as `title`).
     pub intro: Cow<'static, str>,
     /// The scalar fields, in rows.

@@ -1,6 +1,7 @@
 //! What every model shares: processing times, the platform, schedules and
 //! their verifier, the LP adapter, errors, progress and chart data.
 
+pub mod bibliography;
 pub mod chart;
 pub mod count;
 pub mod deadline;

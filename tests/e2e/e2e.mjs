@@ -542,6 +542,10 @@ test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ
   assert.match(await page.textContent('#m8-verdict'), /verified/);
   assert.match(await page.textContent('#m8-plateau'), /speedup approaches at most/);
   assert.match(await page.textContent('#m8-sizes'), /0–99/);
+  // The citation links to the bibliography at the foot of the page.
+  const ref = await page.getAttribute('#m8 h2 .cite a', 'href');
+  assert.equal(ref, '#bib-drozdowski-basics');
+  assert.match(await page.textContent('#bib-drozdowski-basics'), /Divisible load theory: from basics to applications/);
   const drawn = await page.evaluate(() => {
     const c = document.querySelector('#m8-result canvas.gantt');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

@@ -1,7 +1,7 @@
 // The page: one tab per model of the core's registry (forms built from the
 // models' descriptions), one shared worker and a pool, one status bar, and
 // every tab's inputs in the URL.
-import init, { example, tabs as registry, version } from '../pkg/dlt_calc.js';
+import init, { bibliography, example, tabs as registry, version } from '../pkg/dlt_calc.js';
 import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
 import { PooledSection } from './pooled.js';
@@ -89,6 +89,23 @@ function show(id) {
   if (!active.response || active.stale) active.changed({ now: true });
 }
 
+/** The works the tabs cite, at the foot of the page (each tab links its
+ * citations here). */
+function showBibliography(works) {
+  const section = document.createElement('section');
+  section.id = 'bibliography';
+  section.setAttribute('aria-labelledby', 'bibliography-title');
+  const title = Object.assign(document.createElement('h2'), { id: 'bibliography-title', textContent: 'Bibliography' });
+  const list = document.createElement('ol');
+  for (const w of works) {
+    const item = Object.assign(document.createElement('li'), { id: `bib-${w.key}` });
+    item.append(`${w.authors}, `, Object.assign(document.createElement('cite'), { textContent: w.title }), `, ${w.venue}.`);
+    list.append(item);
+  }
+  section.append(title, list);
+  $('footer').before(section);
+}
+
 async function main() {
   try {
     await init(globalThis.dltBundle?.wasm);
@@ -99,7 +116,8 @@ async function main() {
   $('#version').textContent = version();
   const computer = new Computer();
   const pool = new Pool();
-  const ui = { computer, pool, status, progress, copyLink, onChange: saveUrl, isActive: (s) => s === active };
+  const works = bibliography();
+  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active };
   sections = registry().map((tab) => new (tab.form.layout === 'report' ? Section : PooledSection)(tab, ui));
   const list = $('nav [role="tablist"]');
   for (const s of sections) {
@@ -114,6 +132,7 @@ async function main() {
     list.append(item);
     $('main').append(s.root);
   }
+  showBibliography(works);
   const { params, refused } = linkParams(location.search);
   for (const s of sections) {
     s.fill(s.fromParams(params) ?? s.stateOf(example(s.tab.presets[0][0])));

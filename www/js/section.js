@@ -92,7 +92,14 @@ export class Section {
     this.ui = ui;
     this.root = el('section', { id: this.spec.id, role: 'tabpanel', hidden: true, 'aria-labelledby': `tab-${this.spec.id}` });
     const h2 = marked(el('h2'), this.spec.title);
-    h2.append(' ', el('span', { className: 'cite' }, `(${this.spec.citation.replaceAll('&amp;', '&')})`));
+    // The citation, each work it names linked to the bibliography.
+    const cite = el('span', { className: 'cite' }, `(${this.spec.citation.replaceAll('&amp;', '&')}`);
+    for (const key of this.spec.sources ?? []) {
+      const n = (ui.works ?? []).findIndex((w) => w.key === key);
+      if (n >= 0) cite.append(' ', el('a', { href: `#bib-${key}`, title: ui.works[n].title }, `[${n + 1}]`));
+    }
+    cite.append(')');
+    h2.append(' ', cite);
     this.root.append(h2, marked(el('p', { className: 'explain' }), this.spec.intro), el('div', { className: 'form-slot' }));
     this.response = null;
     this.debounce = 0;

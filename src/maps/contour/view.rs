@@ -57,6 +57,7 @@ pub fn form(mapped: &[(&str, Vec<Parameter>)]) -> Form {
         tab: "Generalised maps",
         title: "Generalised maps",
         citation: "Drozdowski, DLT from basics to applications, part 5",
+        sources: &["drozdowski-basics"],
         intro: intro(mapped).into(),
         groups: vec![
             Group::of(

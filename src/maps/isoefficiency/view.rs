@@ -55,6 +55,7 @@ pub fn map_form() -> Form {
         tab: "Isoefficiency map",
         title: "Isoefficiency map",
         citation: "M6; Drozdowski, Singh &amp; Marszałkowski, isoefficiency maps",
+        sources: &["drozdowski-singh-marszalkowski", "drozdowski-basics"],
         intro: "Each line joins the loads <i>V</i> at which <i>m</i> machines reach efficiency \
             <i>e</i> = <i>T</i>(1,1,<i>V</i>)/(<i>m·T</i>(<i>m</i>,<i>n</i>,<i>V</i>)) in the \
             start-up model; <i>m</i> is discrete, so lines are steps. For every <i>m</i> the \
@@ -90,6 +91,7 @@ pub fn table_form() -> Form {
         tab: "Table 1",
         title: "Maximum efficiency per machine count",
         citation: "Table 1 of the isoefficiency-map paper",
+        sources: &["drozdowski-singh-marszalkowski"],
         intro: "For each <i>m</i>: the load <i>V</i><sub>max</sub> of the largest efficiency, \
             found as for the map, then improved and certified by the exact branch and bound \
             within an LP budget. The paper's values were computed with a commercial MIP solver \

@@ -74,6 +74,7 @@ pub fn form() -> Form {
         tab: "Memory hierarchy",
         title: "Hierarchical memory, one installment",
         citation: "M3; Drozdowski &amp; Wolniewicz 2003",
+        sources: &["drozdowski-wolniewicz-2003"],
         intro: "The originator sends one chunk <i>α<sub>i</sub></i> to each processor in turn; \
             sending takes <i>S<sub>i</sub> + α<sub>i</sub>C<sub>i</sub></i>. A processor computes \
             its chunk in time max(<i>A<sup>l</sup><sub>1</sub> + αA<sup>l</sup><sub>2</sub></i>, \

@@ -13,6 +13,7 @@ pub fn form() -> Form {
         tab: "Linear DLT &amp; energy",
         title: "Linear DLT on a star, one installment, with energy",
         citation: "M2; Drozdowski, DLT from basics to applications",
+        sources: &["drozdowski-basics"],
         intro: "The originator sends one chunk <i>α<sub>i</sub></i> to each machine in turn \
             (sending takes <i>S<sub>i</sub> + α<sub>i</sub>C<sub>i</sub></i>, computing \
             <i>A<sub>i</sub>α<sub>i</sub></i>); all machines in use finish together. With \

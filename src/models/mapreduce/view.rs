@@ -22,6 +22,7 @@ pub fn form() -> Form {
         tab: "MapReduce",
         title: "MapReduce as a divisible load",
         citation: "M8; Drozdowski, DLT from basics to applications, part 3",
+        sources: &["drozdowski-basics"],
         intro: "<i>m</i> mappers and <i>r</i> reducers are started one after another (every \
             <i>S</i>). Mapper <i>k</i> maps its chunk <i>α<sub>k</sub></i>, then sends \
             <i>γα<sub>k</sub>/r</i> to every reducer; a mapper sends to one reducer at a time, a \

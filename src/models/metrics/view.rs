@@ -13,6 +13,7 @@ pub fn form() -> Form {
         tab: "Metrics &amp; isoefficiency",
         title: "Speedup, efficiency, cost, isoefficiency and the scalability laws",
         citation: "M1; Grama, Gupta, Karypis &amp; Kumar, lecture 7; Karp &amp; Flatt; Sun &amp; Rover; Gunther",
+        sources: &["grama-2003", "karp-flatt-1990", "sun-rover-1994", "sun-chen-wu-2005", "gunther-2007"],
         intro: "Type the serial time <i>T<sub>s</sub></i>(<i>W</i>) and the parallel time \
             <i>T<sub>p</sub></i>(<i>W</i>, <i>p</i>) as formulas (+ − * / ^, parentheses, \
             <b>log</b> base 2 as in the lecture, <b>ln</b>, log10, sqrt, exp, abs, pi, e; \

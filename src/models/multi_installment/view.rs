@@ -14,6 +14,7 @@ pub fn form() -> Form {
         tab: "Multi-installment",
         title: "Multi-installment with equal chunks",
         citation: "M4; Drozdowski &amp; Wolniewicz 2003",
+        sources: &["drozdowski-wolniewicz-2003"],
         intro: "The load is cut into chunks of size <i>β</i> sent round robin; each machine \
             computes its chunks one after the other, in core when <i>β</i> is below its swap \
             point. The calculator evaluates the schedule exactly, gives the admissible range of \

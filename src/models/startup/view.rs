@@ -91,6 +91,7 @@ pub fn form() -> Form {
         tab: "Start-up &amp; installments",
         title: "Multi-installment with machine start-up",
         citation: "M5; Drozdowski, Singh &amp; Marszałkowski, isoefficiency maps",
+        sources: &["drozdowski-singh-marszalkowski"],
         intro: "Identical machines start up for <i>S</i>, then receive up to <i>n</i> chunks, one \
             message at a time (<i>O</i> + <i>Cα</i> each), and compute each in τ(α) = \
             max{<i>a</i><sub>1</sub>α, <i>a</i><sub>2</sub>α + <i>b</i><sub>2</sub>}: in core up \
