@@ -71,7 +71,9 @@
 //! `T_seq / (CγV/min(ℓ, r) + BγV/r)`, then falls as the start-ups `(m+r)S`
 //! grow (the report's `plateau` says it with the numbers filled in).
 
+mod best;
 mod bound;
+mod gantt;
 mod list;
 mod model;
 mod rotation;

@@ -78,7 +78,7 @@ impl Model for MapReduce {
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let (report, stopped) = request.solve_until_stopped(progress)?;
         let output = Answer {
-            gantt: Some(super::view::gantt(request, &report)),
+            gantt: Some(super::gantt::gantt(request, &report)),
             charts: report.charts(),
             report: Box::new(report),
         };

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::solve::schedule;
+use super::best::schedule;
 use super::{Instance, Job, Series};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid};
