@@ -53,7 +53,11 @@ pub fn schedule(job: &Job, channels: usize) -> Result<Solved, Error> {
         if verdict.ok {
             let other = if shuffle.makespan == first { other } else { first };
             return Ok(Solved {
-                lower_bound: bound.min(shuffle.makespan),
+                // A bound above a verified schedule would be a bug.
+                lower_bound: {
+                    debug_assert!(bound <= shuffle.makespan * (1.0 + 1e-9));
+                    bound.min(shuffle.makespan)
+                },
                 pattern,
                 other,
                 shuffle,

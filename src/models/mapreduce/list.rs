@@ -283,13 +283,31 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
         // taking a free reducer it may take, while a channel is free.
         ready.clear();
         if turn.strict {
-            for j in free.items() {
-                if let Some(&k) = by_next[j].first() {
-                    ready.push((k, j));
+            // From whichever side is shorter: the free reducers (each with
+            // the first mapper waiting for it) or the waiting mappers in
+            // index order (each with the reducer it waits for); the same
+            // pairs either way.
+            if free.count() <= in_order.len() {
+                for j in free.items() {
+                    if let Some(&k) = by_next[j].first() {
+                        ready.push((k, j));
+                    }
+                }
+                ready.sort_unstable();
+                ready.truncate(channels);
+            } else {
+                let mut free_now = free.clone();
+                for &k in &in_order {
+                    if ready.len() == channels {
+                        break;
+                    }
+                    let j = next_of(k, left[k]);
+                    if free_now.has(j) {
+                        free_now.clear(j);
+                        ready.push((k, j));
+                    }
                 }
             }
-            ready.sort_unstable();
-            ready.truncate(channels);
         } else {
             // The first waiting mappers in index order (usually one of them
             // takes what is free) ...

@@ -184,6 +184,9 @@ pub struct Job {
     pub reducers: usize,
     /// `ℓ' = min(ℓ, r, m)`: the transfers that can run at once.
     pub channels: usize,
+    /// `min(ℓ, r)`: the transfers that could run at once with any number
+    /// of mappers (what bounds the shuffle as `m` grows).
+    pub width: usize,
     /// `S`.
     pub startup: f64,
     /// `C`.
@@ -238,6 +241,7 @@ impl Instance {
             mappers: m,
             reducers: r,
             channels: self.channels.get().min(r).min(m).max(1),
+            width: self.channels.get().min(r).max(1),
             startup: self.startup,
             rate: self.rate,
             gamma: self.gamma,

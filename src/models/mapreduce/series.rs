@@ -39,8 +39,10 @@ pub struct Line {
     pub parameter: String,
     /// Its value on this line.
     pub value: f64,
-    /// The level the speedup approaches as `m` grows.
-    pub level: f64,
+    /// The level the speedup approaches as `m` grows (absent when neither
+    /// the shuffle nor the reduce takes time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
     /// The points, by growing `m`.
     pub points: Vec<SeriesPoint>,
 }
@@ -48,8 +50,9 @@ pub struct Line {
 /// The level the speedup approaches as `m` grows, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plateau {
-    /// `T_seq / (CγV/min(ℓ, r) + BγV/r)`.
-    pub level: f64,
+    /// `T_seq / (CγV/min(ℓ, r) + BγV/r)` (absent when `C = B = 0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
     /// `CγV/min(ℓ, r)`: the shuffle through the channels.
     pub shuffle: f64,
     /// `BγV/r`: one reducer's work.
@@ -71,39 +74,16 @@ pub struct Plateau {
 /// The plateau of `job`.
 pub fn plateau(job: &Job) -> Plateau {
     let (v, r) = (job.load, job.reducers as f64);
-    let width = job.reducers.min(job.channels.max(1)).max(1) as f64;
-    let shuffle = job.rate * job.gamma * v / width;
+    let shuffle = job.rate * job.gamma * v / job.width as f64;
     let reduce = job.reduce * job.gamma * v / r;
-    let level = job.sequential() / (shuffle + reduce);
+    // Without shuffle or reduce costs nothing but the start-ups limits it.
+    let level = (shuffle + reduce > 0.0).then(|| job.sequential() / (shuffle + reduce));
     let startups = (job.mappers + job.reducers) as f64 * job.startup;
     let mapping = job.map * v / job.mappers as f64;
     let turn = (job.startup > 0.0).then(|| (job.map * v / job.startup).sqrt());
     let bounded_by = if reduce >= shuffle { "reduce" } else { "shuffle" };
-    let why = if reduce >= shuffle {
-        format!(
-            "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise it \
-             (≈ {} r here) and a smaller γ lowers both terms",
-            number(reduce / shuffle.max(f64::MIN_POSITIVE)),
-            number(level / r)
-        )
-    } else {
-        "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller γ \
-         raises it"
-            .to_string()
-    };
-    let text = format!(
-        "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes at \
-         least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup approaches at \
-         most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. It falls again as the start-ups \
-         (m + r)S grow ({} at m = {}){}.",
-        number(mapping),
-        job.mappers,
-        number(shuffle),
-        number(reduce),
-        number(job.sequential()),
-        number(shuffle + reduce),
-        number(level),
-        why,
+    let falls = format!(
+        "It falls again as the start-ups (m + r)S grow ({} at m = {}){}.",
         number(startups),
         job.mappers,
         turn.map_or(String::new(), |t| format!(
@@ -111,6 +91,36 @@ pub fn plateau(job: &Job) -> Plateau {
             number(t.round())
         ))
     );
+    let text = match level {
+        None => format!(
+            "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows,              mapping (AV/m = {} at m = {}) vanishes and only the start-ups limit the speedup.              {falls}",
+            number(mapping),
+            job.mappers
+        ),
+        Some(level) => {
+            let why = if reduce >= shuffle {
+                format!(
+                    "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise                      it (≈ {} r here) and a smaller γ lowers both terms",
+                    number(reduce / shuffle.max(f64::MIN_POSITIVE)),
+                    number(level / r)
+                )
+            } else {
+                "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller                  γ raises it"
+                    .to_string()
+            };
+            format!(
+                "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes                  at least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup                  approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. {falls}",
+                number(mapping),
+                job.mappers,
+                number(shuffle),
+                number(reduce),
+                number(job.sequential()),
+                number(shuffle + reduce),
+                number(level),
+                why,
+            )
+        }
+    };
     Plateau {
         level,
         shuffle,
@@ -188,7 +198,7 @@ pub fn series(
     let mut out = Vec::with_capacity(lines.len());
     for (parameter, value, request) in lines {
         let mut points = Vec::with_capacity(counts.len());
-        let mut level = f64::NAN;
+        let mut level = None;
         for &m in &counts {
             let what = format!("series: {parameter} = {}, m = {m}", number(value));
             if !progress.report(done / total, &what) {

@@ -281,7 +281,7 @@ impl Report {
             .collect();
         rows.push(
             std::iter::once("level".to_string())
-                .chain(self.series.iter().map(|l| number(l.level)))
+                .chain(self.series.iter().map(|l| l.level.map_or("none".into(), number)))
                 .collect(),
         );
         Block::table(
@@ -317,8 +317,9 @@ impl Report {
                 drawn.push(Line::new(&name, points, markers));
             }
             for l in &lines {
+                let Some(y) = l.level else { continue };
                 let (first, last) = (l.points[0].mappers, l.points[l.points.len() - 1].mappers);
-                let level = vec![[first as f64, l.level], [last as f64, l.level]];
+                let level = vec![[first as f64, y], [last as f64, y]];
                 // Same name: same colour, dashed, no second legend entry.
                 drawn.push(Line::new(&line_name(l), level, false).styled(Style::Dashed));
             }
