@@ -419,6 +419,8 @@ fn the_reference_instance() {
         r.plateau.level
     );
     assert_eq!(r.plateau.bounded_by, "reduce");
+    assert!(r.plateau.text.contains("speedup approaches at most"));
+    assert!(!r.plateau.text.contains("  "), "{}", r.plateau.text);
     assert!(r.speedup > 500.0 && r.speedup < 1000.0, "{}", r.speedup);
 }
 

@@ -93,23 +93,23 @@ pub fn plateau(job: &Job) -> Plateau {
     );
     let text = match level {
         None => format!(
-            "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows,              mapping (AV/m = {} at m = {}) vanishes and only the start-ups limit the speedup.              {falls}",
+            "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows, mapping (AV/m = {} at m = {}) vanishes and only the start-ups limit the speedup. {falls}",
             number(mapping),
             job.mappers
         ),
         Some(level) => {
             let why = if reduce >= shuffle {
                 format!(
-                    "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise                      it (≈ {} r here) and a smaller γ lowers both terms",
+                    "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise it (≈ {} r here) and a smaller γ lowers both terms",
                     number(reduce / shuffle.max(f64::MIN_POSITIVE)),
                     number(level / r)
                 )
             } else {
-                "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller                  γ raises it"
+                "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller γ raises it"
                     .to_string()
             };
             format!(
-                "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes                  at least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup                  approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. {falls}",
+                "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes at least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. {falls}",
                 number(mapping),
                 job.mappers,
                 number(shuffle),
