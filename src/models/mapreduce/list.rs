@@ -112,6 +112,17 @@ pub struct Turn {
     pub strict: bool,
 }
 
+impl Turn {
+    /// Where mapper `k` starts its turn through `r` reducers.
+    fn start(self, k: usize, r: usize) -> usize {
+        if self.own_start {
+            k % r
+        } else {
+            0
+        }
+    }
+}
+
 /// For each reducer, the next mapper from a given one that still owes it:
 /// a union-find over the mappers per reducer (a mapper that has paid
 /// points past itself), so a search skips every mapper that has sent
@@ -208,6 +219,166 @@ pub fn list_schedule(job: &Job) -> Shuffle {
     best.expect("four schedules")
 }
 
+/// The mappers' side of the simulation: what each still owes, which are
+/// waiting to send, and how they pick a reducer.
+struct Senders {
+    turn: Turn,
+    reducers: usize,
+    /// The reducers each mapper has not sent to yet.
+    owed: Vec<Bits>,
+    /// How many.
+    left: Vec<usize>,
+    /// Waiting to send (mapped, not sending, owing), also in index order.
+    waiting: Vec<bool>,
+    in_order: BTreeSet<usize>,
+    /// Strictly in turn: the waiting mappers by the reducer they wait for.
+    by_next: Vec<BTreeSet<usize>>,
+    /// Else: for each reducer, the mappers that still owe it, so a moment
+    /// looks only at the free reducers and, for each, skips at most the
+    /// mappers sending or already picked.
+    owing: Owing,
+}
+
+impl Senders {
+    fn new(m: usize, r: usize, turn: Turn) -> Senders {
+        Senders {
+            turn,
+            reducers: r,
+            owed: vec![Bits::full(r); m],
+            left: vec![r; m],
+            waiting: vec![false; m],
+            in_order: BTreeSet::new(),
+            by_next: vec![BTreeSet::new(); if turn.strict { r } else { 0 }],
+            owing: if turn.strict {
+                Owing::new(0, 0)
+            } else {
+                Owing::new(m, r)
+            },
+        }
+    }
+
+    /// Where mapper `k` starts its turn through the reducers.
+    fn first(&self, k: usize) -> usize {
+        self.turn.start(k, self.reducers)
+    }
+
+    /// The reducer mapper `k` sends to next when strictly in turn.
+    fn next(&self, k: usize) -> usize {
+        (self.first(k) + self.reducers - self.left[k]) % self.reducers
+    }
+
+    /// Mapper `k` waits to send.
+    fn wait(&mut self, k: usize) {
+        self.waiting[k] = true;
+        self.in_order.insert(k);
+        if self.turn.strict {
+            let j = self.next(k);
+            self.by_next[j].insert(k);
+        }
+    }
+
+    /// Mapper `k` starts sending to reducer `j`.
+    fn send(&mut self, k: usize, j: usize) {
+        if self.turn.strict {
+            self.by_next[j].remove(&k);
+        } else {
+            self.owing.paid(j, k);
+        }
+        self.waiting[k] = false;
+        self.in_order.remove(&k);
+        self.owed[k].clear(j);
+        self.left[k] -= 1;
+    }
+
+    /// The pairs to start now, at most `channels`: the waiting mappers in
+    /// index order, each taking a reducer of `free` it may take; `mapped`
+    /// mappers have mapped so far.
+    /// (Into `ready`, reused from moment to moment.)
+    fn pick(&mut self, free: &Bits, channels: usize, mapped: usize, ready: &mut Vec<(usize, usize)>) {
+        ready.clear();
+        if self.turn.strict {
+            self.pick_strictly(free, channels, ready);
+        } else {
+            self.pick_first_free(free, channels, mapped, ready);
+        }
+    }
+
+    /// From whichever side is shorter: the free reducers (each with the
+    /// first mapper waiting for it) or the waiting mappers in index order
+    /// (each with the reducer it waits for); the same pairs either way.
+    fn pick_strictly(&self, free: &Bits, channels: usize, ready: &mut Vec<(usize, usize)>) {
+        if free.count() <= self.in_order.len() {
+            for j in free.items() {
+                if let Some(&k) = self.by_next[j].first() {
+                    ready.push((k, j));
+                }
+            }
+            ready.sort_unstable();
+            ready.truncate(channels);
+        } else {
+            let mut free_now = free.clone();
+            for &k in &self.in_order {
+                if ready.len() == channels {
+                    break;
+                }
+                let j = self.next(k);
+                if free_now.has(j) {
+                    free_now.clear(j);
+                    ready.push((k, j));
+                }
+            }
+        }
+    }
+
+    /// The first waiting mappers in index order (usually one of them takes
+    /// what is free), then from the free reducers, each with its first
+    /// waiting mapper after those that still owes it, smallest first (the
+    /// same choices, without scanning every mapper).
+    fn pick_first_free(
+        &mut self,
+        free: &Bits,
+        channels: usize,
+        mapped: usize,
+        ready: &mut Vec<(usize, usize)>,
+    ) {
+        let mut free_now = free.clone();
+        let mut scanned_to = 0;
+        let mut scanned_all = true;
+        for (i, &k) in self.in_order.iter().enumerate() {
+            if ready.len() == channels || free_now.count() == 0 {
+                break;
+            }
+            if i == SCAN {
+                scanned_all = false;
+                break;
+            }
+            if let Some(j) = self.owed[k].first_common(&free_now, self.first(k)) {
+                free_now.clear(j);
+                ready.push((k, j));
+            }
+            scanned_to = k + 1;
+        }
+        if !scanned_all {
+            let Senders {
+                owing,
+                waiting,
+                owed,
+                ..
+            } = self;
+            let (turn, r) = (self.turn, self.reducers);
+            let mut first_owing = |j, from| {
+                let mut k = owing.next(j, from);
+                while k < mapped && !waiting[k] {
+                    k = owing.next(j, k + 1);
+                }
+                (k < mapped).then_some(k)
+            };
+            let choose = |k: usize, free: &Bits| owed[k].first_common(free, turn.start(k, r));
+            pick_by_reducer(ready, channels, scanned_to, &mut free_now, &mut first_owing, choose);
+        }
+    }
+}
+
 /// The equal split, sent as soon as possible, each mapper taking the
 /// reducers in turn as `turn` says.
 pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
@@ -215,31 +386,14 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
     let alpha = job.load / m as f64;
     let length = job.transfer_time(alpha);
     let mapped = job.mapper_ready(0) + job.map * alpha;
-    let first = |k: usize| if turn.own_start { k % r } else { 0 };
-    let mut owed: Vec<Bits> = vec![Bits::full(r); m];
-    let mut left = vec![r; m];
+    let mapper_done = |k: usize| mapped + k as f64 * job.startup;
+    let mut senders = Senders::new(m, r, turn);
     let mut free = Bits::empty(r);
-    let mut waiting = vec![false; m];
-    let mut in_order: BTreeSet<usize> = BTreeSet::new();
-    // Strictly in turn: the waiting mappers by the reducer they wait for.
-    // Else: for each reducer, the mappers that still owe it, so a moment
-    // looks only at the free reducers and, for each, skips at most the
-    // mappers sending or already picked.
-    let mut by_next: Vec<BTreeSet<usize>> = Vec::new();
-    let mut owing = Owing::new(0, 0);
-    if turn.strict {
-        by_next = vec![BTreeSet::new(); r];
-    } else {
-        owing = Owing::new(m, r);
-    }
-    let next_of = |k: usize, left: usize| (first(k) + r - left) % r;
     let mut channels = job.channels;
     let mut moments: BinaryHeap<Moment> = BinaryHeap::new();
     let mut transfers = Vec::with_capacity(m * r);
-    let mut next_mapper = 0;
-    let mut next_reducer = 0;
-    let mapper_done = |k: usize| mapped + k as f64 * job.startup;
-    let mut ready: Vec<(usize, usize)> = Vec::new();
+    let (mut next_mapper, mut next_reducer) = (0, 0);
+    let mut ready = Vec::new();
     loop {
         let now = [
             (next_mapper < m).then(|| mapper_done(next_mapper)),
@@ -268,89 +422,16 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
             moments.pop();
             channels += 1;
             free.set(reducer);
-            if left[mapper] > 0 {
+            if senders.left[mapper] > 0 {
                 woke.push(mapper);
             }
         }
         for k in woke {
-            waiting[k] = true;
-            in_order.insert(k);
-            if turn.strict {
-                by_next[next_of(k, left[k])].insert(k);
-            }
+            senders.wait(k);
         }
-        // The pairs to start: the waiting mappers in index order, each
-        // taking a free reducer it may take, while a channel is free.
-        ready.clear();
-        if turn.strict {
-            // From whichever side is shorter: the free reducers (each with
-            // the first mapper waiting for it) or the waiting mappers in
-            // index order (each with the reducer it waits for); the same
-            // pairs either way.
-            if free.count() <= in_order.len() {
-                for j in free.items() {
-                    if let Some(&k) = by_next[j].first() {
-                        ready.push((k, j));
-                    }
-                }
-                ready.sort_unstable();
-                ready.truncate(channels);
-            } else {
-                let mut free_now = free.clone();
-                for &k in &in_order {
-                    if ready.len() == channels {
-                        break;
-                    }
-                    let j = next_of(k, left[k]);
-                    if free_now.has(j) {
-                        free_now.clear(j);
-                        ready.push((k, j));
-                    }
-                }
-            }
-        } else {
-            // The first waiting mappers in index order (usually one of them
-            // takes what is free) ...
-            let mut free_now = free.clone();
-            let mut scanned_to = 0;
-            let mut scanned_all = true;
-            for (i, &k) in in_order.iter().enumerate() {
-                if ready.len() == channels || free_now.count() == 0 {
-                    break;
-                }
-                if i == SCAN {
-                    scanned_all = false;
-                    break;
-                }
-                if let Some(j) = owed[k].first_common(&free_now, first(k)) {
-                    free_now.clear(j);
-                    ready.push((k, j));
-                }
-                scanned_to = k + 1;
-            }
-            if !scanned_all {
-                // ... then from the free reducers, each with its first
-                // waiting mapper after those that still owes it, smallest
-                // first (the same choices, without scanning every mapper).
-                pick_by_reducer(&mut ready, channels, scanned_to, &mut free_now, &mut |j, from| {
-                    let mut k = owing.next(j, from);
-                    while k < next_mapper && !waiting[k] {
-                        k = owing.next(j, k + 1);
-                    }
-                    (k < next_mapper).then_some(k)
-                }, |k, free_now| owed[k].first_common(free_now, first(k)));
-            }
-        }
+        senders.pick(&free, channels, next_mapper, &mut ready);
         for &(k, j) in &ready {
-            if turn.strict {
-                by_next[j].remove(&k);
-            } else {
-                owing.paid(j, k);
-            }
-            waiting[k] = false;
-            in_order.remove(&k);
-            owed[k].clear(j);
-            left[k] -= 1;
+            senders.send(k, j);
             free.clear(j);
             channels -= 1;
             transfers.push(Transfer {
