@@ -39,6 +39,12 @@ pub const WORKS: &[Work] = &[
             "Parallel Processing and Applied Mathematics (PPAM 2019), LNCS 12043, Springer, 2020",
     },
     Work {
+        key: "marszalkowski-energy",
+        authors: "J. M. Marszałkowski, M. Drozdowski, G. Singh",
+        title: "Time-energy trade-offs in processing divisible loads on heterogeneous hierarchical memory systems",
+        venue: "Journal of Parallel and Distributed Computing, 2020",
+    },
+    Work {
         key: "grama-2003",
         authors: "A. Grama, A. Gupta, G. Karypis, V. Kumar",
         title: "Introduction to Parallel Computing (2nd ed.), chapter 5: analytical modeling",

@@ -153,6 +153,8 @@ pub struct Column {
     /// The path of an object the column fills with others, left out when
     /// every one of them is empty in the row (`levels[1]`).
     pub optional: Option<&'static str>,
+    /// The words a [`Kind::Choice`] column offers, the default first.
+    pub options: &'static [&'static str],
 }
 
 impl Field {
@@ -257,6 +259,30 @@ impl Column {
             placeholder: "",
             blank,
             optional: None,
+            options: &[],
+        }
+    }
+
+    /// A choice among `options`, the first being the default and a new
+    /// row's value.
+    pub fn choice(
+        key: &'static str,
+        path: &'static str,
+        head: &'static str,
+        help: &'static str,
+        options: &'static [&'static str],
+    ) -> Column {
+        Column {
+            kind: Kind::Choice,
+            options,
+            ..Column::number(
+                key,
+                path,
+                head,
+                head,
+                help,
+                options.first().copied().unwrap_or(""),
+            )
         }
     }
 

@@ -30,6 +30,10 @@ pub enum Activity {
     },
     /// Reducing (MapReduce).
     Reduce,
+    /// Asleep in a low-power mode, waiting to be woken.
+    Sleep,
+    /// Waking up from a low-power mode.
+    Wake,
 }
 
 /// One bar of the chart.

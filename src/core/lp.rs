@@ -173,10 +173,29 @@ impl Problem {
         Var(self.columns.len() - 1)
     }
 
-    /// Adds the constraint `Σ coef·var  cmp  rhs`.
+    /// Changes a variable's objective coefficient, so one problem can be
+    /// solved for several objectives in turn (time, then energy).
+    pub fn set_cost(&mut self, var: Var, cost: f64) {
+        self.columns[var.0].cost = cost;
+    }
+
+    /// A variable's objective coefficient.
+    pub fn cost(&self, var: Var) -> f64 {
+        self.columns[var.0].cost
+    }
+
+    /// Adds the constraint `Σ coef·var  cmp  rhs` (a variable named twice
+    /// counts with the sum of its coefficients).
     pub fn add_constraint(&mut self, terms: &[(Var, f64)], cmp: Cmp, rhs: f64) {
+        let mut merged: Vec<(Var, f64)> = Vec::with_capacity(terms.len());
+        for &(var, coef) in terms {
+            match merged.iter_mut().find(|(v, _)| *v == var) {
+                Some(term) => term.1 += coef,
+                None => merged.push((var, coef)),
+            }
+        }
         self.rows.push(Row {
-            terms: terms.to_vec(),
+            terms: merged,
             cmp,
             rhs,
         });

@@ -18,6 +18,7 @@ models! {
     hierarchical::Hierarchical,
     multi_installment::MultiInstallment,
     startup::Startup,
+    heterogeneous::Heterogeneous,
     metrics::Metrics,
     mapreduce::MapReduce,
 }

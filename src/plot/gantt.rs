@@ -16,6 +16,8 @@ const STARTUP: RGBColor = RGBColor(153, 112, 171);
 const MAP: RGBColor = RGBColor(46, 139, 87);
 const REDUCE: RGBColor = RGBColor(218, 165, 32);
 const SEND_MANY: RGBColor = RGBColor(112, 128, 144);
+const SLEEP: RGBColor = RGBColor(176, 196, 222);
+const WAKE: RGBColor = RGBColor(255, 165, 79);
 /// The colours of transfers, by reducer (cycling): distinct hues that are
 /// none of the other activities' colours.
 const REDUCERS: [RGBColor; 8] = [
@@ -42,6 +44,8 @@ fn style(activity: Activity) -> (RGBColor, &'static str) {
         Activity::Send { to: Some(j) } => (REDUCERS[j % REDUCERS.len()], "send (colour: reducer)"),
         Activity::Send { to: None } => (SEND_MANY, "send to reducers"),
         Activity::Reduce => (REDUCE, "reduce"),
+        Activity::Sleep => (SLEEP, "asleep"),
+        Activity::Wake => (WAKE, "waking"),
     }
 }
 
@@ -127,6 +131,8 @@ fn draw_legend<DB: DrawingBackend>(
         }
     }
     seen.sort_by_key(|a| match a {
+        Activity::Sleep => 0,
+        Activity::Wake => 0,
         Activity::Startup => 0,
         Activity::Receive => 0,
         Activity::Compute { level } => 1 + level,

@@ -217,10 +217,15 @@ export class Section {
     const tr = el('tr', {}, el('th', { scope: 'row' }, `${t.prefix}${i + 1}`));
     for (const c of t.columns) {
       const field = `${t.path}[${i}].${c.path}`;
-      const input = el('input', {
-        inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
-        dataset: { field, key: c.key }, 'aria-label': `${t.prefix}${i + 1} ${c.label ?? c.key}`,
-      });
+      const label = `${t.prefix}${i + 1} ${c.label ?? c.key}`;
+      const input = c.kind === 'choice'
+        ? el('select', { dataset: { field, key: c.key }, 'aria-label': label },
+          ...c.options.map((o) => el('option', { value: o }, o)))
+        : el('input', {
+          inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
+          dataset: { field, key: c.key }, 'aria-label': label,
+        });
+      if (c.kind === 'choice') input.value = values[c.key] || c.options[0];
       tr.append(el('td', {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
     }
     // Serving order is the table's order: rows move up and down.
@@ -237,6 +242,7 @@ export class Section {
     };
     const swap = (rows, a, b) => { if (b >= 0 && b < rows.length) [rows[a], rows[b]] = [rows[b], rows[a]]; };
     tr.append(el('td', { className: 'row-edits' },
+      edit('duplicate', '⧉', (rows) => rows.splice(i + 1, 0, { ...rows[i] })),
       edit('move up', '↑', (rows) => swap(rows, i, i - 1)),
       edit('move down', '↓', (rows) => swap(rows, i, i + 1)),
       edit('remove', '×', (rows) => rows.splice(i, 1))));
@@ -286,7 +292,7 @@ export class Section {
     }
     const rows = this.spec.rows ? [...this.tbody.rows].map((tr) => {
       const r = {};
-      for (const input of tr.querySelectorAll('input')) r[input.dataset.key] = input.value;
+      for (const input of tr.querySelectorAll('input, select')) r[input.dataset.key] = input.value;
       return r;
     }) : [];
     return { scalars, rows };

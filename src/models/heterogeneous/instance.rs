@@ -1,0 +1,487 @@
+//! The request: the load, the machines (rows with a count), the criterion
+//! and the algorithm; and its validation, whole, before any work.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::count::Count;
+use crate::core::error::{Checker, Invalid, Validate};
+
+/// The most machines, with counts expanded (the heuristics' limit).
+pub const MAX_MACHINES: usize = 10_000;
+/// The most machines the exact search, a Pareto front or a comparison
+/// takes (its relaxation has a few columns per machine).
+pub const MAX_EXACT_MACHINES: usize = 32;
+/// The most chunks of the exact search.
+pub const MAX_EXACT_CHUNKS: usize = 32;
+/// The most chunks a heuristic may send (every chunk is in the answer).
+pub const MAX_HEURISTIC_CHUNKS: f64 = 100_000.0;
+/// The most points of a Pareto front.
+pub const MAX_POINTS: usize = 200;
+
+/// What to minimise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Objective {
+    /// The makespan `T` (then the least energy among the fastest schedules).
+    #[default]
+    Makespan,
+    /// The energy `E` (then the shortest among the least-energy schedules).
+    Energy,
+    /// The front of schedules no other beats in both `T` and `E`.
+    Pareto,
+}
+
+/// How to schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// The branch and bound over sequences, with a proven gap.
+    #[default]
+    Exact,
+    /// Static size chunks: each chunk is its receiver's RAM.
+    Ssc,
+    /// Guided self-scheduling: chunks shrink with the remaining load.
+    Gss,
+    /// The best SSC schedule over every sort rule.
+    SuperSsc,
+    /// The best GSS schedule over every sort rule.
+    SuperGss,
+    /// Every algorithm with every sort rule, side by side.
+    Compare,
+}
+
+/// The order in which the heuristics prefer machines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SortRule {
+    /// Non-decreasing in-core rate `a1`.
+    #[default]
+    A1,
+    /// Non-decreasing out-of-core rate `a2`.
+    A2,
+    /// Non-decreasing communication rate `C`.
+    Rate,
+    /// Non-decreasing communication start-up `O`.
+    Overhead,
+    /// Non-decreasing wake-up time `S`.
+    Startup,
+    /// Non-decreasing idle power.
+    Idle,
+    /// Non-decreasing network power.
+    Network,
+    /// Non-decreasing computing power.
+    Compute,
+    /// Non-decreasing wake-up energy `P^wake · S`.
+    Wake,
+    /// Non-increasing RAM `ρ`.
+    Ram,
+    /// A random order drawn from `seed`.
+    Random,
+}
+
+impl SortRule {
+    /// Every rule, in the order of the comparison table.
+    pub const ALL: [SortRule; 11] = [
+        SortRule::A1,
+        SortRule::A2,
+        SortRule::Rate,
+        SortRule::Overhead,
+        SortRule::Startup,
+        SortRule::Idle,
+        SortRule::Network,
+        SortRule::Compute,
+        SortRule::Wake,
+        SortRule::Ram,
+        SortRule::Random,
+    ];
+
+    /// The rule's name in requests.
+    pub fn name(self) -> &'static str {
+        match self {
+            SortRule::A1 => "a1",
+            SortRule::A2 => "a2",
+            SortRule::Rate => "rate",
+            SortRule::Overhead => "overhead",
+            SortRule::Startup => "startup",
+            SortRule::Idle => "idle",
+            SortRule::Network => "network",
+            SortRule::Compute => "compute",
+            SortRule::Wake => "wake",
+            SortRule::Ram => "ram",
+            SortRule::Random => "random",
+        }
+    }
+}
+
+/// The mode a machine waits in, which sets its default wake-up time and
+/// sleep power.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Switched on and idle: ready at once, sleeping costs idle power.
+    #[default]
+    On,
+    /// Suspended to RAM.
+    Suspend,
+    /// Hibernated to disk.
+    Hibernate,
+    /// Switched off.
+    Off,
+}
+
+impl Mode {
+    /// The wake-up time `S` (s) and the sleep power as a fraction of the
+    /// idle power that the mode gives when the row leaves them out. Our own
+    /// round figures for a server (`[001]` gives none in the text we have):
+    /// suspend-to-RAM resumes in seconds at a few percent of idle power,
+    /// hibernation needs a disk read, a cold boot takes minutes.
+    pub fn defaults(self) -> (f64, f64) {
+        match self {
+            Mode::On => (0.0, 1.0),
+            Mode::Suspend => (10.0, 0.05),
+            Mode::Hibernate => (60.0, 0.01),
+            Mode::Off => (120.0, 0.005),
+        }
+    }
+}
+
+/// A machine's powers, in W; receiving and computing are above idle.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Power {
+    /// While asleep (default: the mode's fraction of `idle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep: Option<f64>,
+    /// While waking up.
+    pub wake: f64,
+    /// While on and idle.
+    pub idle: f64,
+    /// Above idle while receiving.
+    pub network: f64,
+    /// Above idle while computing.
+    pub compute: f64,
+}
+
+/// A row of the machine table: `count` identical machines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// In-core processing time per load unit.
+    pub a1: f64,
+    /// Out-of-core processing time per load unit.
+    pub a2: f64,
+    /// Out-of-core intercept (negative).
+    pub b2: f64,
+    /// Communication time per load unit `C`.
+    pub rate: f64,
+    /// Communication start-up per message `O`.
+    pub overhead: f64,
+    /// Wake-up time `S` (default: the mode's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup: Option<f64>,
+    /// How many such machines (default 1).
+    #[serde(default = "one")]
+    pub count: Count,
+    /// The mode it waits in.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Its powers.
+    pub power: Power,
+}
+
+fn one() -> Count {
+    Count(1)
+}
+
+/// The originator's powers, in W.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Originator {
+    /// For the whole schedule.
+    #[serde(default)]
+    pub idle_power: f64,
+    /// Above idle while sending.
+    #[serde(default)]
+    pub network_power: f64,
+}
+
+/// An M7 request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instance {
+    /// The load `V`.
+    pub load: f64,
+    /// The most chunks `n` of the exact search.
+    pub chunks: Count,
+    /// What to minimise.
+    #[serde(default)]
+    pub objective: Objective,
+    /// A bound on the makespan while minimising energy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub makespan_limit: Option<f64>,
+    /// A bound on the energy while minimising the makespan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy_limit: Option<f64>,
+    /// How to schedule.
+    #[serde(default)]
+    pub algorithm: Algorithm,
+    /// The heuristics' sort rule.
+    #[serde(default)]
+    pub sort: SortRule,
+    /// The seed of the random sort rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Count>,
+    /// GSS's least chunk (default `max(V/(100 m), 10 O_i/C_i)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_chunk: Option<f64>,
+    /// The originator's powers.
+    #[serde(default)]
+    pub originator: Originator,
+    /// The machine table.
+    pub machines: Vec<Machine>,
+    /// The points of a Pareto front (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Count>,
+    /// The exact search stops once its relative gap is at most this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+    /// The exact search's time limit, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_seconds: Option<f64>,
+}
+
+/// One machine with its defaults filled in, as the solvers see it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Worker {
+    pub a1: f64,
+    pub a2: f64,
+    pub b2: f64,
+    pub rate: f64,
+    pub overhead: f64,
+    pub startup: f64,
+    pub sleep: f64,
+    pub wake: f64,
+    pub idle: f64,
+    pub network: f64,
+    pub compute: f64,
+    /// The row of the table it comes from.
+    pub row: usize,
+    /// The first worker with the same parameters and powers: workers of one
+    /// class are interchangeable.
+    pub class: usize,
+}
+
+impl Worker {
+    /// `τ(α)`.
+    pub fn time(&self, size: f64) -> f64 {
+        (self.a1 * size).max(self.a2 * size + self.b2)
+    }
+
+    /// The RAM `ρ = b2/(a1 − a2)`, where the two lines meet.
+    pub fn ram(&self) -> f64 {
+        self.b2 / (self.a1 - self.a2)
+    }
+
+    /// Sending `α`: `O + Cα`.
+    pub fn send(&self, size: f64) -> f64 {
+        self.overhead + self.rate * size
+    }
+
+    fn same(&self, other: &Worker) -> bool {
+        let key = |w: &Worker| {
+            [
+                w.a1, w.a2, w.b2, w.rate, w.overhead, w.startup, w.sleep, w.wake, w.idle,
+                w.network, w.compute,
+            ]
+        };
+        key(self) == key(other)
+    }
+}
+
+impl Machine {
+    /// The wake-up time, the row's or its mode's.
+    pub fn wake_time(&self) -> f64 {
+        self.startup.unwrap_or(self.mode.defaults().0)
+    }
+
+    /// The sleep power, the row's or its mode's share of idle.
+    pub fn sleep_power(&self) -> f64 {
+        self.power
+            .sleep
+            .unwrap_or(self.mode.defaults().1 * self.power.idle)
+    }
+}
+
+impl Instance {
+    /// The machines with counts expanded in place.
+    pub(crate) fn workers(&self) -> Vec<Worker> {
+        let mut workers: Vec<Worker> = Vec::new();
+        for (row, m) in self.machines.iter().enumerate() {
+            for _ in 0..m.count.get() {
+                let mut w = Worker {
+                    a1: m.a1,
+                    a2: m.a2,
+                    b2: m.b2,
+                    rate: m.rate,
+                    overhead: m.overhead,
+                    startup: m.wake_time(),
+                    sleep: m.sleep_power(),
+                    wake: m.power.wake,
+                    idle: m.power.idle,
+                    network: m.power.network,
+                    compute: m.power.compute,
+                    row,
+                    class: workers.len(),
+                };
+                w.class = workers
+                    .iter()
+                    .find(|o| o.same(&w))
+                    .map_or(w.class, |o| o.class);
+                workers.push(w);
+            }
+        }
+        workers
+    }
+
+    /// The number of machines, counts expanded (saturating).
+    pub fn machine_count(&self) -> usize {
+        self.machines
+            .iter()
+            .fold(0usize, |n, m| n.saturating_add(m.count.get()))
+    }
+
+    /// The most chunks a heuristic could send: the load over the smallest
+    /// chunk it sends (a RAM for SSC, the least chunk for GSS).
+    fn heuristic_chunks(&self) -> f64 {
+        let rams = self
+            .machines
+            .iter()
+            .map(|m| m.b2 / (m.a1 - m.a2))
+            .fold(f64::INFINITY, f64::min);
+        let m = self.machine_count().max(1) as f64;
+        let least = self.min_chunk.unwrap_or(self.load / (100.0 * m));
+        let uses_ssc = matches!(
+            self.algorithm,
+            Algorithm::Ssc | Algorithm::SuperSsc | Algorithm::Compare
+        ) || self.objective == Objective::Pareto;
+        let smallest = if uses_ssc { rams.min(least) } else { least };
+        self.load / smallest
+    }
+}
+
+impl Validate for Instance {
+    fn check_into(&self, c: &mut Checker) {
+        c.positive("load", self.load);
+        c.whole("chunks", self.chunks, 1, MAX_EXACT_CHUNKS);
+        if c.count("machines", self.machines.len(), MAX_MACHINES) {
+            for (i, m) in self.machines.iter().enumerate() {
+                check_machine(c, i, m);
+            }
+            let total = self.machine_count();
+            if total > MAX_MACHINES {
+                let invalid = Invalid::TooMany {
+                    count: total,
+                    limit: MAX_MACHINES,
+                };
+                c.fail("machines", invalid);
+            }
+            let exact = self.algorithm == Algorithm::Exact
+                || self.algorithm == Algorithm::Compare
+                || self.objective == Objective::Pareto;
+            if exact && total > MAX_EXACT_MACHINES && total <= MAX_MACHINES {
+                c.fail(
+                    "machines",
+                    Invalid::TooMuchWork(format!(
+                        "the exact search takes at most {MAX_EXACT_MACHINES} machines \
+                         (here {total}); choose ssc, gss, super-ssc or super-gss"
+                    )),
+                );
+            }
+        }
+        c.non_negative("originator.idle_power", self.originator.idle_power);
+        c.non_negative("originator.network_power", self.originator.network_power);
+        if let Some(t) = self.makespan_limit {
+            c.positive("makespan_limit", t);
+        }
+        if let Some(e) = self.energy_limit {
+            c.positive("energy_limit", e);
+        }
+        if let Some(least) = self.min_chunk {
+            c.positive("min_chunk", least);
+        }
+        if let Some(points) = self.points {
+            c.whole("points", points, 2, MAX_POINTS);
+        }
+        if let Some(gap) = self.gap {
+            if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
+                let invalid = Invalid::OutOfRangeOpen {
+                    value: gap,
+                    low: 0.0,
+                    high: 1.0,
+                };
+                c.fail("gap", invalid);
+            }
+        }
+        if let Some(seconds) = self.max_seconds {
+            let limit = crate::core::deadline::MAX_SECONDS;
+            if c.positive("max_seconds", seconds) && seconds > limit {
+                c.fail("max_seconds", Invalid::TooLarge { value: seconds, limit });
+            }
+        }
+        if c.is_clean() && self.algorithm != Algorithm::Exact {
+            let chunks = self.heuristic_chunks();
+            if chunks > MAX_HEURISTIC_CHUNKS {
+                let field = if self.min_chunk.is_some() {
+                    "min_chunk"
+                } else {
+                    "load"
+                };
+                c.fail(
+                    field,
+                    Invalid::TooMuchWork(format!(
+                        "a heuristic would send up to {chunks:.3e} chunks (load over the \
+                         smallest chunk), more than {MAX_HEURISTIC_CHUNKS:.0}; use a smaller \
+                         load, larger RAM or a larger min_chunk"
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// The checks of one row of the machine table.
+fn check_machine(c: &mut Checker, i: usize, m: &Machine) {
+    let at = |f: &str| format!("machines[{i}].{f}");
+    let a1 = c.positive(&at("a1"), m.a1);
+    if c.positive(&at("a2"), m.a2) && a1 && m.a2 <= m.a1 {
+        let invalid = Invalid::NotConvex {
+            slope: m.a2,
+            previous: m.a1,
+        };
+        c.fail(at("a2"), invalid);
+    }
+    if c.finite(&at("b2"), m.b2) && m.b2 >= 0.0 {
+        c.fail(at("b2"), Invalid::NotNegative(m.b2));
+    }
+    c.non_negative(&at("rate"), m.rate);
+    c.non_negative(&at("overhead"), m.overhead);
+    if let Some(s) = m.startup {
+        c.non_negative(&at("startup"), s);
+    }
+    c.whole(&at("count"), m.count, 1, MAX_MACHINES);
+    let p = &m.power;
+    c.non_negative(&at("power.wake"), p.wake);
+    let idle = c.non_negative(&at("power.idle"), p.idle);
+    c.non_negative(&at("power.network"), p.network);
+    c.non_negative(&at("power.compute"), p.compute);
+    if let Some(sleep) = p.sleep {
+        if c.non_negative(&at("power.sleep"), sleep) && idle && sleep > p.idle {
+            let invalid = Invalid::OutOfBounds {
+                value: sleep,
+                low: 0.0,
+                high: p.idle,
+            };
+            c.fail(at("power.sleep"), invalid);
+        }
+    }
+}

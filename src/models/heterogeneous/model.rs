@@ -1,0 +1,148 @@
+//! M7 in the registry: its presets and its answer.
+
+use super::instance::{Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule};
+use super::Report;
+use crate::core::count::Count;
+use crate::core::error::Error;
+use crate::core::form::Form;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::Answer;
+
+/// M7: heterogeneous machines with sleep modes, time and energy (`[001]`).
+#[derive(Debug)]
+pub struct Heterogeneous;
+
+/// M7's answer: the report, the Gantt chart with each machine's states, the
+/// energy breakdown and the Pareto front.
+pub type Output = Answer<Report>;
+
+/// A machine of the presets: processing `a1`, RAM `ram` (so `a2`, `b2` from
+/// the reference instance's out-of-core slope ratio), link `rate`, `overhead`.
+fn machine(a1: f64, ram: f64, rate: f64, mode: Mode, count: u64, power: [f64; 4]) -> Machine {
+    let a2 = a1 * (4.132 / 0.109);
+    Machine {
+        a1,
+        a2,
+        b2: -(a2 - a1) * ram,
+        rate,
+        overhead: 0.075,
+        startup: None,
+        count: Count(count),
+        mode,
+        power: Power {
+            sleep: None,
+            wake: power[0],
+            idle: power[1],
+            network: power[2],
+            compute: power[3],
+        },
+    }
+}
+
+impl Instance {
+    /// The small mixed-mode cluster: one machine on, two suspended, one
+    /// hibernated; `V = 30 000` MB, `n = 6`.
+    pub fn mixed() -> Instance {
+        Instance {
+            load: 30_000.0,
+            chunks: Count(6),
+            objective: Objective::Makespan,
+            makespan_limit: None,
+            energy_limit: None,
+            algorithm: Algorithm::Exact,
+            sort: SortRule::A1,
+            seed: None,
+            min_chunk: None,
+            originator: Originator {
+                idle_power: 50.0,
+                network_power: 10.0,
+            },
+            machines: vec![
+                machine(0.109, 6739.0, 0.005, Mode::On, 1, [120.0, 100.0, 20.0, 80.0]),
+                machine(0.15, 4000.0, 0.008, Mode::Suspend, 2, [100.0, 80.0, 15.0, 60.0]),
+                machine(0.08, 8000.0, 0.004, Mode::Hibernate, 1, [180.0, 150.0, 25.0, 120.0]),
+            ],
+            points: None,
+            gap: None,
+            max_seconds: None,
+        }
+    }
+
+    /// A 100-machine cluster of four kinds, for the heuristics.
+    pub fn hundred() -> Instance {
+        Instance {
+            load: 1_000_000.0,
+            chunks: Count(20),
+            algorithm: Algorithm::SuperGss,
+            machines: vec![
+                machine(0.109, 6739.0, 0.0005, Mode::On, 25, [120.0, 100.0, 20.0, 80.0]),
+                machine(0.15, 4000.0, 0.0008, Mode::Suspend, 25, [100.0, 80.0, 15.0, 60.0]),
+                machine(0.08, 8000.0, 0.0004, Mode::Hibernate, 25, [180.0, 150.0, 25.0, 120.0]),
+                machine(0.2, 3000.0, 0.001, Mode::Off, 25, [90.0, 70.0, 10.0, 50.0]),
+            ],
+            ..Instance::mixed()
+        }
+    }
+}
+
+impl Model for Heterogeneous {
+    const NAME: &'static str = "heterogeneous";
+    const TITLE: &'static str = "Heterogeneous & energy";
+    const OWN_TIME_LIMIT: bool = true;
+    type Request = Instance;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Instance>> {
+        vec![
+            Preset {
+                name: "heterogeneous",
+                label: "[001] a small mixed-mode cluster (on, 2 × suspend, hibernate), n = 6: proven fastest",
+                request: Instance::mixed(),
+            },
+            Preset {
+                name: "heterogeneous-energy",
+                label: "the same cluster: least energy within T ≤ 1100 s",
+                request: Instance {
+                    objective: Objective::Energy,
+                    makespan_limit: Some(1100.0),
+                    ..Instance::mixed()
+                },
+            },
+            Preset {
+                name: "heterogeneous-pareto",
+                label: "the same cluster: the time–energy Pareto front (20 points) with the heuristics",
+                request: Instance {
+                    objective: Objective::Pareto,
+                    ..Instance::mixed()
+                },
+            },
+            Preset {
+                name: "heterogeneous-compare",
+                label: "the same cluster: SSC and GSS with every sort rule against the exact search",
+                request: Instance {
+                    algorithm: Algorithm::Compare,
+                    ..Instance::mixed()
+                },
+            },
+            Preset {
+                name: "heterogeneous-100",
+                label: "100 machines of four kinds in four modes: super-GSS, V = 10⁶ MB",
+                request: Instance::hundred(),
+            },
+        ]
+    }
+
+    fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let report = request.solve(progress)?;
+        Ok(Answer {
+            gantt: Some(super::view::gantt(request, &report)),
+            charts: super::view::charts(&report),
+            report: Box::new(report),
+        })
+    }
+
+    fn form() -> Form {
+        super::view::form()
+    }
+}

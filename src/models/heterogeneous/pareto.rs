@@ -1,0 +1,185 @@
+//! The Pareto front of time and energy, and the comparison of every
+//! algorithm with every sort rule.
+//!
+//! **Front** (ε-constraint): the fastest schedule (least energy among the
+//! fastest) and the least-energy schedule (fastest among those) are its
+//! ends; between them the makespan limit is swept over evenly spaced
+//! values and, for each, the least energy within it is searched. A point
+//! is marked proven when its search closed the gap; points another point
+//! beats in both criteria are dropped.
+
+use crate::core::error::Error;
+use crate::core::progress::Progress;
+
+use super::instance::{Algorithm, Instance};
+use super::sequence::{Frame, Goal, Limits, Solved};
+use super::solve::{Compared, Found, FrontPoint, Report, Status};
+
+/// The default number of points of a front.
+pub const DEFAULT_POINTS: usize = 20;
+
+/// Scales one step's progress into its share of the whole.
+struct Share<'a> {
+    inner: &'a mut dyn Progress,
+    from: f64,
+    width: f64,
+}
+
+impl Progress for Share<'_> {
+    fn report(&mut self, done: f64, what: &str) -> bool {
+        self.inner.report(self.from + self.width * done, what)
+    }
+}
+
+/// The heuristics' rows (every rule of SSC and GSS, then the two super
+/// heuristics) for `goal`.
+fn heuristic_rows(instance: &Instance, frame: &Frame, goal: Goal) -> Vec<Found> {
+    let mut rows = Vec::new();
+    for algorithm in [Algorithm::SuperSsc, Algorithm::SuperGss] {
+        let (best, all) = instance.super_heuristic(frame, algorithm, goal);
+        rows.extend(all);
+        rows.push(best);
+    }
+    rows
+}
+
+/// The comparison table's rows, with qualities against the table's best.
+fn table(instance: &Instance, frame: &Frame, rows: &[Found], exact: Option<(&Solved, f64)>) -> Vec<Compared> {
+    let mut all: Vec<Compared> = rows
+        .iter()
+        .map(|f| Compared {
+            algorithm: f.algorithm.into(),
+            sort: f.sort.name().into(),
+            makespan: f.solved.makespan,
+            energy: f.solved.energy,
+            chunks: f.solved.plan.sequence.len(),
+            seconds: f.seconds,
+            time_quality: 0.0,
+            energy_quality: 0.0,
+            verified: instance.report(frame, &f.solved, None).verdict.ok,
+        })
+        .collect();
+    if let Some((s, seconds)) = exact {
+        all.insert(
+            0,
+            Compared {
+                algorithm: "exact".into(),
+                sort: String::new(),
+                makespan: s.makespan,
+                energy: s.energy,
+                chunks: s.plan.sequence.len(),
+                seconds,
+                time_quality: 0.0,
+                energy_quality: 0.0,
+                verified: instance.report(frame, s, Some(s.value(instance.goal()))).verdict.ok,
+            },
+        );
+    }
+    let fastest = all.iter().map(|c| c.makespan).fold(f64::INFINITY, f64::min);
+    let least = all.iter().map(|c| c.energy).fold(f64::INFINITY, f64::min);
+    for c in &mut all {
+        c.time_quality = c.makespan / fastest - 1.0;
+        c.energy_quality = if least > 0.0 { c.energy / least - 1.0 } else { 0.0 };
+    }
+    all
+}
+
+/// Every algorithm with every sort rule, and the exact search, for the
+/// request's objective; the report shows the exact schedule.
+///
+/// # Errors
+///
+/// As [`Instance::solve`].
+pub(crate) fn compare(instance: &Instance, frame: &Frame, progress: &mut dyn Progress) -> Result<Report, Error> {
+    let goal = instance.goal();
+    let rows = heuristic_rows(instance, frame, goal);
+    let known = rows.iter().map(|f| f.solved.clone()).collect();
+    let clock = web_time::Instant::now();
+    let mut report = instance.exact_report(frame, known, progress)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let exact = Solved {
+        plan: super::plan::Plan {
+            sequence: report.sequence.clone(),
+            sizes: report.sizes.clone(),
+            starts: report.schedule.chunks.iter().map(|c| c.send.start).collect(),
+        },
+        makespan: report.makespan,
+        energy: report.energy,
+    };
+    report.compare = table(instance, frame, &rows, Some((&exact, seconds)));
+    Ok(report)
+}
+
+/// The Pareto front; the report shows its fastest schedule and carries the
+/// heuristics' points beside it.
+///
+/// # Errors
+///
+/// As [`Instance::solve`].
+pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progress) -> Result<Report, Error> {
+    let points = instance.points.map_or(DEFAULT_POINTS, |p| p.get());
+    let rows = heuristic_rows(instance, frame, Goal::Time);
+    let known: Vec<Solved> = rows.iter().map(|f| f.solved.clone()).collect();
+    let free = Limits::default();
+    let step = 1.0 / points as f64;
+    let (fastest, first) = instance.exact(frame, Goal::Time, free, known.clone(), &mut Share { inner: progress, from: 0.0, width: step })?;
+    let fastest = fastest.ok_or(Error::Cancelled)?;
+    let (thrifty, last) = instance.exact(frame, Goal::Energy, free, known, &mut Share { inner: progress, from: step, width: step })?;
+    let thrifty = thrifty.ok_or(Error::Cancelled)?;
+    if [&first, &last].iter().any(|o| o.ending == super::search::Ending::Cancelled) {
+        return Err(Error::Cancelled);
+    }
+    let proven = |o: &super::search::Outcome| o.ending == super::search::Ending::Complete;
+    let mut found: Vec<(Solved, f64, bool)> = vec![
+        (fastest.clone(), fastest.makespan, proven(&first)),
+        (thrifty.clone(), thrifty.makespan, proven(&last)),
+    ];
+    let (t0, t1) = (fastest.makespan, thrifty.makespan);
+    let mut lps = first.lps + last.lps;
+    let mut nodes = first.nodes + last.nodes;
+    let mut previous = fastest.clone();
+    for k in 1..points.saturating_sub(1) {
+        let limit = t0 + (t1 - t0) * k as f64 / (points - 1) as f64;
+        if limit <= t0 || limit >= t1 {
+            continue;
+        }
+        let within = Limits { makespan: Some(limit), energy: None };
+        let mut part = Share { inner: progress, from: (k + 1) as f64 * step, width: step };
+        let (point, outcome) = instance.exact(frame, Goal::Energy, within, vec![previous.clone(), fastest.clone()], &mut part)?;
+        lps += outcome.lps;
+        nodes += outcome.nodes;
+        if outcome.ending == super::search::Ending::Cancelled {
+            return Err(Error::Cancelled);
+        }
+        if let Some(p) = point {
+            previous = p.clone();
+            found.push((p, limit, proven(&outcome)));
+        }
+    }
+    let mut front: Vec<FrontPoint> = found
+        .iter()
+        .filter(|(a, _, _)| {
+            !found.iter().any(|(b, _, _)| {
+                b.makespan <= a.makespan && b.energy <= a.energy && (b.makespan < a.makespan || b.energy < a.energy)
+            })
+        })
+        .map(|(s, limit, proven)| FrontPoint {
+            makespan: s.makespan,
+            energy: s.energy,
+            limit: *limit,
+            proven: *proven,
+            sequence: s.plan.sequence.clone(),
+            sizes: s.plan.sizes.clone(),
+            schedule: s.plan.schedule(&frame.workers),
+        })
+        .collect();
+    front.sort_by(|a, b| a.makespan.total_cmp(&b.makespan));
+    front.dedup_by(|a, b| a.makespan == b.makespan && a.energy == b.energy);
+    let mut report = instance.report(frame, &fastest, Some(first.bound));
+    report.status = if proven(&first) { Status::Optimal } else { Status::StoppedAtTime };
+    report.front = front;
+    report.compare = table(instance, frame, &rows, None);
+    report.lps = lps;
+    report.nodes = nodes;
+    Ok(report)
+}

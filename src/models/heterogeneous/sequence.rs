@@ -1,0 +1,361 @@
+//! One communication sequence (or a prefix of one) as a linear program.
+//!
+//! For a fixed sequence `s` (chunk `j` to machine `s_j`), in the send
+//! starts `t_j`, the sizes `α_j`, the processing times `τ_j` and `T`:
+//!
+//! ```text
+//!   t_j ≥ S_{s_j}                              (ready: woken at t_first − S)
+//!   t_j + O + C α_j ≤ t_{j+1}                  (one message at a time)
+//!   τ_j ≥ a1 α_j,  τ_j ≥ a2 α_j + b2           (τ is the max of the lines)
+//!   t_j + O + C α_j + τ_j ≤ t_l  or  T         (l: s_j's next chunk)
+//!   Σ α_j = V
+//!   E = T (P0_idle + Σ_used P_idle + Σ_unused P_sleep)
+//!     + Σ_used [(P_sleep − P_idle) t_first + (P_wake − P_sleep) S]
+//!     + Σ_j [(P_net + P0_net)(O + C α_j) + P_comp τ_j]
+//! ```
+//!
+//! `τ_j` may exceed the true `τ(α_j)` only where that costs nothing: the
+//! schedule computes each chunk in its true time, which only ends it
+//! earlier. Minimise `T` (with `E ≤ Ē`) or `E` (with `T ≤ T̄`); a tie on the
+//! first criterion is broken by a second LP on the other.
+//!
+//! **The relaxation of a prefix** bounds every sequence that starts with
+//! it and has at most `r` more chunks: machine `i` takes load `R_i` in `κ_i`
+//! more chunks (`κ_i` real, `Σ κ_i ≤ r`, `R_i ≤ κ_i V`) that take at least
+//! `σ_i ≥ max(a1 R_i, a2 R_i + b2 κ_i)` to compute (`τ` summed over chunks),
+//! after its prefix work, after the prefix's last send, and after its
+//! wake-up `S_i z_i` (`z_i ≥ κ_i/r`, `z_i ≤ 1`) for a machine new to it; the
+//! channel carries `Σ O_i κ_i + C_i R_i` after the prefix. A machine new to
+//! the prefix costs at least `P_sleep T + min(0, P_wake − P_sleep) S z_i`.
+//! Every completion is a point of this LP, so its optimum is a bound.
+//!
+//! Solved in scaled units: loads as fractions of `V`, times of the fastest
+//! single machine's time, energies of that time at the sum of all powers.
+
+use crate::core::error::Error;
+use crate::core::lp::{Cmp, LpError, Problem, Var};
+
+use super::energy::EnergyParts;
+use super::instance::{Instance, Originator, Worker};
+use super::plan::Plan;
+
+/// Which criterion an LP minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Goal {
+    /// The makespan.
+    Time,
+    /// The energy.
+    Energy,
+}
+
+/// The bounds a schedule must respect on the criterion it does not
+/// minimise (and may on the one it does).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Limits {
+    pub makespan: Option<f64>,
+    pub energy: Option<f64>,
+}
+
+/// What the solvers need of an instance, in the units they use.
+#[derive(Debug, Clone)]
+pub(crate) struct Frame {
+    pub workers: Vec<Worker>,
+    pub originator: Originator,
+    pub load: f64,
+    /// The time unit of the LPs.
+    unit: f64,
+    /// The energy unit of the LPs.
+    energy_unit: f64,
+}
+
+/// A solved sequence: the plan with its makespan and energy.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Solved {
+    pub plan: Plan,
+    pub makespan: f64,
+    pub energy: f64,
+}
+
+impl Solved {
+    /// The value of `goal`.
+    pub fn value(&self, goal: Goal) -> f64 {
+        match goal {
+            Goal::Time => self.makespan,
+            Goal::Energy => self.energy,
+        }
+    }
+}
+
+/// The LP of a sequence or prefix, with handles on its variables.
+struct Program {
+    lp: Problem,
+    big_t: Var,
+    t: Vec<Var>,
+    x: Vec<Var>,
+    /// The energy as `Σ coef·var + constant` (scaled).
+    energy: Vec<(Var, f64)>,
+    constant: f64,
+}
+
+impl Frame {
+    /// The frame of a checked instance.
+    pub fn new(instance: &Instance) -> Frame {
+        let workers = instance.workers();
+        let v = instance.load;
+        let unit = workers
+            .iter()
+            .map(|w| w.startup + w.send(v) + w.time(v))
+            .fold(f64::INFINITY, f64::min)
+            .max(f64::MIN_POSITIVE);
+        let o = instance.originator;
+        let power: f64 = o.idle_power
+            + o.network_power
+            + workers
+                .iter()
+                .map(|w| w.sleep + w.wake + w.idle + w.network + w.compute)
+                .sum::<f64>();
+        Frame {
+            workers,
+            originator: o,
+            load: v,
+            unit,
+            energy_unit: (unit * power).max(f64::MIN_POSITIVE),
+        }
+    }
+
+    /// The energy of a plan, by state.
+    pub fn energy(&self, plan: &Plan, makespan: f64) -> EnergyParts {
+        EnergyParts::of(&self.workers, &self.originator, plan, makespan)
+    }
+
+    /// A plan's makespan and energy, computed from its own times.
+    pub fn evaluate(&self, plan: Plan) -> Solved {
+        let makespan = plan.makespan(&self.workers);
+        let energy = self.energy(&plan, makespan).total();
+        Solved {
+            plan,
+            makespan,
+            energy,
+        }
+    }
+
+    /// The rows of a sequence (chunk `j` to machine `prefix[j]`); with
+    /// `more = Some(r)`, those of its relaxation with up to `r` more chunks.
+    fn program(&self, prefix: &[usize], more: Option<usize>) -> Program {
+        let (u, v, eu) = (self.unit, self.load, self.energy_unit);
+        let ws = &self.workers;
+        let o0 = &self.originator;
+        let k = prefix.len();
+        let mut lp = Problem::new();
+        let big_t = lp.add_var(0.0, 0.0, f64::INFINITY);
+        let t: Vec<Var> = prefix
+            .iter()
+            .map(|&i| lp.add_var(0.0, ws[i].startup / u, f64::INFINITY))
+            .collect();
+        let x: Vec<Var> = (0..k).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
+        let tau: Vec<Var> = (0..k).map(|_| lp.add_var(0.0, 0.0, f64::INFINITY)).collect();
+        let mut used = vec![false; ws.len()];
+        let mut energy = Vec::new();
+        let mut constant = 0.0;
+        let mut last: Vec<Option<usize>> = vec![None; ws.len()];
+        for j in 0..k {
+            let w = &ws[prefix[j]];
+            let (o, c) = (w.overhead / u, w.rate * v / u);
+            let (a1, a2, b2) = (w.a1 * v / u, w.a2 * v / u, w.b2 / u);
+            if j + 1 < k {
+                lp.add_constraint(&[(t[j], 1.0), (x[j], c), (t[j + 1], -1.0)], Cmp::Le, -o);
+            }
+            lp.add_constraint(&[(x[j], a1), (tau[j], -1.0)], Cmp::Le, 0.0);
+            lp.add_constraint(&[(x[j], a2), (tau[j], -1.0)], Cmp::Le, -b2);
+            let next = (j + 1..k)
+                .find(|&l| prefix[l] == prefix[j])
+                .map_or(big_t, |l| t[l]);
+            let row = [(t[j], 1.0), (x[j], c), (tau[j], 1.0), (next, -1.0)];
+            lp.add_constraint(&row, Cmp::Le, -o);
+            last[prefix[j]] = Some(j);
+            let net = w.network + o0.network_power;
+            energy.push((x[j], net * w.rate * v / eu));
+            energy.push((tau[j], w.compute * u / eu));
+            constant += net * w.overhead / eu;
+            if !used[prefix[j]] {
+                used[prefix[j]] = true;
+                energy.push((t[j], (w.sleep - w.idle) * u / eu));
+                constant += (w.wake - w.sleep) * w.startup / eu;
+            }
+        }
+        let on: f64 = o0.idle_power
+            + ws.iter()
+                .zip(&used)
+                .map(|(w, &u)| if u { w.idle } else { w.sleep })
+                .sum::<f64>();
+        energy.push((big_t, on * u / eu));
+        let mut total: Vec<(Var, f64)> = x.iter().map(|&xi| (xi, 1.0)).collect();
+        if let Some(r) = more.filter(|&r| r > 0) {
+            let channel: Vec<(Var, f64)> = match k {
+                0 => Vec::new(),
+                _ => {
+                    let w = &ws[prefix[k - 1]];
+                    vec![(t[k - 1], 1.0), (x[k - 1], w.rate * v / u)]
+                }
+            };
+            let channel_o = if k > 0 { ws[prefix[k - 1]].overhead / u } else { 0.0 };
+            let mut carried = channel.clone();
+            let mut counts = Vec::with_capacity(ws.len());
+            for (i, w) in ws.iter().enumerate() {
+                let (o, c) = (w.overhead / u, w.rate * v / u);
+                let share = lp.add_var(0.0, 0.0, 1.0);
+                let count = lp.add_var(0.0, 0.0, r as f64);
+                let busy = lp.add_var(0.0, 0.0, f64::INFINITY);
+                total.push((share, 1.0));
+                counts.push((count, 1.0));
+                lp.add_constraint(&[(share, 1.0), (count, -1.0)], Cmp::Le, 0.0);
+                lp.add_constraint(&[(share, w.a1 * v / u), (busy, -1.0)], Cmp::Le, 0.0);
+                let out = [(share, w.a2 * v / u), (count, w.b2 / u), (busy, -1.0)];
+                lp.add_constraint(&out, Cmp::Le, 0.0);
+                let work = [(count, o), (share, c), (busy, 1.0), (big_t, -1.0)];
+                let mut after_channel = channel.clone();
+                after_channel.extend(work);
+                lp.add_constraint(&after_channel, Cmp::Le, -channel_o);
+                match last[i] {
+                    Some(j) => {
+                        let mut after_own = vec![(t[j], 1.0), (x[j], c), (tau[j], 1.0)];
+                        after_own.extend(work);
+                        lp.add_constraint(&after_own, Cmp::Le, -o);
+                    }
+                    None => {
+                        let woken = lp.add_var(0.0, 0.0, 1.0);
+                        let need = [(woken, r as f64), (count, -1.0)];
+                        lp.add_constraint(&need, Cmp::Ge, 0.0);
+                        let mut after_wake = vec![(woken, w.startup / u)];
+                        after_wake.extend(work);
+                        lp.add_constraint(&after_wake, Cmp::Le, 0.0);
+                        let saving = (w.wake - w.sleep).min(0.0) * w.startup / eu;
+                        energy.push((woken, saving));
+                    }
+                }
+                carried.extend([(count, o), (share, c)]);
+                let net = w.network + o0.network_power;
+                energy.extend([
+                    (count, net * w.overhead / eu),
+                    (share, net * w.rate * v / eu),
+                    (busy, w.compute * u / eu),
+                ]);
+            }
+            lp.add_constraint(&counts, Cmp::Le, r as f64);
+            carried.push((big_t, -1.0));
+            lp.add_constraint(&carried, Cmp::Le, -channel_o);
+        }
+        lp.add_constraint(&total, Cmp::Eq, 1.0);
+        Program {
+            lp,
+            big_t,
+            t,
+            x,
+            energy,
+            constant,
+        }
+    }
+
+    /// Adds the limits to a program and sets its objective to `goal`.
+    fn aim(&self, p: &mut Program, goal: Goal, limits: Limits) {
+        if let Some(tmax) = limits.makespan {
+            p.lp.add_constraint(&[(p.big_t, 1.0)], Cmp::Le, tmax / self.unit);
+        }
+        if let Some(emax) = limits.energy {
+            let rhs = emax / self.energy_unit - p.constant;
+            p.lp.add_constraint(&p.energy, Cmp::Le, rhs);
+        }
+        match goal {
+            Goal::Time => p.lp.set_cost(p.big_t, 1.0),
+            Goal::Energy => {
+                for &(var, coef) in &p.energy.clone() {
+                    let cost = p.lp.cost(var) + coef;
+                    p.lp.set_cost(var, cost);
+                }
+            }
+        }
+    }
+
+    /// The least value of `goal` over every sequence that starts with
+    /// `prefix` and has at most `more` chunks after it, within `limits`
+    /// (infinity when there is none), in the goal's own units.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if the LP fails other than by infeasibility.
+    pub fn relax(
+        &self,
+        prefix: &[usize],
+        more: usize,
+        goal: Goal,
+        limits: Limits,
+    ) -> Result<f64, Error> {
+        let mut p = self.program(prefix, Some(more));
+        self.aim(&mut p, goal, limits);
+        match p.lp.solve() {
+            Ok(s) => Ok(match goal {
+                Goal::Time => s.objective() * self.unit,
+                Goal::Energy => (s.objective() + p.constant) * self.energy_unit,
+            }),
+            Err(LpError::Infeasible) => Ok(f64::INFINITY),
+            Err(e) => Err(Error::Solver(e)),
+        }
+    }
+
+    /// The best schedule of one sequence for `goal` within `limits`, the
+    /// other criterion least among those that tie (`None` when no
+    /// schedule of the sequence meets the limits). With `polish` off, the
+    /// tie is not broken (one LP instead of two).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if an LP fails other than by infeasibility.
+    pub fn solve(
+        &self,
+        sequence: &[usize],
+        goal: Goal,
+        limits: Limits,
+        polish: bool,
+    ) -> Result<Option<Solved>, Error> {
+        let mut p = self.program(sequence, None);
+        self.aim(&mut p, goal, limits);
+        let first = match p.lp.solve() {
+            Ok(s) => s,
+            Err(LpError::Infeasible) => return Ok(None),
+            Err(e) => return Err(Error::Solver(e)),
+        };
+        let solution = if polish {
+            let best = first.objective();
+            let mut q = self.program(sequence, None);
+            let slack = 1e-9 * best.abs().max(1e-300);
+            let tie = match goal {
+                Goal::Time => Limits {
+                    makespan: Some((best + slack) * self.unit),
+                    ..limits
+                },
+                Goal::Energy => Limits {
+                    energy: Some((best + p.constant + slack) * self.energy_unit),
+                    ..limits
+                },
+            };
+            let other = match goal {
+                Goal::Time => Goal::Energy,
+                Goal::Energy => Goal::Time,
+            };
+            self.aim(&mut q, other, tie);
+            // A failing tie-break keeps the first answer: it is optimal.
+            q.lp.solve().unwrap_or(first)
+        } else {
+            first
+        };
+        let fractions: Vec<f64> = p.x.iter().map(|&x| solution[x].max(0.0)).collect();
+        let sum: f64 = fractions.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+        let plan = Plan {
+            sequence: sequence.to_vec(),
+            sizes: fractions.iter().map(|f| self.load * f / sum).collect(),
+            starts: p.t.iter().map(|&t| solution[t] * self.unit).collect(),
+        };
+        let plan = plan.without_empty().settled(&self.workers);
+        Ok(Some(self.evaluate(plan)))
+    }
+}

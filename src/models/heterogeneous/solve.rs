@@ -1,0 +1,358 @@
+//! From a request to a report: runs the algorithm asked for, verifies its
+//! schedule and accounts its energy.
+
+use serde::{Deserialize, Serialize};
+use web_time::{Duration, Instant};
+
+use crate::core::error::{Error, Invalid, Validate};
+use crate::core::progress::{Progress, Silent};
+use crate::core::schedule::Schedule;
+use crate::core::verify::Verdict;
+
+use super::energy::EnergyParts;
+use super::heuristics::{ranking, simulate, Sizing};
+use super::instance::{Algorithm, Instance, Objective, SortRule};
+use super::plan::{Plan, Wake};
+use super::search::{search, Ending, Stop};
+use super::sequence::{Frame, Goal, Limits, Solved};
+use super::verify::{verify, Claim};
+
+/// The exact search's time limit when the request sets none, in seconds.
+pub const DEFAULT_SECONDS: f64 = 30.0;
+/// The exact search's default relative gap (proven optimal).
+pub const DEFAULT_GAP: f64 = 1e-9;
+
+/// How good an answer is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Proven optimal for at most `n` chunks (relative gap at most 1e-9).
+    Optimal,
+    /// Stopped at the requested gap.
+    StoppedAtGap,
+    /// Stopped at the time limit; the gap bounds the distance to the optimum.
+    StoppedAtTime,
+    /// Cancelled; the gap bounds the distance to the optimum.
+    Interrupted,
+    /// A heuristic's schedule: no bound.
+    Heuristic,
+}
+
+/// A row of the comparison: one algorithm with one sort rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Compared {
+    /// `exact`, `ssc`, `gss`, `super-ssc` or `super-gss`.
+    pub algorithm: String,
+    /// The sort rule (the winning one for a super heuristic; empty for the
+    /// exact search).
+    pub sort: String,
+    /// Its makespan, s.
+    pub makespan: f64,
+    /// Its energy, J.
+    pub energy: f64,
+    /// The chunks it sends.
+    pub chunks: usize,
+    /// Seconds it took (for a super heuristic, all its rules').
+    pub seconds: f64,
+    /// `T / T_best − 1`: the distance from the best makespan of the table.
+    pub time_quality: f64,
+    /// `E / E_least − 1`: the distance from the least energy of the table.
+    pub energy_quality: f64,
+    /// Whether its schedule passed the verifier.
+    pub verified: bool,
+}
+
+/// A point of a Pareto front.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontPoint {
+    /// Its makespan, s.
+    pub makespan: f64,
+    /// Its energy, J.
+    pub energy: f64,
+    /// The makespan limit it was found under (the least energy within it).
+    pub limit: f64,
+    /// Whether the search proved it the least energy within the limit.
+    pub proven: bool,
+    /// The machine of each chunk.
+    pub sequence: Vec<usize>,
+    /// The size of each chunk.
+    pub sizes: Vec<f64>,
+    /// Its schedule.
+    pub schedule: Schedule,
+}
+
+/// The answer for an M7 request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The makespan, s.
+    pub makespan: f64,
+    /// The energy, J.
+    pub energy: f64,
+    /// A proven lower bound on the objective (exact search only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<f64>,
+    /// `(value − bound)/value` of the objective (exact search only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+    /// How good the answer is.
+    pub status: Status,
+    /// The algorithm of the schedule shown.
+    pub algorithm: String,
+    /// Its sort rule (heuristics only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub sort: String,
+    /// The machine of each chunk (0-based, counts expanded).
+    pub sequence: Vec<usize>,
+    /// The size of each chunk.
+    pub sizes: Vec<f64>,
+    /// When each used machine is woken and ready.
+    pub wake: Vec<Wake>,
+    /// The energy by machine and state.
+    pub energy_parts: EnergyParts,
+    /// The schedule.
+    pub schedule: Schedule,
+    /// The verifier's verdict on it.
+    pub verdict: Verdict,
+    /// Linear programs solved.
+    pub lps: u64,
+    /// Prefixes expanded by the exact search.
+    pub nodes: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// The Pareto front (objective `pareto`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub front: Vec<FrontPoint>,
+    /// Every algorithm and sort rule (algorithm `compare`; also the
+    /// heuristics beside a Pareto front).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compare: Vec<Compared>,
+    /// What to keep in mind reading it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// A schedule with where it came from.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub solved: Solved,
+    pub algorithm: &'static str,
+    pub sort: SortRule,
+    pub seconds: f64,
+}
+
+impl Instance {
+    pub(crate) fn goal(&self) -> Goal {
+        match self.objective {
+            Objective::Energy => Goal::Energy,
+            Objective::Makespan | Objective::Pareto => Goal::Time,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            makespan: self.makespan_limit,
+            energy: self.energy_limit,
+        }
+    }
+
+    pub(crate) fn stop(&self) -> Stop {
+        let seconds = self.max_seconds.unwrap_or(DEFAULT_SECONDS);
+        Stop {
+            gap: self.gap.unwrap_or(DEFAULT_GAP),
+            deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
+        }
+    }
+
+    /// One heuristic with one sort rule.
+    pub(crate) fn heuristic(&self, frame: &Frame, algorithm: Algorithm, rule: SortRule) -> Found {
+        let clock = Instant::now();
+        let seed = self.seed.map_or(0, |s| s.0);
+        let order = ranking(&frame.workers, rule, seed);
+        let (sizing, name) = match algorithm {
+            Algorithm::Gss | Algorithm::SuperGss => (Sizing::gss(&frame.workers, self.load, self.min_chunk), "gss"),
+            _ => (Sizing::Ssc, "ssc"),
+        };
+        let plan = simulate(&frame.workers, self.load, &order, &sizing);
+        Found {
+            solved: frame.evaluate(plan),
+            algorithm: name,
+            sort: rule,
+            seconds: clock.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// The best of one heuristic over every sort rule, for `goal`, with
+    /// every rule's schedule.
+    pub(crate) fn super_heuristic(&self, frame: &Frame, algorithm: Algorithm, goal: Goal) -> (Found, Vec<Found>) {
+        let all: Vec<Found> = SortRule::ALL
+            .iter()
+            .map(|&rule| self.heuristic(frame, algorithm, rule))
+            .collect();
+        let mut best = all
+            .iter()
+            .min_by(|a, b| a.solved.value(goal).total_cmp(&b.solved.value(goal)))
+            .cloned()
+            // cannot fail: there is at least one rule.
+            .expect("a sort rule");
+        best.algorithm = if best.algorithm == "ssc" { "super-ssc" } else { "super-gss" };
+        best.seconds = all.iter().map(|f| f.seconds).sum();
+        (best, all)
+    }
+
+    /// The exact search for `goal` within `limits`, polished (the other
+    /// criterion least among ties), with its outcome.
+    pub(crate) fn exact(
+        &self,
+        frame: &Frame,
+        goal: Goal,
+        limits: Limits,
+        known: Vec<Solved>,
+        progress: &mut dyn Progress,
+    ) -> Result<(Option<Solved>, super::search::Outcome), Error> {
+        let n = self.chunks.get();
+        let known = known
+            .into_iter()
+            .filter(|s| s.plan.sequence.len() <= n && within(s, limits))
+            .collect();
+        let outcome = search(frame, n, goal, limits, known, self.stop(), progress)?;
+        let polished = match &outcome.best {
+            Some(best) => Some(
+                frame
+                    .solve(&best.plan.sequence, goal, limits, true)?
+                    .filter(|p| p.value(goal) <= best.value(goal) * (1.0 + 1e-9) + 1e-300)
+                    .unwrap_or_else(|| best.clone()),
+            ),
+            None => None,
+        };
+        Ok((polished, outcome))
+    }
+
+    /// Solves the request (see the module docs of M7).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input or a limit below the least value
+    /// (stating it), [`Error::Solver`] if an LP fails, [`Error::Cancelled`]
+    /// when cancelled before any schedule was found.
+    pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        self.check()?;
+        let clock = Instant::now();
+        let frame = Frame::new(self);
+        let goal = self.goal();
+        let mut report = match (self.objective, self.algorithm) {
+            (Objective::Pareto, _) => super::pareto::front(self, &frame, progress)?,
+            (_, Algorithm::Exact) => {
+                let (_, found) = self.super_heuristic(&frame, Algorithm::SuperGss, goal);
+                let (_, more) = self.super_heuristic(&frame, Algorithm::SuperSsc, goal);
+                let known = found.into_iter().chain(more).map(|f| f.solved).collect();
+                self.exact_report(&frame, known, progress)?
+            }
+            (_, Algorithm::Compare) => super::pareto::compare(self, &frame, progress)?,
+            (_, algorithm) => {
+                let found = match algorithm {
+                    Algorithm::SuperSsc | Algorithm::SuperGss => self.super_heuristic(&frame, algorithm, goal).0,
+                    _ => self.heuristic(&frame, algorithm, self.sort),
+                };
+                let mut report = self.report(&frame, &found.solved, None);
+                report.algorithm = found.algorithm.into();
+                report.sort = found.sort.name().into();
+                report
+            }
+        };
+        report.seconds = clock.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    /// The exact search's report, or the error that a limit is too tight.
+    pub(crate) fn exact_report(&self, frame: &Frame, known: Vec<Solved>, progress: &mut dyn Progress) -> Result<Report, Error> {
+        let goal = self.goal();
+        let (best, outcome) = self.exact(frame, goal, self.limits(), known, progress)?;
+        let Some(best) = best else {
+            return Err(match outcome.ending {
+                Ending::Complete => self.too_tight(frame)?,
+                Ending::Cancelled => Error::Cancelled,
+                Ending::Time => Error::field(
+                    "max_seconds",
+                    Invalid::Needed("no schedule within the limits was found in time; allow more seconds".into()),
+                ),
+            });
+        };
+        let status = match outcome.ending {
+            Ending::Complete if self.gap.unwrap_or(DEFAULT_GAP) <= DEFAULT_GAP => Status::Optimal,
+            Ending::Complete => Status::StoppedAtGap,
+            Ending::Time => Status::StoppedAtTime,
+            Ending::Cancelled => Status::Interrupted,
+        };
+        let mut report = self.report(frame, &best, Some(outcome.bound));
+        report.status = status;
+        report.lps = outcome.lps;
+        report.nodes = outcome.nodes;
+        Ok(report)
+    }
+
+    /// The error for limits no schedule meets: the limit that is below
+    /// its least value, with that value.
+    fn too_tight(&self, frame: &Frame) -> Result<Error, Error> {
+        let free = Limits::default();
+        let mut progress = Silent;
+        let fastest = self.exact(frame, Goal::Time, free, Vec::new(), &mut progress)?.0;
+        if let (Some(limit), Some(f)) = (self.makespan_limit, &fastest) {
+            if limit < f.makespan {
+                let invalid = Invalid::BelowMinimum { value: limit, minimum: f.makespan };
+                return Ok(Error::field("makespan_limit", invalid));
+            }
+        }
+        let within = Limits { makespan: self.makespan_limit, energy: None };
+        let least = self.exact(frame, Goal::Energy, within, Vec::new(), &mut progress)?.0;
+        let minimum = least.map_or(f64::INFINITY, |l| l.energy);
+        let value = self.energy_limit.unwrap_or(0.0);
+        Ok(Error::field("energy_limit", Invalid::BelowMinimum { value, minimum }))
+    }
+
+    /// The report of one schedule, verified, with its energy by state.
+    pub(crate) fn report(&self, frame: &Frame, solved: &Solved, bound: Option<f64>) -> Report {
+        let plan: &Plan = &solved.plan;
+        let exact = bound.is_some();
+        let claim = Claim {
+            makespan: solved.makespan,
+            energy: solved.energy,
+            chunks: exact.then(|| self.chunks.get()),
+        };
+        let value = solved.value(self.goal());
+        let bound = bound.map(|b| b.min(value));
+        let mut notes = Vec::new();
+        if !exact && plan.sequence.len() > self.chunks.get() {
+            notes.push(format!(
+                "the heuristic sent {} chunks, more than the exact search's n = {}: that is how a heuristic can beat the exact optimum for n",
+                plan.sequence.len(),
+                self.chunks.get()
+            ));
+        }
+        Report {
+            makespan: solved.makespan,
+            energy: solved.energy,
+            lower_bound: bound,
+            gap: bound.map(|b| if value > 0.0 { (value - b) / value } else { 0.0 }),
+            status: if exact { Status::Optimal } else { Status::Heuristic },
+            algorithm: if exact { "exact".into() } else { String::new() },
+            sort: String::new(),
+            sequence: plan.sequence.clone(),
+            sizes: plan.sizes.clone(),
+            wake: plan.wakes(&frame.workers),
+            energy_parts: frame.energy(plan, solved.makespan),
+            schedule: plan.schedule(&frame.workers),
+            verdict: verify(self, plan, claim),
+            lps: 0,
+            nodes: 0,
+            seconds: 0.0,
+            front: Vec::new(),
+            compare: Vec::new(),
+            notes,
+        }
+    }
+}
+
+/// Whether a schedule meets the limits.
+fn within(s: &Solved, limits: Limits) -> bool {
+    limits.makespan.is_none_or(|t| s.makespan <= t) && limits.energy.is_none_or(|e| s.energy <= e)
+}

@@ -1,0 +1,326 @@
+//! M7 on the page: the form, the report's layout, the Gantt chart with each
+//! machine's states, and the Pareto front.
+
+use super::solve::{Report, Status};
+use super::Instance;
+use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::gantt::{Activity, Bar, Gantt, Row};
+use crate::core::response::Describe;
+use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
+
+/// The most machines the Gantt chart draws (the first ones).
+const GANTT_ROWS: usize = 24;
+
+/// The M7 tab.
+pub fn form() -> Form {
+    let n = |key, path, label, help, unit, range| {
+        Field::number(key, path, label)
+            .help(help)
+            .unit(unit)
+            .range(range)
+    };
+    let opt = |key, path, label, help, unit, placeholder| {
+        Field::new(key, path, label, Kind::Optional)
+            .help(help)
+            .unit(unit)
+            .placeholder(placeholder)
+            .range("> 0")
+    };
+    let col = |key, path, head, help, unit: &'static str, range, blank| {
+        Column::number(key, path, head, head, help, blank).measured(unit, range)
+    };
+    Form {
+        id: "m7",
+        prefix: "h.",
+        tab: "Heterogeneous & energy",
+        title: "Heterogeneous machines with sleep modes: time and energy",
+        citation: "M7; Marszałkowski, Drozdowski, Singh 2020",
+        sources: &["marszalkowski-energy"],
+        intro: "Each machine has its own processing time <i>τ<sub>i</sub>(α) = max{a1<sub>i</sub>α, \
+            a2<sub>i</sub>α + b2<sub>i</sub>}</i> (fast in RAM, slow out of core), link \
+            <i>O<sub>i</sub> + C<sub>i</sub>α</i>, and waits in a mode (on, suspended, hibernated, \
+            off) from which it takes <i>S<sub>i</sub></i> to wake. The originator sends at most \
+            <i>n</i> chunks one at a time; a machine is woken as late as its first chunk allows and \
+            receives its next chunk once it has computed the previous one. Energy adds each \
+            machine's power in each state over time. The exact search proves the fastest (or \
+            least-energy) schedule of at most <i>n</i> chunks; SSC and GSS are the online \
+            heuristics of the paper, under a processor sort rule."
+            .into(),
+        groups: vec![
+            Group::of(
+                "",
+                vec![
+                    n("V", "load", "Load <i>V</i>", "the load to process", "MB", "> 0"),
+                    n("n", "chunks", "<i>n</i>", "the most chunks of the exact search", "", "1 to 32"),
+                    Field::choice("obj", "objective", "Minimise", &["makespan", "energy", "pareto"])
+                        .help("the makespan, the energy, or the Pareto front of both"),
+                    Field::choice(
+                        "alg",
+                        "algorithm",
+                        "Algorithm",
+                        &["exact", "ssc", "gss", "super-ssc", "super-gss", "compare"],
+                    )
+                    .help("the exact search, a heuristic, or all of them side by side"),
+                    Field::choice(
+                        "sort",
+                        "sort",
+                        "Sort rule",
+                        &["a1", "a2", "rate", "overhead", "startup", "idle", "network", "compute", "wake", "ram", "random"],
+                    )
+                    .help("the heuristics' order of preference (ram: largest first, the others smallest first)"),
+                ],
+            ),
+            Group::of(
+                "Limits and options:",
+                vec![
+                    opt("Tl", "makespan_limit", "<i>T</i> ≤", "a makespan limit while minimising energy", "s", "none"),
+                    opt("El", "energy_limit", "<i>E</i> ≤", "an energy limit while minimising the makespan", "J", "none"),
+                    opt("mc", "min_chunk", "least GSS chunk", "GSS's minimum chunk", "MB", "max(V/100m, 10 O/C)"),
+                    opt("seed", "seed", "seed", "the random sort rule's seed", "", "0"),
+                    opt("pts", "points", "front points", "points of the Pareto front", "", "20"),
+                    opt("secs", "max_seconds", "time limit", "the exact search's time limit", "s", "30"),
+                ],
+            ),
+            Group::of(
+                "Originator:",
+                vec![
+                    n("P0i", "originator.idle_power", "idle power", "the originator's power while on", "W", "≥ 0"),
+                    n("P0n", "originator.network_power", "network power", "above idle while sending", "W", "≥ 0"),
+                ],
+            ),
+        ],
+        rows: Some(Rows {
+            path: "machines",
+            item: "machine",
+            prefix: "M",
+            caption: "Machines (a row of count identical machines; S and sleep power left empty: the mode's)",
+            columns: vec![
+                col("k", "count", "count", "how many such machines", "", "1 to 10 000", "1"),
+                Column::choice("mode", "mode", "mode", "the mode it waits in", &["on", "suspend", "hibernate", "off"]),
+                col("a1", "a1", "a1", "in-core processing time per MB", "s/MB", "> 0", "0.109"),
+                col("a2", "a2", "a2", "out-of-core processing time per MB", "s/MB", "> a1", "4.132"),
+                col("b2", "b2", "b2", "out-of-core intercept", "s", "< 0", "-27109"),
+                col("C", "rate", "C", "communication time per MB", "s/MB", "≥ 0", "0.005"),
+                col("O", "overhead", "O", "communication start-up per message", "s", "≥ 0", "0.075"),
+                col("S", "startup", "S", "wake-up time (empty: the mode's: 0, 10, 60, 120 s)", "s", "≥ 0", "")
+                    .or_default("by mode"),
+                col("Ps", "power.sleep", "P sleep", "power asleep (empty: the mode's share of idle: 100, 5, 1, 0.5 %)", "W", "0 to idle", "")
+                    .or_default("by mode"),
+                col("Pw", "power.wake", "P wake", "power while waking", "W", "≥ 0", "120"),
+                col("Pi", "power.idle", "P idle", "power while on", "W", "≥ 0", "100"),
+                col("Pn", "power.network", "P net", "above idle while receiving", "W", "≥ 0", "20"),
+                col("Pc", "power.compute", "P comp", "above idle while computing", "W", "≥ 0", "80"),
+            ],
+        }),
+        fixed: Vec::new(),
+        layout: Layout::Report,
+        parts: "",
+    }
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let how = match (self.status, self.gap) {
+            (Status::Heuristic, _) => format!("; {} with sort rule {}", self.algorithm, self.sort),
+            (Status::Optimal, _) => "; proven optimal for at most n chunks".into(),
+            (_, Some(g)) => format!("; at most {} above the optimum", gap(g)),
+            _ => String::new(),
+        };
+        let mut blocks = vec![
+            Block::headline(
+                "m7-makespan",
+                "Schedule length <i>T</i> (s)",
+                self.makespan,
+                Some(VerdictLine::of("m7-verdict", &self.verdict, &how)),
+            ),
+            Block::headline("m7-energy", "Energy <i>E</i> (J)", self.energy, None),
+        ];
+        if let (Some(bound), Some(g)) = (self.lower_bound, self.gap) {
+            blocks.push(Block::note(
+                "m7-bound",
+                format!(
+                    "Proven lower bound on the objective {} (gap {}); {} linear programs, {} prefixes, {} s.",
+                    number(bound),
+                    gap(g),
+                    self.lps,
+                    self.nodes,
+                    number(self.seconds)
+                ),
+            ));
+        }
+        for (k, note) in self.notes.iter().enumerate() {
+            blocks.push(Block::aside(&format!("m7-note-{k}"), note.clone()));
+        }
+        blocks.push(self.chunks_table());
+        blocks.push(self.energy_table());
+        if !self.compare.is_empty() {
+            blocks.push(self.compare_table());
+        }
+        if !self.front.is_empty() {
+            blocks.push(self.front_table());
+        }
+        blocks
+    }
+}
+
+impl Report {
+    fn chunks_table(&self) -> Block {
+        let rows = self
+            .schedule
+            .chunks
+            .iter()
+            .take(ROWS_SHOWN)
+            .map(|c| {
+                vec![
+                    format!("M{}", c.machine + 1),
+                    number(c.size),
+                    format!("{} – {}", number(c.send.start), number(c.send.end)),
+                    format!("{} – {}", number(c.compute.start), number(c.compute.end)),
+                    if c.level == 0 { "in core".into() } else { "out of core".into() },
+                ]
+            })
+            .collect();
+        Block::table(
+            "m7-chunks",
+            "Chunks in sending order (machines numbered from 1, counts expanded)",
+            &["machine", "size (MB)", "received (s)", "computed (s)", "memory"],
+            cut(rows, self.schedule.chunks.len(), "chunks"),
+        )
+    }
+
+    fn energy_table(&self) -> Block {
+        let p = &self.energy_parts;
+        let row = |name: String, e: &super::Parts| {
+            vec![
+                name,
+                number(e.sleep),
+                number(e.wake),
+                number(e.idle),
+                number(e.network),
+                number(e.compute),
+                number(e.total()),
+            ]
+        };
+        let mut rows = vec![row("originator".into(), &p.originator)];
+        rows.extend(
+            p.machines
+                .iter()
+                .enumerate()
+                .take(ROWS_SHOWN)
+                .map(|(i, e)| row(format!("M{}", i + 1), e)),
+        );
+        let mut rows = cut(rows, p.machines.len() + 1, "machines");
+        rows.push(row("all".into(), &p.sum));
+        Block::table(
+            "m7-energy-parts",
+            "Energy by state (J)",
+            &["", "asleep", "waking", "idle", "network", "computing", "total"],
+            rows,
+        )
+    }
+
+    fn compare_table(&self) -> Block {
+        let rows = self
+            .compare
+            .iter()
+            .map(|c| {
+                vec![
+                    if c.sort.is_empty() { c.algorithm.clone() } else { format!("{} ({})", c.algorithm, c.sort) },
+                    number(c.makespan),
+                    number(c.energy),
+                    c.chunks.to_string(),
+                    format!("{} %", number(100.0 * c.time_quality)),
+                    format!("{} %", number(100.0 * c.energy_quality)),
+                    number(c.seconds),
+                    if c.verified { "yes".into() } else { "no".into() },
+                ]
+            })
+            .collect();
+        Block::table(
+            "m7-compare",
+            "Every algorithm and sort rule: quality is the distance from the best makespan and the least energy of the table",
+            &["algorithm (sort rule)", "T (s)", "E (J)", "chunks", "T above best", "E above least", "runtime (s)", "verified"],
+            rows,
+        )
+    }
+
+    fn front_table(&self) -> Block {
+        let rows = self
+            .front
+            .iter()
+            .map(|p| {
+                vec![
+                    number(p.makespan),
+                    number(p.energy),
+                    number(p.limit),
+                    p.sequence.iter().map(|i| format!("M{}", i + 1)).collect::<Vec<_>>().join(" "),
+                    if p.proven { "proven".into() } else { "not proven".into() },
+                ]
+            })
+            .collect();
+        Block::table(
+            "m7-front",
+            "Pareto front: the least energy within each makespan limit",
+            &["T (s)", "E (J)", "limit (s)", "sequence", "optimality"],
+            rows,
+        )
+    }
+}
+
+/// The Gantt chart: each machine asleep, waking, receiving, computing (in
+/// or out of core) and idle; an unused machine sleeps throughout.
+pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
+    let workers = instance.workers();
+    let mut chart = Gantt::with_startup(&report.schedule, 0.0);
+    let horizon = report.makespan;
+    let mut rows: Vec<Row> = Vec::new();
+    let mut used = chart.rows.drain(..);
+    for (i, w) in workers.iter().enumerate().take(GANTT_ROWS) {
+        let label = format!("M{}", i + 1);
+        let wake = report.wake.iter().find(|k| k.machine == i);
+        let mut bars = Vec::new();
+        match wake {
+            Some(k) => {
+                if k.at > 0.0 {
+                    bars.push(Bar { start: 0.0, end: k.at, activity: Activity::Sleep });
+                }
+                if w.startup > 0.0 {
+                    bars.push(Bar { start: k.at, end: k.ready, activity: Activity::Wake });
+                }
+                if let Some(row) = used.find(|r| r.label == format!("P{}", i + 1)) {
+                    bars.extend(row.bars);
+                }
+            }
+            None => bars.push(Bar { start: 0.0, end: horizon, activity: Activity::Sleep }),
+        }
+        rows.push(Row { label, bars });
+    }
+    Gantt { rows, horizon }
+}
+
+/// The Pareto front with the heuristics' points.
+pub fn charts(report: &Report) -> Vec<LineChart> {
+    if report.front.is_empty() {
+        return Vec::new();
+    }
+    let front: Vec<[f64; 2]> = report.front.iter().map(|p| [p.makespan, p.energy]).collect();
+    let mut lines = vec![Line::new("exact front (least E within each T)", front, true)];
+    for name in ["super-ssc", "super-gss"] {
+        let points: Vec<[f64; 2]> = report
+            .compare
+            .iter()
+            .filter(|c| c.algorithm == name)
+            .map(|c| [c.makespan, c.energy])
+            .collect();
+        lines.push(Line::new(name, points, true));
+    }
+    vec![LineChart {
+        name: "pareto".into(),
+        title: "Time against energy: the Pareto front and the heuristics".into(),
+        x: Axis::linear("makespan T (s)"),
+        y: Axis::linear("energy E (J)"),
+        lines,
+        legend: true,
+    }]
+}
