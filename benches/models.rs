@@ -12,6 +12,7 @@ use dlt_calc::core::model::Model;
 use dlt_calc::core::platform::Processor;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
+use dlt_calc::models::heterogeneous::{self, Algorithm, Objective, SortRule};
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
 use dlt_calc::models::linear;
 use dlt_calc::models::mapreduce::{self, MapReduce};
@@ -344,6 +345,7 @@ fn main() {
     );
 
     mapreduce_rows(budget);
+    heterogeneous_rows(budget);
 }
 
 /// M8: the reference instance, its parts, and `[004]`'s series.
@@ -391,4 +393,87 @@ fn mapreduce_rows(budget: Duration) {
             }),
         );
     }
+}
+
+/// M7: the exact search on four machines and six chunks, the heuristics on
+/// a thousand machines, and a Pareto front.
+fn heterogeneous_rows(budget: Duration) {
+    let mixed = heterogeneous::Instance::mixed();
+    row(
+        "M7 mixed preset (m = 4, n = 6): proven fastest",
+        "<= 1000 ms",
+        median(budget, || {
+            black_box(mixed.solve(&mut Silent).unwrap());
+        }),
+    );
+    let thrifty = heterogeneous::Instance {
+        objective: Objective::Energy,
+        ..mixed.clone()
+    };
+    row(
+        "M7 mixed preset: proven least energy",
+        "<= 1000 ms",
+        median(budget, || {
+            black_box(thrifty.solve(&mut Silent).unwrap());
+        }),
+    );
+    // Four different machines drawn from the preset's rows, at loads from
+    // a half to three times their RAM: the slowest proof.
+    let mut slowest = Duration::ZERO;
+    for k in 0..12 {
+        let mut instance = mixed.clone();
+        instance.machines[1].count = Count(1);
+        let mut fourth = instance.machines[1].clone();
+        fourth.a1 *= 1.0 + 0.1 * (k % 4) as f64;
+        fourth.a2 *= 1.0 + 0.1 * (k % 4) as f64;
+        fourth.rate *= 1.0 + 0.2 * (k % 3) as f64;
+        instance.machines.push(fourth);
+        instance.load = 22_000.0 * [0.5, 1.0, 2.0, 3.0][k % 4];
+        instance.objective = if k % 2 == 0 {
+            Objective::Makespan
+        } else {
+            Objective::Energy
+        };
+        let t = Instant::now();
+        let r = black_box(instance.solve(&mut Silent).unwrap());
+        assert_eq!(r.status, heterogeneous::Status::Optimal);
+        slowest = slowest.max(t.elapsed());
+    }
+    row(
+        "M7 m = 4 different, n = 6, 12 instances: slowest proof",
+        "<= 1000 ms",
+        slowest,
+    );
+    let mut big = heterogeneous::Instance::hundred();
+    for m in &mut big.machines {
+        m.count = Count(250);
+    }
+    big.load = 5e7;
+    big.min_chunk = Some(5e3);
+    for algorithm in [Algorithm::Ssc, Algorithm::Gss] {
+        let request = heterogeneous::Instance {
+            algorithm,
+            sort: SortRule::Ram,
+            ..big.clone()
+        };
+        let chunks = request.solve(&mut Silent).unwrap().sequence.len();
+        row(
+            &format!("M7 {algorithm:?}, 1000 machines, {chunks} chunks, one sort rule"),
+            "<= 100 ms",
+            median(budget, || {
+                black_box(request.solve(&mut Silent).unwrap());
+            }),
+        );
+    }
+    let front = heterogeneous::Instance {
+        objective: Objective::Pareto,
+        ..mixed
+    };
+    row(
+        "M7 Pareto front, 20 points, m = 4, n = 6",
+        "<= 10 s",
+        median(budget, || {
+            black_box(front.solve(&mut Silent).unwrap());
+        }),
+    );
 }

@@ -140,6 +140,17 @@ pub enum Invalid {
     /// The value could not be read as the field's type (the reader's words,
     /// with long values shortened).
     Unreadable(String),
+    /// A limit no schedule meets, which only solving can tell: the least
+    /// value any schedule attains.
+    Unattainable {
+        /// The limit given.
+        value: f64,
+        /// The least value of any schedule.
+        least: f64,
+    },
+    /// A search with limits stopped at its time limit before it found any
+    /// schedule that meets them.
+    NotFoundInTime(f64),
 }
 
 impl fmt::Display for Invalid {
@@ -228,6 +239,18 @@ impl fmt::Display for Invalid {
                 write!(f, "must name a model: {name:?} is not one ({known})")
             }
             Invalid::Unreadable(msg) => write!(f, "{msg}"),
+            Invalid::Unattainable { value, least } => write!(
+                f,
+                "cannot be met: {} is below the least value of any schedule, {}",
+                n(*value),
+                n(*least)
+            ),
+            Invalid::NotFoundInTime(seconds) => write!(
+                f,
+                "allowed no schedule within the limits to be found in {} s; allow more \
+                 seconds or loosen the limits",
+                n(*seconds)
+            ),
             Invalid::TooMuchWork(why) => write!(f, "asks for too much work: {why}"),
             Invalid::UnknownQuantity { name, known } => {
                 write!(

@@ -641,9 +641,55 @@ test('the single file works opened from a file, and computes on the page where w
   }
 });
 
+test('heterogeneous: proven fastest as the CLI computes it, machine states drawn, a mode changed, a bad a2, the Pareto front', async (page) => {
+  await page.click('#tab-m7');
+  await result(page, 'm7');
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'heterogeneous'])));
+  assert.equal(await page.getAttribute('#m7 h2 .cite a', 'href'), '#bib-marszalkowski-energy');
+  assert.equal(await page.textContent('#m7-makespan'), fmt(want.report.makespan));
+  assert.equal(await page.textContent('#m7-energy'), fmt(want.report.energy));
+  assert.match(await page.textContent('#m7-verdict'), /verified.*proven optimal/);
+  assert.match(await page.textContent('#m7-energy-parts'), /asleep/);
+  const states = await page.evaluate(() => {
+    const c = document.querySelector('#m7-result canvas.gantt');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const count = { wake: 0, inCore: 0, receive: 0 };
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] === 255 && d[i + 1] === 165 && d[i + 2] === 79) count.wake++;
+      if (d[i] === 46 && d[i + 1] === 139 && d[i + 2] === 87) count.inCore++;
+      if (d[i] === 70 && d[i + 1] === 130 && d[i + 2] === 180) count.receive++;
+    }
+    return count;
+  });
+  assert.ok(states.wake > 100 && states.inCore > 1000, `machine states not drawn: ${JSON.stringify(states)}`);
+  // The first machine switched off: it wakes in 120 s, the schedule is longer.
+  const before = await page.textContent('#m7-makespan');
+  await page.selectOption('select[aria-label="M1 mode"]', 'off');
+  const example = JSON.parse(execFileSync(dlt, ['example', 'heterogeneous']));
+  const off = cli({ ...example, machines: example.machines.map((m, i) => (i === 0 ? { ...m, mode: 'off' } : m)) });
+  await page.waitForFunction(([old]) => document.querySelector('#m7-makespan')?.textContent !== old, [before], { timeout: 30000 });
+  assert.equal(await page.textContent('#m7-makespan'), fmt(off.report.makespan));
+  // A bad a2 is named next to its cell, and the result stays.
+  const kept = await page.textContent('#m7-makespan');
+  await page.fill('input[aria-label="M2 a2"]', '0.01');
+  const slot = '#m7 [data-error-for="machines[1].a2"]';
+  await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent ?? '') !== '', slot);
+  assert.match(await page.textContent(slot), /must be slower than the level above it/);
+  assert.equal(await page.textContent('#m7-makespan'), kept);
+  // The Pareto front: proven points, the heuristics beside it, a chart.
+  await page.selectOption('#m7-preset', 'heterogeneous-pareto');
+  await page.click('#m7-load-preset');
+  await page.waitForFunction(() => document.querySelectorAll('#m7-front tbody tr').length >= 10, null, { timeout: 60000 });
+  assert.match(await page.textContent('#m7-front'), /proven/);
+  assert.match(await page.textContent('#m7-compare'), /super-gss/);
+  const n = await colouredPixels(page, '#m7-result figure[data-name="pareto"] canvas');
+  assert.ok(n > 300, `Pareto chart not drawn (${n} coloured pixels)`);
+  await page.screenshot({ path: path.join(shots, 'heterogeneous.png'), fullPage: true });
+});
+
 test('every tab fits a phone-width screen', async (page) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  for (const tab of ['m2', 'm3', 'm4', 'm5', 'm8', 'map', 'table1', 'gmap']) {
+  for (const tab of ['m2', 'm3', 'm4', 'm5', 'm7', 'm8', 'map', 'table1', 'gmap']) {
     await page.click(`#tab-${tab}`);
     if (tab.startsWith('m') && tab !== 'map') await result(page, tab);
     else await page.waitForSelector(`#${tab}-result:not([hidden])`);

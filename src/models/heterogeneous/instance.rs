@@ -350,9 +350,14 @@ impl Instance {
             .fold(0usize, |n, m| n.saturating_add(m.count.get()))
     }
 
+    /// Whether the heuristics send few enough chunks to be run.
+    pub(crate) fn heuristics_fit(&self) -> bool {
+        self.heuristic_chunks() <= MAX_HEURISTIC_CHUNKS
+    }
+
     /// The most chunks a heuristic could send: the load over the smallest
     /// chunk it sends (a RAM for SSC, the least chunk for GSS).
-    fn heuristic_chunks(&self) -> f64 {
+    pub(crate) fn heuristic_chunks(&self) -> f64 {
         let rams = self
             .machines
             .iter()
@@ -428,7 +433,10 @@ impl Validate for Instance {
                 c.fail("max_seconds", Invalid::TooLarge { value: seconds, limit });
             }
         }
-        if c.is_clean() && self.algorithm != Algorithm::Exact {
+        // The exact search and the front start from the heuristics only
+        // when they send few enough chunks; a request for a heuristic must.
+        let heuristic = self.algorithm != Algorithm::Exact;
+        if c.is_clean() && heuristic {
             let chunks = self.heuristic_chunks();
             if chunks > MAX_HEURISTIC_CHUNKS {
                 let field = if self.min_chunk.is_some() {

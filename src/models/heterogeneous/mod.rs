@@ -9,7 +9,7 @@
 //! computed the previous one. Energy adds each machine's power in each
 //! state over time (sleeping, waking, idle, plus receiving and computing
 //! above idle) and the originator's idle and network power
-//! ([`energy`]).
+//! (`energy.rs`).
 //!
 //! **Method.** A fixed communication sequence is a small LP for either
 //! criterion, with a bound on the other (`sequence.rs`). The exact search

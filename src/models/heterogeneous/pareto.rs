@@ -35,6 +35,9 @@ impl Progress for Share<'_> {
 /// heuristics) for `goal`.
 fn heuristic_rows(instance: &Instance, frame: &Frame, goal: Goal) -> Vec<Found> {
     let mut rows = Vec::new();
+    if !instance.heuristics_fit() {
+        return rows;
+    }
     for algorithm in [Algorithm::SuperSsc, Algorithm::SuperGss] {
         let (best, all) = instance.super_heuristic(frame, algorithm, goal);
         rows.extend(all);

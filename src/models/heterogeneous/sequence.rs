@@ -66,6 +66,8 @@ pub(crate) struct Frame {
     unit: f64,
     /// The energy unit of the LPs.
     energy_unit: f64,
+    /// When every search of the request stops (its `max_seconds`).
+    pub deadline: web_time::Instant,
 }
 
 /// A solved sequence: the plan with its makespan and energy.
@@ -114,12 +116,16 @@ impl Frame {
                 .iter()
                 .map(|w| w.sleep + w.wake + w.idle + w.network + w.compute)
                 .sum::<f64>();
+        let seconds = instance
+            .max_seconds
+            .unwrap_or(super::solve::DEFAULT_SECONDS);
         Frame {
             workers,
             originator: o,
             load: v,
             unit,
             energy_unit: (unit * power).max(f64::MIN_POSITIVE),
+            deadline: web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds),
         }
     }
 

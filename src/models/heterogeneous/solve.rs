@@ -2,7 +2,7 @@
 //! schedule and accounts its energy.
 
 use serde::{Deserialize, Serialize};
-use web_time::{Duration, Instant};
+use web_time::Instant;
 
 use crate::core::error::{Error, Invalid, Validate};
 use crate::core::progress::{Progress, Silent};
@@ -155,11 +155,12 @@ impl Instance {
         }
     }
 
-    pub(crate) fn stop(&self) -> Stop {
-        let seconds = self.max_seconds.unwrap_or(DEFAULT_SECONDS);
+    /// When a search stops: the requested gap, and the request's one
+    /// deadline (shared by every search a front or a comparison runs).
+    pub(crate) fn stop(&self, frame: &Frame) -> Stop {
         Stop {
             gap: self.gap.unwrap_or(DEFAULT_GAP),
-            deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
+            deadline: Some(frame.deadline),
         }
     }
 
@@ -214,7 +215,7 @@ impl Instance {
             .into_iter()
             .filter(|s| s.plan.sequence.len() <= n && within(s, limits))
             .collect();
-        let outcome = search(frame, n, goal, limits, known, self.stop(), progress)?;
+        let outcome = search(frame, n, goal, limits, known, self.stop(frame), progress)?;
         let polished = match &outcome.best {
             Some(best) => Some(
                 frame
@@ -242,9 +243,13 @@ impl Instance {
         let mut report = match (self.objective, self.algorithm) {
             (Objective::Pareto, _) => super::pareto::front(self, &frame, progress)?,
             (_, Algorithm::Exact) => {
-                let (_, found) = self.super_heuristic(&frame, Algorithm::SuperGss, goal);
-                let (_, more) = self.super_heuristic(&frame, Algorithm::SuperSsc, goal);
-                let known = found.into_iter().chain(more).map(|f| f.solved).collect();
+                let mut known = Vec::new();
+                if self.heuristics_fit() {
+                    for algorithm in [Algorithm::SuperGss, Algorithm::SuperSsc] {
+                        let (_, all) = self.super_heuristic(&frame, algorithm, goal);
+                        known.extend(all.into_iter().map(|f| f.solved));
+                    }
+                }
                 self.exact_report(&frame, known, progress)?
             }
             (_, Algorithm::Compare) => super::pareto::compare(self, &frame, progress)?,
@@ -263,6 +268,28 @@ impl Instance {
         Ok(report)
     }
 
+    /// The best schedule of one sequence (the machine of each chunk, counts
+    /// expanded) for the request's objective within its limits, the other
+    /// criterion least among ties; `None` when no schedule of the sequence
+    /// meets the limits. What a brute force over sequences calls.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Field`] for invalid input, [`Error::Malformed`] for a
+    /// machine out of range, [`Error::Solver`] if an LP fails.
+    pub fn solve_sequence(&self, sequence: &[usize]) -> Result<Option<Report>, Error> {
+        self.check()?;
+        let frame = Frame::new(self);
+        if let Some(&i) = sequence.iter().find(|&&i| i >= frame.workers.len()) {
+            return Err(Error::Malformed(format!(
+                "machine {i} is not one of the {} machines",
+                frame.workers.len()
+            )));
+        }
+        let solved = frame.solve(sequence, self.goal(), self.limits(), true)?;
+        Ok(solved.map(|s| self.report(&frame, &s, None)))
+    }
+
     /// The exact search's report, or the error that a limit is too tight.
     pub(crate) fn exact_report(&self, frame: &Frame, known: Vec<Solved>, progress: &mut dyn Progress) -> Result<Report, Error> {
         let goal = self.goal();
@@ -273,7 +300,7 @@ impl Instance {
                 Ending::Cancelled => Error::Cancelled,
                 Ending::Time => Error::field(
                     "max_seconds",
-                    Invalid::Needed("no schedule within the limits was found in time; allow more seconds".into()),
+                    Invalid::NotFoundInTime(self.max_seconds.unwrap_or(DEFAULT_SECONDS)),
                 ),
             });
         };
@@ -298,7 +325,7 @@ impl Instance {
         let fastest = self.exact(frame, Goal::Time, free, Vec::new(), &mut progress)?.0;
         if let (Some(limit), Some(f)) = (self.makespan_limit, &fastest) {
             if limit < f.makespan {
-                let invalid = Invalid::BelowMinimum { value: limit, minimum: f.makespan };
+                let invalid = Invalid::Unattainable { value: limit, least: f.makespan };
                 return Ok(Error::field("makespan_limit", invalid));
             }
         }
@@ -306,7 +333,7 @@ impl Instance {
         let least = self.exact(frame, Goal::Energy, within, Vec::new(), &mut progress)?.0;
         let minimum = least.map_or(f64::INFINITY, |l| l.energy);
         let value = self.energy_limit.unwrap_or(0.0);
-        Ok(Error::field("energy_limit", Invalid::BelowMinimum { value, minimum }))
+        Ok(Error::field("energy_limit", Invalid::Unattainable { value, least: minimum }))
     }
 
     /// The report of one schedule, verified, with its energy by state.

@@ -1,0 +1,328 @@
+//! M7: the exact search against a brute force over every sequence, M5's
+//! optima on identical machines, the single machine's closed form, and the
+//! heuristics (always verified, never better than the optimum with as few
+//! chunks).
+#![cfg(not(target_arch = "wasm32"))]
+
+use dlt_calc::core::count::Count;
+use dlt_calc::core::progress::Silent;
+use dlt_calc::models::heterogeneous::{
+    Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule, Status,
+};
+use dlt_calc::models::startup;
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn between(&mut self, low: f64, high: f64) -> f64 {
+        low + (high - low) * self.unit()
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_machine(rng: &mut Rng) -> Machine {
+    let a1 = rng.between(0.05, 0.3);
+    let a2 = a1 * rng.between(2.0, 40.0);
+    let ram = rng.between(500.0, 8000.0);
+    let mode = [Mode::On, Mode::Suspend, Mode::Hibernate, Mode::Off][rng.below(4) as usize];
+    let idle = rng.between(0.0, 150.0);
+    Machine {
+        a1,
+        a2,
+        b2: -(a2 - a1) * ram,
+        rate: if rng.below(5) == 0 {
+            0.0
+        } else {
+            rng.between(0.001, 0.02)
+        },
+        overhead: rng.between(0.0, 2.0),
+        startup: if rng.below(2) == 0 {
+            None
+        } else {
+            Some(rng.between(0.0, 100.0))
+        },
+        count: Count(1),
+        mode,
+        power: Power {
+            sleep: if rng.below(2) == 0 {
+                None
+            } else {
+                Some(idle * rng.unit())
+            },
+            wake: rng.between(0.0, 200.0),
+            idle,
+            network: rng.between(0.0, 30.0),
+            compute: rng.between(0.0, 100.0),
+        },
+    }
+}
+
+/// An instance of `m ≤ 3` machines (two of them sometimes identical) and
+/// `n ≤ 4` chunks, with a load from a fifth to three times their RAM.
+fn random_instance(rng: &mut Rng) -> Instance {
+    let m = 1 + rng.below(3) as usize;
+    let mut machines: Vec<Machine> = (0..m).map(|_| random_machine(rng)).collect();
+    if m >= 2 && rng.below(3) == 0 {
+        machines[1] = machines[0].clone();
+    }
+    let ram: f64 = machines.iter().map(|x| x.b2 / (x.a1 - x.a2)).sum();
+    Instance {
+        load: ram * rng.between(0.2, 3.0),
+        chunks: Count(1 + rng.below(4)),
+        originator: Originator {
+            idle_power: rng.between(0.0, 50.0),
+            network_power: rng.between(0.0, 10.0),
+        },
+        machines,
+        ..Instance::mixed()
+    }
+}
+
+/// Every sequence of 1 to `n` chunks over `m` machines.
+fn sequences(m: usize, n: usize) -> Vec<Vec<usize>> {
+    let mut all: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut out = Vec::new();
+    for _ in 0..n {
+        all = all
+            .iter()
+            .flat_map(|s| {
+                (0..m).map(move |i| {
+                    let mut t = s.clone();
+                    t.push(i);
+                    t
+                })
+            })
+            .collect();
+        out.extend(all.iter().cloned());
+    }
+    out
+}
+
+/// The least objective over every sequence (none when no sequence meets
+/// the limits).
+fn brute_force(instance: &Instance) -> Option<f64> {
+    let m = instance.machine_count();
+    let energy = instance.objective == Objective::Energy;
+    sequences(m, instance.chunks.get())
+        .iter()
+        .filter_map(|s| instance.solve_sequence(s).expect("a sequence LP"))
+        .map(|r| if energy { r.energy } else { r.makespan })
+        .min_by(f64::total_cmp)
+}
+
+#[test]
+fn exact_search_agrees_with_brute_force_on_300_instances_and_both_objectives() {
+    let mut rng = Rng(7);
+    for case in 0..300 {
+        let base = random_instance(&mut rng);
+        let fastest = brute_force(&base).expect("a schedule");
+        let exact = base.solve(&mut Silent).expect("solves");
+        assert_eq!(exact.status, Status::Optimal, "case {case}");
+        assert!(exact.verdict.ok, "case {case}: {:?}", exact.verdict);
+        let tol = 1e-7 * fastest;
+        assert!(
+            (exact.makespan - fastest).abs() <= tol,
+            "case {case}: search {} brute force {fastest}",
+            exact.makespan
+        );
+        // Least energy, sometimes within a makespan limit.
+        let limit = (rng.below(2) == 0).then(|| fastest * rng.between(1.0, 1.5));
+        let thrifty = Instance {
+            objective: Objective::Energy,
+            makespan_limit: limit,
+            ..base.clone()
+        };
+        let least = brute_force(&thrifty).expect("a schedule within the limit");
+        let exact = thrifty.solve(&mut Silent).expect("solves");
+        assert!(exact.verdict.ok, "case {case}: {:?}", exact.verdict);
+        let tol = 1e-7 * least.abs().max(1e-9);
+        assert!(
+            (exact.energy - least).abs() <= tol,
+            "case {case}: search {} brute force {least}",
+            exact.energy
+        );
+        if let Some(t) = limit {
+            assert!(exact.makespan <= t * (1.0 + 1e-9), "case {case}");
+        }
+        assert!(
+            exact.lower_bound.unwrap() <= exact.energy * (1.0 + 1e-12),
+            "case {case}"
+        );
+    }
+}
+
+#[test]
+fn identical_machines_woken_at_zero_give_the_m5_optimum() {
+    for (m, n, v) in [
+        (2, 3, 9000.0),
+        (2, 4, 20_000.0),
+        (3, 4, 15_000.0),
+        (3, 5, 40_000.0),
+        (2, 5, 134_485.0),
+    ] {
+        let m5 = startup::Instance {
+            chunks: Count(n),
+            ..startup::Instance::reference(m, v)
+        };
+        let expected = m5.solve(&mut Silent).expect("M5 solves");
+        assert_eq!(expected.status, startup::Status::Optimal);
+        let row = Machine {
+            a1: m5.a1,
+            a2: m5.a2,
+            b2: m5.b2,
+            rate: m5.rate,
+            overhead: m5.overhead,
+            startup: Some(m5.startup),
+            count: Count(m as u64),
+            mode: Mode::On,
+            power: Power {
+                sleep: None,
+                wake: 1.0,
+                idle: 1.0,
+                network: 1.0,
+                compute: 1.0,
+            },
+        };
+        let m7 = Instance {
+            load: v,
+            chunks: Count(n),
+            machines: vec![row],
+            ..Instance::mixed()
+        };
+        let found = m7.solve(&mut Silent).expect("M7 solves");
+        assert_eq!(found.status, Status::Optimal);
+        let tol = 1e-7 * expected.makespan;
+        assert!(
+            (found.makespan - expected.makespan).abs() <= tol,
+            "m = {m}, n = {n}, V = {v}: M7 {} M5 {}",
+            found.makespan,
+            expected.makespan
+        );
+    }
+}
+
+#[test]
+fn one_machine_one_chunk_is_the_closed_form() {
+    let mut rng = Rng(11);
+    for _ in 0..50 {
+        let mut instance = random_instance(&mut rng);
+        instance.machines.truncate(1);
+        instance.chunks = Count(1);
+        let w = &instance.machines[0];
+        let v = instance.load;
+        let expected = w.wake_time() + w.overhead + w.rate * v + (w.a1 * v).max(w.a2 * v + w.b2);
+        let found = instance.solve(&mut Silent).expect("solves");
+        assert!(
+            (found.makespan - expected).abs() <= 1e-9 * expected,
+            "{} vs {expected}",
+            found.makespan
+        );
+        // Its energy, by hand: woken at 0 (ready at S, sent at S).
+        let p = &w.power;
+        let o = &instance.originator;
+        let send = w.overhead + w.rate * v;
+        let compute = (w.a1 * v).max(w.a2 * v + w.b2);
+        let energy = p.wake * w.wake_time()
+            + p.idle * (expected - w.wake_time())
+            + p.network * send
+            + p.compute * compute
+            + o.idle_power * expected
+            + o.network_power * send;
+        assert!(
+            (found.energy - energy).abs() <= 1e-8 * energy.max(1.0),
+            "{} vs {energy}",
+            found.energy
+        );
+    }
+}
+
+#[test]
+fn heuristics_are_verified_and_never_beat_the_optimum_with_as_few_chunks() {
+    let mut rng = Rng(23);
+    for case in 0..120 {
+        let base = random_instance(&mut rng);
+        let optimum = base.solve(&mut Silent).expect("solves").makespan;
+        for algorithm in [Algorithm::Ssc, Algorithm::Gss] {
+            for sort in SortRule::ALL {
+                let h = Instance {
+                    algorithm,
+                    sort,
+                    seed: Some(Count(case)),
+                    ..base.clone()
+                };
+                let r = h.solve(&mut Silent).expect("a heuristic solves");
+                assert!(
+                    r.verdict.ok,
+                    "case {case} {algorithm:?} {sort:?}: {:?}",
+                    r.verdict
+                );
+                assert_eq!(r.status, Status::Heuristic);
+                let loads: f64 = r.sizes.iter().sum();
+                assert!((loads - base.load).abs() <= 1e-9 * base.load);
+                // The optimum is proven to 1e-9, and tied to 1e-9 on energy.
+                if r.sequence.len() <= base.chunks.get() {
+                    assert!(
+                        r.makespan >= optimum * (1.0 - 1e-8),
+                        "case {case} {algorithm:?} {sort:?}: {} < {optimum}",
+                        r.makespan
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_limit_below_the_least_value_is_an_error_that_states_it() {
+    let tight = Instance {
+        makespan_limit: Some(10.0),
+        objective: Objective::Energy,
+        ..Instance::mixed()
+    };
+    let error = tight.solve(&mut Silent).unwrap_err().to_string();
+    assert!(
+        error.starts_with("makespan_limit: must be at least 1091.6"),
+        "{error}"
+    );
+    let tight = Instance {
+        energy_limit: Some(1000.0),
+        ..Instance::mixed()
+    };
+    let error = tight.solve(&mut Silent).unwrap_err().to_string();
+    assert!(
+        error.starts_with("energy_limit: must be at least 7"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_pareto_front_is_proven_and_falls() {
+    let request = Instance {
+        objective: Objective::Pareto,
+        points: Some(Count(6)),
+        ..Instance::mixed()
+    };
+    let r = request.solve(&mut Silent).expect("solves");
+    assert!(r.front.len() >= 3, "{}", r.front.len());
+    for pair in r.front.windows(2) {
+        assert!(pair[0].makespan < pair[1].makespan && pair[0].energy > pair[1].energy);
+    }
+    assert!(r.front.iter().all(|p| p.proven));
+    assert!(!r.compare.is_empty());
+}
