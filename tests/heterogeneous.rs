@@ -293,20 +293,26 @@ fn a_limit_below_the_least_value_is_an_error_that_states_it() {
     let tight = Instance {
         makespan_limit: Some(10.0),
         objective: Objective::Energy,
+        max_seconds: Some(600.0),
         ..Instance::mixed()
     };
     let error = tight.solve(&mut Silent).unwrap_err().to_string();
     assert!(
-        error.starts_with("makespan_limit: must be at least 1091.6"),
+        error.starts_with(
+            "makespan_limit: cannot be met: 10 is below the least value of any schedule, 1091.6"
+        ),
         "{error}"
     );
     let tight = Instance {
         energy_limit: Some(1000.0),
+        max_seconds: Some(600.0),
         ..Instance::mixed()
     };
     let error = tight.solve(&mut Silent).unwrap_err().to_string();
     assert!(
-        error.starts_with("energy_limit: must be at least 7"),
+        error.starts_with(
+            "energy_limit: cannot be met: 1000 is below the least value of any schedule, 7"
+        ),
         "{error}"
     );
 }
@@ -315,7 +321,9 @@ fn a_limit_below_the_least_value_is_an_error_that_states_it() {
 fn the_pareto_front_is_proven_and_falls() {
     let request = Instance {
         objective: Objective::Pareto,
-        points: Some(Count(6)),
+        points: Some(Count(4)),
+        chunks: Count(4),
+        max_seconds: Some(600.0),
         ..Instance::mixed()
     };
     let r = request.solve(&mut Silent).expect("solves");
