@@ -31,7 +31,7 @@ fn every_number_field_states_its_range() {
 fn the_generalised_map_lists_every_mapped_model() {
     let mapped = Models::mapped();
     let names: Vec<&str> = mapped.iter().map(|(n, _)| *n).collect();
-    assert_eq!(names, ["linear", "startup", "mapreduce"]);
+    assert_eq!(names, ["linear", "startup", "heterogeneous", "mapreduce"]);
     let intro = tabs()
         .into_iter()
         .find(|t| t.model == "contour")
@@ -55,7 +55,8 @@ fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
         let problems = Request::from_value(request).unwrap().problems();
         let text = format!("{problems:?}");
         assert!(
-            text.contains("base.model") && text.contains("(linear, startup, mapreduce)"),
+            text.contains("base.model")
+                && text.contains("(linear, startup, heterogeneous, mapreduce)"),
             "{model}: {text}"
         );
     }

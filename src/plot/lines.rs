@@ -48,7 +48,15 @@ pub fn draw_lines<DB: DrawingBackend>(
             .map_err(drawing)?;
         return Ok(None);
     };
-    let ([x0, x1], [y0, y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
+    let ([x0, x1], [y0, mut y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
+    // Bars stand on zero, and a bar is a whole step wide.
+    let bars = chart.lines.iter().any(|l| l.style == Style::Bar);
+    let (x0, x1, y0) = if bars && !chart.x.log && !chart.y.log {
+        y1 = y1.max(0.0);
+        (xs[0] - 0.6, xs[1] + 0.6, 0.0)
+    } else {
+        (x0, x1, y0)
+    };
     // One code path per combination of axis kinds: plotters types them.
     let (px, py) = match (chart.x.log, chart.y.log) {
         (false, false) => draw(area, chart, x0..x1, y0..y1, ([x0, x1], [y0, y1])),
@@ -141,6 +149,8 @@ where
     // Lines of one name share a colour and one legend entry (a line broken
     // into pieces, or a result and its bound dashed).
     let mut names: Vec<&str> = Vec::new();
+    // The running tops of the stacked bars, by x.
+    let mut stack: Vec<(f64, f64)> = Vec::new();
     for line in &chart.lines {
         let (i, first) = match names.iter().position(|n| *n == line.name) {
             Some(i) => (i, false),
@@ -159,10 +169,35 @@ where
             .filter(|p| drawable(p))
             .map(|&[x, y]| (x, y))
             .collect();
+        if line.style == Style::Bar {
+            let mut bars = Vec::new();
+            for &(x, top) in &points {
+                let base = match stack.iter_mut().find(|(sx, _)| *sx == x) {
+                    Some(entry) => std::mem::replace(&mut entry.1, top),
+                    None => {
+                        stack.push((x, top));
+                        0.0
+                    }
+                };
+                if top > base {
+                    bars.push(Rectangle::new(
+                        [(x - 0.35, base), (x + 0.35, top)],
+                        colour.filled(),
+                    ));
+                }
+            }
+            let series = c.draw_series(bars).map_err(drawing)?;
+            if first {
+                series.label(line.name.as_str()).legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled())
+                });
+            }
+            continue;
+        }
         let width = match line.style {
             Style::Solid => 2,
             Style::Bold => 3,
-            Style::Dashed => 1,
+            Style::Dashed | Style::Bar => 1,
         };
         let style = colour.stroke_width(width);
         let series = match line.style {

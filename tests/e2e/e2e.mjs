@@ -650,6 +650,8 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   assert.equal(await page.textContent('#m7-energy'), fmt(want.report.energy));
   assert.match(await page.textContent('#m7-verdict'), /verified.*proven optimal/);
   assert.match(await page.textContent('#m7-energy-parts'), /asleep/);
+  const bars = await colouredPixels(page, '#m7-result figure[data-name="energy"] canvas');
+  assert.ok(bars > 2000, `energy bars not drawn (${bars} coloured pixels)`);
   const states = await page.evaluate(() => {
     const c = document.querySelector('#m7-result canvas.gantt');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -682,6 +684,14 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   await page.waitForFunction(() => document.querySelectorAll('#m7-front tbody tr').length >= 10, null, { timeout: 60000 });
   assert.match(await page.textContent('#m7-front'), /proven/);
   assert.match(await page.textContent('#m7-compare'), /super-gss/);
+  // The comparison sorts by a column: by runtime, then by makespan, slowest first.
+  const heads = '#m7-compare thead button.sort';
+  await page.click(`${heads} >> text="T (s)"`);
+  await page.click(`${heads} >> text="T (s)"`);
+  const times = await page.evaluate(() => [...document.querySelectorAll('#m7-compare tbody tr')]
+    .map((tr) => parseFloat(tr.cells[1].textContent)));
+  assert.deepEqual(times, [...times].sort((a, b) => b - a));
+  assert.equal(await page.getAttribute('#m7-compare thead th:nth-child(2)', 'aria-sort'), 'descending');
   const n = await colouredPixels(page, '#m7-result figure[data-name="pareto"] canvas');
   assert.ok(n > 300, `Pareto chart not drawn (${n} coloured pixels)`);
   await page.screenshot({ path: path.join(shots, 'heterogeneous.png'), fullPage: true });

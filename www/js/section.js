@@ -38,11 +38,27 @@ export function table(caption, head, rows, id) {
   const quote = (c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
   csv.addEventListener('click', () => download(`${id || 'table'}.csv`, new Blob(
     [[head, ...rows].map((r) => r.map((c) => quote(String(c))).join(',')).join('\n') + '\n'], { type: 'text/csv' })));
+  const body = el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 ? 'th' : 'td', {}, c)))));
+  // A click on a column's head sorts the rows by it (numbers as numbers,
+  // units and percent signs ignored), again to reverse.
+  const heads = head.map((h, k) => {
+    const sort = el('button', { type: 'button', className: 'sort', title: `sort by ${h}` }, h);
+    const th = el('th', { scope: 'col' }, sort);
+    sort.addEventListener('click', () => {
+      const up = th.getAttribute('aria-sort') !== 'ascending';
+      for (const other of heads) other.removeAttribute('aria-sort');
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+      const text = (tr) => tr.cells[k]?.textContent ?? '';
+      const number = (tr) => parseFloat(text(tr).replace(/[\s\u2009]/g, ''));
+      const trs = [...body.rows];
+      const numeric = trs.every((tr) => Number.isFinite(number(tr)));
+      trs.sort((a, b) => (up ? 1 : -1) * (numeric ? number(a) - number(b) : text(a).localeCompare(text(b))));
+      body.append(...trs);
+    });
+    return th;
+  });
   return el('div', { className: 'table-wrap' }, el('table', { className: 'data', id: id ?? '' },
-    el('caption', {}, caption),
-    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 ? 'th' : 'td', {}, c))))),
-  ), csv);
+    el('caption', {}, caption), el('thead', {}, el('tr', {}, ...heads)), body), csv);
 }
 
 export function download(name, blob) {

@@ -76,6 +76,11 @@ impl<C: Catalogue> Model for GeneralisedMap<C> {
                 request: Request::startup_reference(),
             },
             Preset {
+                name: "map-heterogeneous-energy",
+                label: "M7 iso-energy: least energy (super-GSS) over machines of each kind and V",
+                request: Request::heterogeneous_energy(),
+            },
+            Preset {
                 name: "map-mapreduce",
                 label: "[004] MapReduce: speedup over the mappers m and the output fraction γ",
                 request: Request::mapreduce_gamma(),

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use super::{AxisRange, Quantity, Request};
 use crate::core::count::Count;
 use crate::core::map::Tagged;
+use crate::models::heterogeneous::{self, Heterogeneous};
 use crate::models::linear::{self, Linear};
 use crate::models::mapreduce::{self, MapReduce};
 use crate::models::startup::{self, Startup};
@@ -62,6 +63,24 @@ impl<C> Request<C> {
             y: AxisRange::of("load", 1e3, 1e6, 16, true),
             quantity: Quantity::Efficiency,
             levels: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0],
+            catalogue: PhantomData,
+        }
+    }
+
+    /// M7's iso-energy map: the least energy of the 100-machine cluster's
+    /// mix (four kinds in four modes, super-GSS by energy) over the number
+    /// of machines of each kind and the load.
+    pub fn heterogeneous_energy() -> Request<C> {
+        let base = heterogeneous::Instance {
+            objective: heterogeneous::Objective::Energy,
+            ..heterogeneous::Instance::hundred()
+        };
+        Request {
+            base: Tagged::of::<Heterogeneous>(&base),
+            x: AxisRange::of("machines", 1.0, 40.0, 40, false),
+            y: AxisRange::of("load", 1e4, 1e6, 25, true),
+            quantity: Quantity::Energy,
+            levels: vec![3e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7],
             catalogue: PhantomData,
         }
     }

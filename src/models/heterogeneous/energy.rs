@@ -36,6 +36,17 @@ impl Parts {
         self.sleep + self.wake + self.idle + self.network + self.compute
     }
 
+    /// The parts with their states' names, in the order of a stacked bar.
+    pub fn states(&self) -> [(&'static str, f64); 5] {
+        [
+            ("asleep", self.sleep),
+            ("waking", self.wake),
+            ("idle", self.idle),
+            ("network", self.network),
+            ("computing", self.compute),
+        ]
+    }
+
     fn add(&mut self, other: &Parts) {
         self.sleep += other.sleep;
         self.wake += other.wake;

@@ -5,8 +5,9 @@ use super::Report;
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::form::Form;
+use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{Model, Preset};
-use crate::core::progress::Progress;
+use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
 /// M7: heterogeneous machines with sleep modes, time and energy (`[001]`).
@@ -144,5 +145,77 @@ impl Model for Heterogeneous {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    /// A cell is a search of its own (or eleven heuristic runs).
+    const MAX_MAP_CELLS: usize = 2_500;
+
+    /// A machine parameter is set on every row, so a map of a mixed cluster
+    /// scales all of it.
+    fn map_parameters() -> Vec<MapParameter<Instance>> {
+        fn every(instance: &mut Instance, set: impl Fn(&mut Machine)) {
+            instance.machines.iter_mut().for_each(set);
+        }
+        vec![
+            MapParameter {
+                about: Parameter::count("machines", "copies of every machine row"),
+                set: |i, v| every(i, |m| m.count = Count(v.max(0.0) as u64)),
+            },
+            MapParameter {
+                about: Parameter::real("load", "the load V, MB"),
+                set: |i, v| i.load = v,
+            },
+            MapParameter {
+                about: Parameter::count("chunks", "the exact search's most chunks n"),
+                set: |i, v| i.chunks = Count(v.max(0.0) as u64),
+            },
+            MapParameter {
+                about: Parameter::real("wake_time", "wake-up time S of every machine, s"),
+                set: |i, v| every(i, |m| m.startup = Some(v)),
+            },
+            MapParameter {
+                about: Parameter::real("rate", "communication time C of every machine, s/MB"),
+                set: |i, v| every(i, |m| m.rate = v),
+            },
+            MapParameter {
+                about: Parameter::real("overhead", "communication start-up O of every machine, s"),
+                set: |i, v| every(i, |m| m.overhead = v),
+            },
+            MapParameter {
+                about: Parameter::real("idle_power", "idle power of every machine, W"),
+                set: |i, v| every(i, |m| m.power.idle = v),
+            },
+            MapParameter {
+                about: Parameter::real("compute_power", "computing power above idle of every machine, W"),
+                set: |i, v| every(i, |m| m.power.compute = v),
+            },
+        ]
+    }
+
+    fn map_quantities() -> Vec<MapQuantity> {
+        vec![
+            MapQuantity::always(Quantity::Energy),
+            MapQuantity::always(Quantity::Makespan),
+            MapQuantity::always(Quantity::Speedup),
+            MapQuantity::always(Quantity::Efficiency),
+        ]
+    }
+
+    /// The request's algorithm and objective decide the schedule; the gap
+    /// is the exact search's (a heuristic's value is exact for it: 0).
+    fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
+        let report = request.solve(&mut Silent)?;
+        let single = request.single();
+        let m = request.machine_count() as f64;
+        let value = match quantity {
+            Quantity::Energy => report.energy,
+            Quantity::Makespan => report.makespan,
+            Quantity::Speedup => single / report.makespan,
+            Quantity::Efficiency => single / (m * report.makespan),
+        };
+        Ok(Measured {
+            value,
+            gap: report.gap.unwrap_or(0.0),
+        })
     }
 }

@@ -80,9 +80,18 @@ fn table(instance: &Instance, frame: &Frame, rows: &[Found], exact: Option<(&Sol
     }
     let fastest = all.iter().map(|c| c.makespan).fold(f64::INFINITY, f64::min);
     let least = all.iter().map(|c| c.energy).fold(f64::INFINITY, f64::min);
+    // Round-off below 1e-12 is no distance (it would show as 2e-14 %).
+    let distance = |x: f64, best: f64| {
+        let d = if best > 0.0 { x / best - 1.0 } else { 0.0 };
+        if d.abs() < 1e-12 {
+            0.0
+        } else {
+            d
+        }
+    };
     for c in &mut all {
-        c.time_quality = c.makespan / fastest - 1.0;
-        c.energy_quality = if least > 0.0 { c.energy / least - 1.0 } else { 0.0 };
+        c.time_quality = distance(c.makespan, fastest);
+        c.energy_quality = distance(c.energy, least);
     }
     all
 }

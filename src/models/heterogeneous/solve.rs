@@ -268,6 +268,17 @@ impl Instance {
         Ok(report)
     }
 
+    /// The fastest single machine's time for the whole load in one chunk,
+    /// woken at 0: `min_i S_i + O_i + C_i V + τ_i(V)`, the reference of
+    /// speedup and efficiency.
+    pub fn single(&self) -> f64 {
+        let v = self.load;
+        self.workers()
+            .iter()
+            .map(|w| w.startup + w.send(v) + w.time(v))
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The best schedule of one sequence (the machine of each chunk, counts
     /// expanded) for the request's objective within its limits, the other
     /// criterion least among ties; `None` when no schedule of the sequence

@@ -3,7 +3,7 @@
 
 use super::solve::{Report, Status};
 use super::Instance;
-use crate::core::chart::{Axis, Line, LineChart};
+use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
 use crate::core::gantt::{Activity, Bar, Gantt, Row};
 use crate::core::response::Describe;
@@ -300,11 +300,49 @@ pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
     Gantt { rows, horizon }
 }
 
-/// The Pareto front with the heuristics' points.
+/// The energy breakdown as stacked bars (the originator at 0, machines
+/// from 1, at most 40), and the Pareto front with the heuristics' points.
 pub fn charts(report: &Report) -> Vec<LineChart> {
-    if report.front.is_empty() {
-        return Vec::new();
+    let mut charts = vec![energy_chart(report)];
+    if !report.front.is_empty() {
+        charts.push(front_chart(report));
     }
+    charts
+}
+
+/// Each machine's energy, by state, stacked.
+fn energy_chart(report: &Report) -> LineChart {
+    let p = &report.energy_parts;
+    let parts: Vec<&super::Parts> = std::iter::once(&p.originator)
+        .chain(p.machines.iter().take(40))
+        .collect();
+    let mut tops = vec![0.0; parts.len()];
+    let lines = (0..5)
+        .map(|k| {
+            let points = parts
+                .iter()
+                .zip(tops.iter_mut())
+                .enumerate()
+                .map(|(x, (e, top))| {
+                    *top += e.states()[k].1;
+                    [x as f64, *top]
+                })
+                .collect();
+            Line::new(p.sum.states()[k].0, points, false).styled(Style::Bar)
+        })
+        .collect();
+    LineChart {
+        name: "energy".into(),
+        title: "Energy by state: the originator (0) and each machine".into(),
+        x: Axis::linear("machine (0: the originator)").whole(),
+        y: Axis::linear("energy (J)"),
+        lines,
+        legend: true,
+    }
+}
+
+/// The Pareto front with the heuristics' points.
+fn front_chart(report: &Report) -> LineChart {
     let front: Vec<[f64; 2]> = report.front.iter().map(|p| [p.makespan, p.energy]).collect();
     let mut lines = vec![Line::new("exact front (least E within each T)", front, true)];
     for name in ["super-ssc", "super-gss"] {
@@ -316,12 +354,12 @@ pub fn charts(report: &Report) -> Vec<LineChart> {
             .collect();
         lines.push(Line::new(name, points, true));
     }
-    vec![LineChart {
+    LineChart {
         name: "pareto".into(),
         title: "Time against energy: the Pareto front and the heuristics".into(),
         x: Axis::linear("makespan T (s)"),
         y: Axis::linear("energy E (J)"),
         lines,
         legend: true,
-    }]
+    }
 }
