@@ -65,7 +65,7 @@ fn random_machine(rng: &mut Rng) -> Machine {
             } else {
                 Some(idle * rng.unit())
             },
-            wake: rng.between(0.0, 200.0),
+            wake: idle + rng.between(0.0, 100.0),
             idle,
             network: rng.between(0.0, 30.0),
             compute: rng.between(0.0, 100.0),
@@ -333,4 +333,207 @@ fn the_pareto_front_is_proven_and_falls() {
     }
     assert!(r.front.iter().all(|p| p.proven));
     assert!(!r.compare.is_empty());
+}
+
+/// A plain machine for the edge cases below.
+fn plain(b2: f64, startup: f64) -> Machine {
+    Machine {
+        a1: 1.0,
+        a2: 2.0,
+        b2,
+        rate: 0.01,
+        overhead: 0.01,
+        startup: Some(startup),
+        count: Count(1),
+        mode: Mode::On,
+        power: Power {
+            sleep: None,
+            wake: 1.0,
+            idle: 1.0,
+            network: 1.0,
+            compute: 1.0,
+        },
+    }
+}
+
+#[test]
+fn edge_cases_found_in_review_end_with_verified_answers() {
+    // SSC's last round when the load is the RAMs' sum up to rounding.
+    let rams = Instance {
+        load: 0.6000000000000001,
+        chunks: Count(4),
+        algorithm: Algorithm::Ssc,
+        sort: SortRule::Ram,
+        machines: vec![plain(-0.1, 0.0), plain(-0.2, 0.0), plain(-0.3, 0.0)],
+        ..Instance::mixed()
+    };
+    for algorithm in [Algorithm::Ssc, Algorithm::SuperSsc, Algorithm::Exact] {
+        let r = Instance {
+            algorithm,
+            ..rams.clone()
+        }
+        .solve(&mut Silent)
+        .expect("ends");
+        assert!(r.verdict.ok, "{algorithm:?}: {:?}", r.verdict);
+    }
+    // Wake-up times far beyond the rest (SSC's doubling, the LP's numbers).
+    let mut late = Instance {
+        algorithm: Algorithm::Ssc,
+        load: 60_000.0,
+        ..Instance::mixed()
+    };
+    late.machines
+        .iter_mut()
+        .for_each(|m| m.startup = Some(1e16));
+    assert!(late.solve(&mut Silent).expect("ends").verdict.ok);
+    let mut asleep = Instance {
+        objective: Objective::Energy,
+        max_seconds: Some(60.0),
+        ..Instance::mixed()
+    };
+    let mut copy = asleep.machines[0].clone();
+    copy.startup = Some(1e18);
+    asleep.machines.push(copy);
+    assert!(asleep.solve(&mut Silent).expect("solves").verdict.ok);
+    // No power at all, with an energy limit: every schedule has E = 0.
+    let mut free = Instance {
+        energy_limit: Some(5.0),
+        max_seconds: Some(60.0),
+        ..Instance::mixed()
+    };
+    free.originator = Originator {
+        idle_power: 0.0,
+        network_power: 0.0,
+    };
+    for m in &mut free.machines {
+        m.power = Power {
+            sleep: None,
+            wake: 0.0,
+            idle: 0.0,
+            network: 0.0,
+            compute: 0.0,
+        };
+    }
+    let r = free.solve(&mut Silent).expect("solves");
+    assert_eq!(r.energy, 0.0);
+    assert!(r.makespan < 1091.67);
+    // SSC takes more than a thousand machines.
+    let many = Instance {
+        load: 1000.0,
+        algorithm: Algorithm::Ssc,
+        machines: vec![Machine {
+            count: Count(1200),
+            ..Instance::mixed().machines[0].clone()
+        }],
+        ..Instance::mixed()
+    };
+    assert!(many.solve(&mut Silent).expect("solves").verdict.ok);
+}
+
+#[test]
+fn a_requested_gap_reports_a_bound_below_the_optimum() {
+    for (objective, optimum) in [
+        (Objective::Makespan, 1091.665168),
+        (Objective::Energy, 718324.44),
+    ] {
+        let r = Instance {
+            objective,
+            gap: Some(0.3),
+            ..Instance::mixed()
+        }
+        .solve(&mut Silent)
+        .unwrap();
+        let value = if objective == Objective::Energy {
+            r.energy
+        } else {
+            r.makespan
+        };
+        let bound = r.lower_bound.unwrap();
+        assert!(
+            bound <= optimum * (1.0 + 1e-9),
+            "{objective:?}: bound {bound} above the optimum {optimum}"
+        );
+        assert!((value - bound) / value <= 0.3 + 1e-12);
+    }
+}
+
+#[test]
+fn the_energy_of_the_fastest_is_the_least_among_all_fastest_schedules() {
+    // Four machines alike but for their powers: the same makespan whichever
+    // is listed first, and the same least energy (the thrifty one used).
+    let row = |scale: f64| Machine {
+        a1: 0.1,
+        a2: 4.0,
+        b2: -27_000.0,
+        rate: 0.005,
+        overhead: 0.075,
+        startup: Some(10.0),
+        count: Count(1),
+        mode: Mode::On,
+        power: Power {
+            sleep: None,
+            wake: 120.0 * scale,
+            idle: 100.0 * scale,
+            network: 20.0 * scale,
+            compute: 80.0 * scale,
+        },
+    };
+    let solve = |rows: Vec<Machine>| {
+        Instance {
+            load: 20_000.0,
+            chunks: Count(4),
+            machines: rows,
+            ..Instance::mixed()
+        }
+        .solve(&mut Silent)
+        .unwrap()
+    };
+    let a = solve(vec![row(1.0), row(1.0), row(1.0), row(0.1)]);
+    let b = solve(vec![row(0.1), row(1.0), row(1.0), row(1.0)]);
+    assert!((a.makespan - b.makespan).abs() <= 1e-7 * a.makespan);
+    assert!(
+        (a.energy - b.energy).abs() <= 1e-6 * a.energy,
+        "{} vs {}",
+        a.energy,
+        b.energy
+    );
+}
+
+#[test]
+fn waking_below_sleeping_and_limits_on_heuristics_are_refused_by_name() {
+    let mut cheap = Instance::mixed();
+    cheap.machines[1].power.wake = 1.0;
+    let error = dlt_calc::core::error::Validate::check(&cheap)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("machines[1].power.wake: must be at least the sleep power 4 W (got 1)"),
+        "{error}"
+    );
+    let limited = Instance {
+        algorithm: Algorithm::Gss,
+        makespan_limit: Some(2000.0),
+        ..Instance::mixed()
+    };
+    let error = dlt_calc::core::error::Validate::check(&limited)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("makespan_limit: is not used by this model: the heuristics (algorithm"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_front_cut_short_by_its_time_limit_is_still_an_answer() {
+    let request = Instance {
+        objective: Objective::Pareto,
+        chunks: Count(12),
+        load: 100_000.0,
+        max_seconds: Some(1.0),
+        ..Instance::mixed()
+    };
+    let r = request.solve(&mut Silent).expect("an answer");
+    assert!(!r.front.is_empty());
+    assert!(r.verdict.ok);
 }

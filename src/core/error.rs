@@ -151,6 +151,13 @@ pub enum Invalid {
     /// A search with limits stopped at its time limit before it found any
     /// schedule that meets them.
     NotFoundInTime(f64),
+    /// A machine's wake-up power below its sleep power.
+    WakeBelowSleep {
+        /// The wake-up power.
+        wake: f64,
+        /// The sleep power (given, or the mode's share of idle).
+        sleep: f64,
+    },
 }
 
 impl fmt::Display for Invalid {
@@ -244,6 +251,14 @@ impl fmt::Display for Invalid {
                 "cannot be met: {} is below the least value of any schedule, {}",
                 n(*value),
                 n(*least)
+            ),
+            Invalid::WakeBelowSleep { wake, sleep } => write!(
+                f,
+                "must be at least the sleep power {} W (got {}): waking cannot cost less than \
+                 sleeping while the wake-up time startup is above 0 (the sleep power is \
+                 power.sleep, or the mode's share of power.idle)",
+                n(*sleep),
+                n(*wake)
             ),
             Invalid::NotFoundInTime(seconds) => write!(
                 f,

@@ -175,9 +175,17 @@ fn last_round(
         sends
     };
     let held = |finish: f64| round(finish).iter().map(|s| s.2).sum::<f64>();
-    let (mut low, mut high) = (channel, channel + 1.0);
-    while held(high) < remaining {
-        high = channel + 2.0 * (high - channel);
+    // Doubling from a step that is not lost in `channel`'s rounding; it
+    // ends (a few thousand doublings reach any float), and what rounding
+    // leaves short of `remaining` goes to the last chunk below.
+    let mut step = 1.0_f64.max(channel.abs() * 1e-12);
+    let (mut low, mut high) = (channel, channel + step);
+    for _ in 0..4096 {
+        if held(high) >= remaining || !high.is_finite() {
+            break;
+        }
+        step *= 2.0;
+        high = channel + step;
     }
     for _ in 0..200 {
         let mid = 0.5 * (low + high);
@@ -198,6 +206,14 @@ fn last_round(
         let cut = excess.min(s.2);
         s.2 -= cut;
         excess -= cut;
+    }
+    // Rounding may leave the RAMs a hair short of `remaining` (their sum
+    // in another order): the last chunk takes it.
+    if excess < 0.0 {
+        match sends.last_mut() {
+            Some(last) => last.2 -= excess,
+            None => sends.push((queue[0], channel.max(free_at[queue[0]]), remaining)),
+        }
     }
     let mut at = channel;
     for (rank, _, size) in sends.into_iter().filter(|s| s.2 > 0.0) {

@@ -25,7 +25,7 @@ pub enum Objective {
     /// The makespan `T` (then the least energy among the fastest schedules).
     #[default]
     Makespan,
-    /// The energy `E` (then the shortest among the least-energy schedules).
+    /// The energy `E` (then the shortest schedule of the same sequence).
     Energy,
     /// The front of schedules no other beats in both `T` and `E`.
     Pareto,
@@ -287,14 +287,14 @@ impl Worker {
         self.overhead + self.rate * size
     }
 
-    fn same(&self, other: &Worker) -> bool {
-        let key = |w: &Worker| {
-            [
-                w.a1, w.a2, w.b2, w.rate, w.overhead, w.startup, w.sleep, w.wake, w.idle,
-                w.network, w.compute,
-            ]
-        };
-        key(self) == key(other)
+    /// Its parameters and powers, bit for bit: equal keys, interchangeable
+    /// workers.
+    fn key(&self) -> [u64; 11] {
+        [
+            self.a1, self.a2, self.b2, self.rate, self.overhead, self.startup, self.sleep,
+            self.wake, self.idle, self.network, self.compute,
+        ]
+        .map(f64::to_bits)
     }
 }
 
@@ -316,6 +316,8 @@ impl Instance {
     /// The machines with counts expanded in place.
     pub(crate) fn workers(&self) -> Vec<Worker> {
         let mut workers: Vec<Worker> = Vec::new();
+        // The first worker of each set of parameters and powers.
+        let mut classes: std::collections::HashMap<[u64; 11], usize> = Default::default();
         for (row, m) in self.machines.iter().enumerate() {
             for _ in 0..m.count.get() {
                 let mut w = Worker {
@@ -333,10 +335,7 @@ impl Instance {
                     row,
                     class: workers.len(),
                 };
-                w.class = workers
-                    .iter()
-                    .find(|o| o.same(&w))
-                    .map_or(w.class, |o| o.class);
+                w.class = *classes.entry(w.key()).or_insert(w.class);
                 workers.push(w);
             }
         }
@@ -350,27 +349,48 @@ impl Instance {
             .fold(0usize, |n, m| n.saturating_add(m.count.get()))
     }
 
-    /// Whether the heuristics send few enough chunks to be run.
+    /// Whether both heuristics send few enough chunks to be run (the exact
+    /// search and a front start from them only then).
     pub(crate) fn heuristics_fit(&self) -> bool {
-        self.heuristic_chunks() <= MAX_HEURISTIC_CHUNKS
+        self.heuristic_chunks(true, true) <= MAX_HEURISTIC_CHUNKS
     }
 
-    /// The most chunks a heuristic could send: the load over the smallest
-    /// chunk it sends (a RAM for SSC, the least chunk for GSS).
-    pub(crate) fn heuristic_chunks(&self) -> f64 {
-        let rams = self
+    /// An upper bound on the chunks SSC and/or GSS send: SSC's chunks are
+    /// at least the smallest RAM (its last round adds at most one per
+    /// machine); each GSS chunk is at least `max(least, min(ρ, R/m))` with
+    /// the smallest `least` and `ρ` of the machines, counted step by step.
+    pub(crate) fn heuristic_chunks(&self, ssc: bool, gss: bool) -> f64 {
+        let m = self.machine_count().max(1) as f64;
+        let v = self.load;
+        let ram = self
             .machines
             .iter()
-            .map(|m| m.b2 / (m.a1 - m.a2))
+            .map(|x| x.b2 / (x.a1 - x.a2))
             .fold(f64::INFINITY, f64::min);
-        let m = self.machine_count().max(1) as f64;
-        let least = self.min_chunk.unwrap_or(self.load / (100.0 * m));
-        let uses_ssc = matches!(
-            self.algorithm,
-            Algorithm::Ssc | Algorithm::SuperSsc | Algorithm::Compare
-        ) || self.objective == Objective::Pareto;
-        let smallest = if uses_ssc { rams.min(least) } else { least };
-        self.load / smallest
+        let mut most: f64 = 0.0;
+        if ssc {
+            most = most.max(v / ram + m);
+        }
+        if gss {
+            let least = match self.min_chunk {
+                Some(c) => c,
+                None => self
+                    .machines
+                    .iter()
+                    .map(|x| {
+                        let amortized = if x.rate > 0.0 { 10.0 * x.overhead / x.rate } else { 0.0 };
+                        (v / (100.0 * m)).max(amortized)
+                    })
+                    .fold(f64::INFINITY, f64::min),
+            };
+            let (mut left, mut count) = (v, 0.0);
+            while left > 1e-12 * v && count <= MAX_HEURISTIC_CHUNKS {
+                left -= least.max(ram.min(left / m));
+                count += 1.0;
+            }
+            most = most.max(count);
+        }
+        most
     }
 }
 
@@ -405,11 +425,24 @@ impl Validate for Instance {
         }
         c.non_negative("originator.idle_power", self.originator.idle_power);
         c.non_negative("originator.network_power", self.originator.network_power);
-        if let Some(t) = self.makespan_limit {
-            c.positive("makespan_limit", t);
-        }
-        if let Some(e) = self.energy_limit {
-            c.positive("energy_limit", e);
+        let heuristic = matches!(
+            self.algorithm,
+            Algorithm::Ssc | Algorithm::Gss | Algorithm::SuperSsc | Algorithm::SuperGss
+        );
+        for (field, limit) in [
+            ("makespan_limit", self.makespan_limit),
+            ("energy_limit", self.energy_limit),
+        ] {
+            let Some(limit) = limit else { continue };
+            if self.objective == Objective::Pareto {
+                let why = "a Pareto front (objective pareto) sweeps the makespan limit itself";
+                c.fail(field, Invalid::Unused(why));
+            } else if heuristic {
+                let why = "the heuristics (algorithm ssc, gss, super-ssc, super-gss) take no limits; choose exact or compare";
+                c.fail(field, Invalid::Unused(why));
+            } else {
+                c.positive(field, limit);
+            }
         }
         if let Some(least) = self.min_chunk {
             c.positive("min_chunk", least);
@@ -437,7 +470,14 @@ impl Validate for Instance {
         // when they send few enough chunks; a request for a heuristic must.
         let heuristic = self.algorithm != Algorithm::Exact;
         if c.is_clean() && heuristic {
-            let chunks = self.heuristic_chunks();
+            let ssc = matches!(
+                self.algorithm,
+                Algorithm::Ssc | Algorithm::SuperSsc | Algorithm::Compare
+            ) || self.objective == Objective::Pareto;
+            let gss = ssc && self.algorithm == Algorithm::Compare
+                || matches!(self.algorithm, Algorithm::Gss | Algorithm::SuperGss)
+                || self.objective == Objective::Pareto;
+            let chunks = self.heuristic_chunks(ssc, gss);
             if chunks > MAX_HEURISTIC_CHUNKS {
                 let field = if self.min_chunk.is_some() {
                     "min_chunk"
@@ -482,6 +522,16 @@ fn check_machine(c: &mut Checker, i: usize, m: &Machine) {
     let idle = c.non_negative(&at("power.idle"), p.idle);
     c.non_negative(&at("power.network"), p.network);
     c.non_negative(&at("power.compute"), p.compute);
+    // Waking costs at least as much as sleeping: otherwise using a machine
+    // would pay for itself, and an empty chunk would count as a use.
+    let sleep = m.sleep_power();
+    if m.wake_time() > 0.0 && p.wake.is_finite() && sleep.is_finite() && p.wake < sleep {
+        let invalid = Invalid::WakeBelowSleep {
+            wake: p.wake,
+            sleep,
+        };
+        c.fail(at("power.wake"), invalid);
+    }
     if let Some(sleep) = p.sleep {
         if c.non_negative(&at("power.sleep"), sleep) && idle && sleep > p.idle {
             let invalid = Invalid::OutOfBounds {

@@ -8,10 +8,11 @@
 //! is marked proven when its search closed the gap; points another point
 //! beats in both criteria are dropped.
 
-use crate::core::error::Error;
+use crate::core::error::{Error, Invalid};
 use crate::core::progress::Progress;
 
 use super::instance::{Algorithm, Instance};
+use super::search::Ending;
 use super::sequence::{Frame, Goal, Limits, Solved};
 use super::solve::{Compared, Found, FrontPoint, Report, Status};
 
@@ -135,19 +136,33 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
     let free = Limits::default();
     let step = 1.0 / points as f64;
     let (fastest, first) = instance.exact(frame, Goal::Time, free, known.clone(), &mut Share { inner: progress, from: 0.0, width: step })?;
-    let fastest = fastest.ok_or(Error::Cancelled)?;
-    let (thrifty, last) = instance.exact(frame, Goal::Energy, free, known, &mut Share { inner: progress, from: step, width: step })?;
-    let thrifty = thrifty.ok_or(Error::Cancelled)?;
-    if [&first, &last].iter().any(|o| o.ending == super::search::Ending::Cancelled) {
+    if first.ending == Ending::Cancelled {
         return Err(Error::Cancelled);
     }
-    let proven = |o: &super::search::Outcome| o.ending == super::search::Ending::Complete;
+    let Some(fastest) = fastest else {
+        let seconds = instance.max_seconds.unwrap_or(super::solve::DEFAULT_SECONDS);
+        return Err(Error::field("max_seconds", Invalid::NotFoundInTime(seconds)));
+    };
+    // The fast end: the least energy among all fastest schedules.
+    let (fastest, tie_lps) = match first.ending {
+        Ending::Complete => instance.tie_break(frame, Goal::Time, free, fastest, &mut Share { inner: progress, from: 0.0, width: step })?,
+        _ => (fastest, 0),
+    };
+    let mut seeds = known;
+    seeds.push(fastest.clone());
+    let (thrifty, last) = instance.exact(frame, Goal::Energy, free, seeds, &mut Share { inner: progress, from: step, width: step })?;
+    if last.ending == Ending::Cancelled {
+        return Err(Error::Cancelled);
+    }
+    // Out of time before the thrifty end: the front is what there is.
+    let thrifty = thrifty.unwrap_or_else(|| fastest.clone());
+    let proven = |o: &super::search::Outcome| o.ending == Ending::Complete;
     let mut found: Vec<(Solved, f64, bool)> = vec![
         (fastest.clone(), fastest.makespan, proven(&first)),
         (thrifty.clone(), thrifty.makespan, proven(&last)),
     ];
     let (t0, t1) = (fastest.makespan, thrifty.makespan);
-    let mut lps = first.lps + last.lps;
+    let mut lps = first.lps + last.lps + tie_lps;
     let mut nodes = first.nodes + last.nodes;
     let mut previous = fastest.clone();
     for k in 1..points.saturating_sub(1) {
@@ -160,7 +175,7 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
         let (point, outcome) = instance.exact(frame, Goal::Energy, within, vec![previous.clone(), fastest.clone()], &mut part)?;
         lps += outcome.lps;
         nodes += outcome.nodes;
-        if outcome.ending == super::search::Ending::Cancelled {
+        if outcome.ending == Ending::Cancelled {
             return Err(Error::Cancelled);
         }
         if let Some(p) = point {
@@ -189,6 +204,9 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
     front.dedup_by(|a, b| a.makespan == b.makespan && a.energy == b.energy);
     let mut report = instance.report(frame, &fastest, Some(first.bound));
     report.status = if proven(&first) { Status::Optimal } else { Status::StoppedAtTime };
+    if !front.iter().all(|p| p.proven) {
+        report.notes.push("the time limit stopped the front before every point was proven optimal; those points are marked".into());
+    }
     report.front = front;
     report.compare = table(instance, frame, &rows, None);
     report.lps = lps;

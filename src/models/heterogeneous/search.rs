@@ -124,7 +124,8 @@ pub(crate) fn search(
         .into_iter()
         .min_by(|a, b| a.value(goal).total_cmp(&b.value(goal)));
     let mut open = BinaryHeap::new();
-    let root = frame.relax(&[], n, goal, limits)?;
+    // Criteria are never negative: 0 bounds them when the LP fails.
+    let root = frame.relax(&[], n, goal, limits).unwrap_or(0.0);
     let (mut lps, mut nodes) = (1u64, 0u64);
     open.push(Node {
         bound: root,
@@ -134,6 +135,9 @@ pub(crate) fn search(
     let good_enough = |bound: f64, incumbent: f64| bound >= incumbent * (1.0 - stop.gap) - 1e-12 * incumbent.abs();
     let mut ending = Ending::Complete;
     let mut bound = f64::INFINITY;
+    // The least bound of the children dropped as good enough: what they
+    // hold is only proven above it (with a gap, below the incumbent).
+    let mut dropped = f64::INFINITY;
     while let Some(node) = open.pop() {
         let incumbent = value(&best);
         if good_enough(node.bound, incumbent) {
@@ -154,7 +158,10 @@ pub(crate) fn search(
         nodes += 1;
         if !node.prefix.is_empty() {
             lps += 1;
-            if let Some(s) = frame.solve(&node.prefix, goal, limits, false)? {
+            // A sequence whose LP fails numerically (parameters 1e30
+            // apart) is no candidate; it bounds nothing, so skipping it
+            // leaves every bound proven.
+            if let Ok(Some(s)) = frame.solve(&node.prefix, goal, limits, false) {
                 if s.value(goal) < value(&best) {
                     best = Some(s);
                 }
@@ -165,16 +172,29 @@ pub(crate) fn search(
                 let mut prefix = node.prefix.clone();
                 prefix.push(i);
                 let more = n - prefix.len();
-                let child = frame.relax(&prefix, more, goal, limits)?;
-                lps += 1;
-                if !good_enough(child, value(&best)) {
+                // Past the deadline, or where the relaxation fails
+                // numerically, a child keeps its parent's bound (valid for
+                // it too) instead of an LP of its own.
+                let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
+                let child = if late {
+                    node.bound
+                } else {
+                    lps += 1;
+                    frame
+                        .relax(&prefix, more, goal, limits)
+                        .unwrap_or(node.bound)
+                        .max(node.bound)
+                };
+                if good_enough(child, value(&best)) {
+                    dropped = dropped.min(child);
+                } else {
                     open.push(Node { bound: child, prefix });
                 }
             }
         }
     }
     let incumbent = value(&best);
-    let bound = bound.min(incumbent);
+    let bound = bound.min(dropped).min(incumbent);
     Ok(Outcome {
         best,
         bound,

@@ -124,7 +124,8 @@ impl Frame {
             originator: o,
             load: v,
             unit,
-            energy_unit: (unit * power).max(f64::MIN_POSITIVE),
+            // With no power at all every energy is 0: any unit will do.
+            energy_unit: if unit * power > 0.0 { unit * power } else { 1.0 },
             deadline: web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds),
         }
     }
@@ -232,7 +233,10 @@ impl Frame {
                         let woken = lp.add_var(0.0, 0.0, 1.0);
                         let need = [(woken, r as f64), (count, -1.0)];
                         lp.add_constraint(&need, Cmp::Ge, 0.0);
-                        let mut after_wake = vec![(woken, w.startup / u)];
+                        // A wake-up far beyond any schedule would only
+                        // upset the LP's numbers; a smaller coefficient
+                        // gives a weaker bound, still a bound.
+                        let mut after_wake = vec![(woken, (w.startup / u).min(1e6))];
                         after_wake.extend(work);
                         lp.add_constraint(&after_wake, Cmp::Le, 0.0);
                         let saving = (w.wake - w.sleep).min(0.0) * w.startup / eu;

@@ -211,11 +211,26 @@ impl Instance {
         progress: &mut dyn Progress,
     ) -> Result<(Option<Solved>, super::search::Outcome), Error> {
         let n = self.chunks.get();
-        let known = known
-            .into_iter()
-            .filter(|s| s.plan.sequence.len() <= n && within(s, limits))
-            .collect();
-        let outcome = search(frame, n, goal, limits, known, self.stop(frame), progress)?;
+        // A heuristic's schedule with more than `n` chunks still suggests
+        // a sequence: its first `n` machines, solved as an LP.
+        let mut seeds = Vec::new();
+        let mut tried: Vec<Vec<usize>> = Vec::new();
+        for s in known {
+            if s.plan.sequence.len() <= n {
+                if within(&s, limits) {
+                    seeds.push(s);
+                }
+                continue;
+            }
+            let head = s.plan.sequence[..n].to_vec();
+            if !tried.contains(&head) {
+                if let Ok(Some(x)) = frame.solve(&head, goal, limits, false) {
+                    seeds.push(x);
+                }
+                tried.push(head);
+            }
+        }
+        let outcome = search(frame, n, goal, limits, seeds, self.stop(frame), progress)?;
         let polished = match &outcome.best {
             Some(best) => Some(
                 frame
@@ -321,11 +336,50 @@ impl Instance {
             Ending::Time => Status::StoppedAtTime,
             Ending::Cancelled => Status::Interrupted,
         };
+        // The least energy among all fastest schedules, as the model asks;
+        // the least-energy answer breaks ties within its sequence only (a
+        // search for the fastest among the least-energy schedules costs as
+        // much again as the first and rarely changes anything).
+        let (best, more) = match (outcome.ending, goal) {
+            (Ending::Complete, Goal::Time) => self.tie_break(frame, goal, self.limits(), best, progress)?,
+            _ => (best, 0),
+        };
         let mut report = self.report(frame, &best, Some(outcome.bound));
         report.status = status;
-        report.lps = outcome.lps;
+        report.lps = outcome.lps + more;
         report.nodes = outcome.nodes;
         Ok(report)
+    }
+
+    /// Among all schedules (not only `best`'s sequence) within `1e-10` of
+    /// `best` on `goal`, the best on the other criterion: the least energy
+    /// among the fastest, or the fastest among the least-energy ones. A
+    /// second search, bounded by the first's value; with its LPs.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if an LP fails.
+    pub(crate) fn tie_break(
+        &self,
+        frame: &Frame,
+        goal: Goal,
+        limits: Limits,
+        best: Solved,
+        progress: &mut dyn Progress,
+    ) -> Result<(Solved, u64), Error> {
+        let value = best.value(goal);
+        let slack = value * (1.0 + 1e-10) + f64::MIN_POSITIVE;
+        let (other, tied) = match goal {
+            Goal::Time => (Goal::Energy, Limits { makespan: Some(slack), ..limits }),
+            Goal::Energy => (Goal::Time, Limits { energy: Some(slack), ..limits }),
+        };
+        let n = self.chunks.get();
+        let outcome = search(frame, n, other, tied, vec![best.clone()], self.stop(frame), progress)?;
+        let lps = outcome.lps;
+        let better = outcome
+            .best
+            .filter(|s| s.value(other) < best.value(other) && s.value(goal) <= slack);
+        Ok((better.unwrap_or(best), lps))
     }
 
     /// The error for limits no schedule meets: the limit that is below
@@ -355,6 +409,8 @@ impl Instance {
             makespan: solved.makespan,
             energy: solved.energy,
             chunks: exact.then(|| self.chunks.get()),
+            makespan_limit: self.makespan_limit.filter(|_| exact),
+            energy_limit: self.energy_limit.filter(|_| exact),
         };
         let value = solved.value(self.goal());
         let bound = bound.map(|b| b.min(value));

@@ -8,7 +8,8 @@
 //! is sent, at most `n` chunks when the search was bound to `n`, the
 //! makespan is the last computation's end. The energy is integrated anew
 //! over each machine's timeline (a power on each interval: asleep, waking,
-//! on, plus receiving and computing) and must match the claim.
+//! on, plus receiving and computing) and must match the claim. Both must
+//! be within the request's limits when the schedule was bound to them.
 //!
 //! Tolerances: times `1e-9 ·` the recomputed makespan, loads `1e-9 · V`,
 //! energy `1e-9 ·` the recomputed energy (plus `1e-9 ·` the makespan at
@@ -28,6 +29,10 @@ pub struct Claim {
     pub energy: f64,
     /// The most chunks allowed, when the schedule was bound to them.
     pub chunks: Option<usize>,
+    /// The request's makespan limit, when the schedule was bound to it.
+    pub makespan_limit: Option<f64>,
+    /// The request's energy limit, when the schedule was bound to it.
+    pub energy_limit: Option<f64>,
 }
 
 /// Checks `plan` against `instance` and the `claim`.
@@ -121,6 +126,12 @@ fn check(
     let close = (claim.energy - energy).abs() <= energy_tol;
     if !close || !claim.energy.is_finite() {
         return Err(format!("the energy is {energy} J, not {} J", claim.energy));
+    }
+    if let Some(limit) = claim.makespan_limit.filter(|&t| makespan > t + tol) {
+        return Err(format!("the makespan {makespan} s exceeds the limit {limit} s"));
+    }
+    if let Some(limit) = claim.energy_limit.filter(|&e| energy > e + energy_tol) {
+        return Err(format!("the energy {energy} J exceeds the limit {limit} J"));
     }
     Ok(())
 }
