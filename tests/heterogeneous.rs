@@ -537,3 +537,44 @@ fn a_front_cut_short_by_its_time_limit_is_still_an_answer() {
     assert!(!r.front.is_empty());
     assert!(r.verdict.ok);
 }
+
+/// Counts the provisional answers a search hands out.
+struct Watcher {
+    partials: usize,
+}
+
+impl dlt_calc::core::progress::Progress for Watcher {
+    fn report(&mut self, _: f64, _: &str) -> bool {
+        true
+    }
+
+    fn partial(&mut self, response: &dlt_calc::core::response::Response) {
+        assert_eq!(response.get("report").unwrap()["status"], "interrupted");
+        self.partials += 1;
+    }
+}
+
+#[test]
+fn a_long_search_hands_out_its_best_schedule_so_far() {
+    // Twelve different machines and twelve chunks: far from proven in 2 s.
+    let mut rng = Rng(5);
+    let request = Instance {
+        chunks: Count(12),
+        machines: (0..12).map(|_| random_machine(&mut rng)).collect(),
+        load: 60_000.0,
+        max_seconds: Some(2.0),
+        ..Instance::mixed()
+    };
+    let mut watcher = Watcher { partials: 0 };
+    let r = request
+        .solve(&mut watcher)
+        .expect("an answer at the time limit");
+    assert!(
+        watcher.partials >= 2,
+        "{} provisional answers",
+        watcher.partials
+    );
+    assert_eq!(r.status, Status::StoppedAtTime);
+    assert!(r.verdict.ok);
+    assert!(r.lower_bound.unwrap() <= r.makespan);
+}

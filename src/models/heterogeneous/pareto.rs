@@ -135,7 +135,7 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
     let known: Vec<Solved> = rows.iter().map(|f| f.solved.clone()).collect();
     let free = Limits::default();
     let step = 1.0 / points as f64;
-    let (fastest, first) = instance.exact(frame, Goal::Time, free, known.clone(), &mut Share { inner: progress, from: 0.0, width: step })?;
+    let (fastest, first) = instance.exact(frame, Goal::Time, free, known.clone(), &mut Share { inner: progress, from: 0.0, width: step }, None)?;
     if first.ending == Ending::Cancelled {
         return Err(Error::Cancelled);
     }
@@ -150,7 +150,7 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
     };
     let mut seeds = known;
     seeds.push(fastest.clone());
-    let (thrifty, last) = instance.exact(frame, Goal::Energy, free, seeds, &mut Share { inner: progress, from: step, width: step })?;
+    let (thrifty, last) = instance.exact(frame, Goal::Energy, free, seeds, &mut Share { inner: progress, from: step, width: step }, None)?;
     if last.ending == Ending::Cancelled {
         return Err(Error::Cancelled);
     }
@@ -172,7 +172,7 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
         }
         let within = Limits { makespan: Some(limit), energy: None };
         let mut part = Share { inner: progress, from: (k + 1) as f64 * step, width: step };
-        let (point, outcome) = instance.exact(frame, Goal::Energy, within, vec![previous.clone(), fastest.clone()], &mut part)?;
+        let (point, outcome) = instance.exact(frame, Goal::Energy, within, vec![previous.clone(), fastest.clone()], &mut part, None)?;
         lps += outcome.lps;
         nodes += outcome.nodes;
         if outcome.ending == Ending::Cancelled {

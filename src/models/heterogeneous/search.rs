@@ -15,20 +15,30 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use web_time::Instant;
+use web_time::{Duration, Instant};
 
 use crate::core::error::Error;
 use crate::core::progress::Progress;
+use crate::core::response::Response;
 
 use super::sequence::{Frame, Goal, Limits, Solved};
 
-/// When the search stops.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Stop {
+/// The whole answer for a best schedule so far and its bound, handed out
+/// as a provisional answer (the page shows it while the search runs).
+pub(crate) type Snapshot<'a> = dyn Fn(&Solved, f64) -> Option<Response> + 'a;
+
+/// How often a long search hands out its best schedule.
+const SNAPSHOT_EVERY: Duration = Duration::from_millis(250);
+
+/// When the search stops, and what it shows meanwhile.
+#[derive(Clone, Copy)]
+pub(crate) struct Stop<'a> {
     /// The relative gap that is good enough.
     pub gap: f64,
     /// The time limit.
     pub deadline: Option<Instant>,
+    /// Makes the provisional answers (none: the search shows none).
+    pub snapshot: Option<&'a Snapshot<'a>>,
 }
 
 /// Why the search ended.
@@ -138,6 +148,9 @@ pub(crate) fn search(
     // The least bound of the children dropped as good enough: what they
     // hold is only proven above it (with a gap, below the incumbent).
     let mut dropped = f64::INFINITY;
+    // The first snapshot shows the starting schedule; later ones a better
+    // one, or every second the bound as it rises.
+    let (mut shown, mut improved) = (Instant::now(), best.is_some());
     while let Some(node) = open.pop() {
         let incumbent = value(&best);
         if good_enough(node.bound, incumbent) {
@@ -164,6 +177,16 @@ pub(crate) fn search(
             if let Ok(Some(s)) = frame.solve(&node.prefix, goal, limits, false) {
                 if s.value(goal) < value(&best) {
                     best = Some(s);
+                    improved = true;
+                }
+            }
+            if let (Some(show), Some(b)) = (stop.snapshot, &best) {
+                let since = shown.elapsed();
+                if improved && since >= SNAPSHOT_EVERY || since >= 4 * SNAPSHOT_EVERY {
+                    if let Some(response) = show(b, node.bound.min(dropped)) {
+                        progress.partial(&response);
+                    }
+                    (shown, improved) = (Instant::now(), false);
                 }
             }
         }

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::core::error::{Error, Invalid, Validate};
+use crate::core::model::Model;
 use crate::core::progress::{Progress, Silent};
+use crate::core::response::Response;
 use crate::core::schedule::Schedule;
 use crate::core::verify::Verdict;
 
@@ -13,7 +15,7 @@ use super::energy::EnergyParts;
 use super::heuristics::{ranking, simulate, Sizing};
 use super::instance::{Algorithm, Instance, Objective, SortRule};
 use super::plan::{Plan, Wake};
-use super::search::{search, Ending, Stop};
+use super::search::{search, Ending, Snapshot, Stop};
 use super::sequence::{Frame, Goal, Limits, Solved};
 use super::verify::{verify, Claim};
 
@@ -157,10 +159,11 @@ impl Instance {
 
     /// When a search stops: the requested gap, and the request's one
     /// deadline (shared by every search a front or a comparison runs).
-    pub(crate) fn stop(&self, frame: &Frame) -> Stop {
+    pub(crate) fn stop(&self, frame: &Frame) -> Stop<'static> {
         Stop {
             gap: self.gap.unwrap_or(DEFAULT_GAP),
             deadline: Some(frame.deadline),
+            snapshot: None,
         }
     }
 
@@ -209,6 +212,7 @@ impl Instance {
         limits: Limits,
         known: Vec<Solved>,
         progress: &mut dyn Progress,
+        snapshot: Option<&Snapshot>,
     ) -> Result<(Option<Solved>, super::search::Outcome), Error> {
         let n = self.chunks.get();
         // A heuristic's schedule with more than `n` chunks still suggests
@@ -230,7 +234,11 @@ impl Instance {
                 tried.push(head);
             }
         }
-        let outcome = search(frame, n, goal, limits, seeds, self.stop(frame), progress)?;
+        let stop = Stop {
+            snapshot,
+            ..self.stop(frame)
+        };
+        let outcome = search(frame, n, goal, limits, seeds, stop, progress)?;
         let polished = match &outcome.best {
             Some(best) => Some(
                 frame
@@ -319,7 +327,14 @@ impl Instance {
     /// The exact search's report, or the error that a limit is too tight.
     pub(crate) fn exact_report(&self, frame: &Frame, known: Vec<Solved>, progress: &mut dyn Progress) -> Result<Report, Error> {
         let goal = self.goal();
-        let (best, outcome) = self.exact(frame, goal, self.limits(), known, progress)?;
+        // While it runs, the page sees the best schedule so far.
+        let show = |s: &Solved, bound: f64| {
+            let mut report = self.report(frame, s, Some(bound));
+            report.status = Status::Interrupted;
+            let answer = super::model::answer(self, report);
+            Response::new(super::Heterogeneous::NAME, &answer).ok()
+        };
+        let (best, outcome) = self.exact(frame, goal, self.limits(), known, progress, Some(&show))?;
         let Some(best) = best else {
             return Err(match outcome.ending {
                 Ending::Complete => self.too_tight(frame)?,
@@ -387,7 +402,7 @@ impl Instance {
     fn too_tight(&self, frame: &Frame) -> Result<Error, Error> {
         let free = Limits::default();
         let mut progress = Silent;
-        let fastest = self.exact(frame, Goal::Time, free, Vec::new(), &mut progress)?.0;
+        let fastest = self.exact(frame, Goal::Time, free, Vec::new(), &mut progress, None)?.0;
         if let (Some(limit), Some(f)) = (self.makespan_limit, &fastest) {
             if limit < f.makespan {
                 let invalid = Invalid::Unattainable { value: limit, least: f.makespan };
@@ -395,7 +410,7 @@ impl Instance {
             }
         }
         let within = Limits { makespan: self.makespan_limit, energy: None };
-        let least = self.exact(frame, Goal::Energy, within, Vec::new(), &mut progress)?.0;
+        let least = self.exact(frame, Goal::Energy, within, Vec::new(), &mut progress, None)?.0;
         let minimum = least.map_or(f64::INFINITY, |l| l.energy);
         let value = self.energy_limit.unwrap_or(0.0);
         Ok(Error::field("energy_limit", Invalid::Unattainable { value, least: minimum }))
