@@ -4,37 +4,16 @@
 //! chunks).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod rng;
+
+use rng::Rng;
+
 use dlt_calc::core::count::Count;
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::heterogeneous::{
     Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule, Status,
 };
 use dlt_calc::models::startup;
-
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn between(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * self.unit()
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn random_machine(rng: &mut Rng) -> Machine {
     let a1 = rng.between(0.05, 0.3);

@@ -3,6 +3,10 @@
 //! against every schedule, and the series against its level.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod rng;
+
+use rng::Rng;
+
 use dlt_calc::core::count::Count;
 use dlt_calc::core::error::Validate;
 use dlt_calc::core::lp::{Cmp, Problem};
@@ -13,35 +17,6 @@ use dlt_calc::models::mapreduce::{
     list_schedule, lower_bound, rotation, verify, Instance, Job, MapReduce, Phase, Series, Shuffle,
     Transfer,
 };
-
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn between(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * self.unit()
-    }
-
-    fn log(&mut self, low: f64, high: f64) -> f64 {
-        10f64.powf(self.between(low, high))
-    }
-
-    fn upto(&mut self, n: usize) -> usize {
-        1 + (self.next() % n as u64) as usize
-    }
-}
 
 /// A random instance: start-ups from nothing to dominant, any `γ`.
 fn random(rng: &mut Rng, m: usize, r: usize, l: usize) -> Instance {

@@ -591,6 +591,41 @@ impl Checker {
         true
     }
 
+    /// Is `gap` a search's relative gap, in `[0, 1)`? Records why not.
+    pub fn gap(&mut self, field: &str, gap: f64) -> bool {
+        if !self.finite(field, gap) {
+            return false;
+        }
+        if !(0.0..1.0).contains(&gap) {
+            let invalid = Invalid::OutOfRangeOpen {
+                value: gap,
+                low: 0.0,
+                high: 1.0,
+            };
+            self.fail(field, invalid);
+            return false;
+        }
+        true
+    }
+
+    /// Is `seconds` a time limit, positive and at most a day
+    /// ([`crate::core::deadline::MAX_SECONDS`])? Records why not.
+    pub fn seconds(&mut self, field: &str, seconds: f64) -> bool {
+        if !self.positive(field, seconds) {
+            return false;
+        }
+        let limit = crate::core::deadline::MAX_SECONDS;
+        if seconds > limit {
+            let invalid = Invalid::TooLarge {
+                value: seconds,
+                limit,
+            };
+            self.fail(field, invalid);
+            return false;
+        }
+        true
+    }
+
     /// Is `value` a whole number in `low..=high`? Records why not.
     pub fn whole(&mut self, field: &str, value: Count, low: usize, high: usize) -> bool {
         if value.0 < low as u64 || value.0 > high as u64 {

@@ -451,20 +451,10 @@ impl Validate for Instance {
             c.whole("points", points, 2, MAX_POINTS);
         }
         if let Some(gap) = self.gap {
-            if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
-                let invalid = Invalid::OutOfRangeOpen {
-                    value: gap,
-                    low: 0.0,
-                    high: 1.0,
-                };
-                c.fail("gap", invalid);
-            }
+            c.gap("gap", gap);
         }
         if let Some(seconds) = self.max_seconds {
-            let limit = crate::core::deadline::MAX_SECONDS;
-            if c.positive("max_seconds", seconds) && seconds > limit {
-                c.fail("max_seconds", Invalid::TooLarge { value: seconds, limit });
-            }
+            c.seconds("max_seconds", seconds);
         }
         // The exact search and the front start from the heuristics only
         // when they send few enough chunks; a request for a heuristic must.

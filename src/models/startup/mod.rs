@@ -395,29 +395,13 @@ impl Validate for Instance {
         c.whole("chunks", self.chunks, 1, MAX_CHUNKS);
         c.positive("load", self.load);
         if let Some(gap) = self.gap {
-            if c.finite("gap", gap) && !(0.0..1.0).contains(&gap) {
-                let invalid = Invalid::OutOfRangeOpen {
-                    value: gap,
-                    low: 0.0,
-                    high: 1.0,
-                };
-                c.fail("gap", invalid);
-            }
+            c.gap("gap", gap);
         }
         if let Some(lps) = self.max_lps {
             c.whole("max_lps", lps, 1, 100_000_000);
         }
         if let Some(seconds) = self.max_seconds {
-            if c.positive("max_seconds", seconds) && seconds > crate::core::deadline::MAX_SECONDS {
-                let limit = crate::core::deadline::MAX_SECONDS;
-                c.fail(
-                    "max_seconds",
-                    Invalid::TooLarge {
-                        value: seconds,
-                        limit,
-                    },
-                );
-            }
+            c.seconds("max_seconds", seconds);
         }
     }
 }
