@@ -28,6 +28,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 
 use super::instance::{SortRule, Worker};
 use super::plan::Plan;
+use super::sequence::Solved;
 
 /// How a heuristic sizes its chunks.
 #[derive(Debug, Clone, PartialEq)]
@@ -224,4 +225,13 @@ fn last_round(
         plan.starts.push(start);
         at = start + w.send(size);
     }
+}
+
+/// A schedule with where it came from.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub solved: Solved,
+    pub algorithm: &'static str,
+    pub sort: SortRule,
+    pub seconds: f64,
 }

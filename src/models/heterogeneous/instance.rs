@@ -13,6 +13,10 @@ pub const MAX_MACHINES: usize = 10_000;
 pub const MAX_EXACT_MACHINES: usize = 32;
 /// The most chunks of the exact search.
 pub const MAX_EXACT_CHUNKS: usize = 32;
+/// The exact search's time limit when the request sets none, in seconds.
+pub const DEFAULT_SECONDS: f64 = 30.0;
+/// The exact search's default relative gap (proven optimal).
+pub const DEFAULT_GAP: f64 = 1e-9;
 /// The most chunks a heuristic may send (every chunk is in the answer).
 pub const MAX_HEURISTIC_CHUNKS: f64 = 100_000.0;
 /// The most points of a Pareto front.

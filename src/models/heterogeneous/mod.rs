@@ -33,6 +33,7 @@ mod instance;
 mod model;
 mod pareto;
 mod plan;
+mod report;
 mod search;
 mod sequence;
 mod solve;
@@ -46,5 +47,5 @@ pub use instance::{
 };
 pub use model::{Heterogeneous, Output};
 pub use plan::{Plan, Wake};
-pub use solve::{Compared, FrontPoint, Report, Status};
+pub use report::{Compared, FrontPoint, Report, Status};
 pub use verify::verify;

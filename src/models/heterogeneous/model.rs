@@ -87,15 +87,6 @@ impl Instance {
     }
 }
 
-/// The answer of `instance` for `report`: with its Gantt chart and charts.
-pub(crate) fn answer(instance: &Instance, report: Report) -> Output {
-    Answer {
-        gantt: Some(super::view::gantt(instance, &report)),
-        charts: super::view::charts(&report),
-        report: Box::new(report),
-    }
-}
-
 impl Model for Heterogeneous {
     const NAME: &'static str = "heterogeneous";
     const TITLE: &'static str = "Heterogeneous & energy";
@@ -144,7 +135,7 @@ impl Model for Heterogeneous {
     }
 
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
-        Ok(answer(request, request.solve(progress)?))
+        Ok(super::view::answer(request, request.solve(progress)?))
     }
 
     fn form() -> Form {

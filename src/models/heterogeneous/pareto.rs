@@ -14,7 +14,8 @@ use crate::core::progress::Progress;
 use super::instance::{Algorithm, Instance};
 use super::search::Ending;
 use super::sequence::{Frame, Goal, Limits, Solved};
-use super::solve::{Compared, Found, FrontPoint, Report, Status};
+use super::heuristics::Found;
+use super::report::{Compared, FrontPoint, Report, Status};
 
 /// The default number of points of a front.
 pub const DEFAULT_POINTS: usize = 20;
@@ -140,7 +141,7 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
         return Err(Error::Cancelled);
     }
     let Some(fastest) = fastest else {
-        let seconds = instance.max_seconds.unwrap_or(super::solve::DEFAULT_SECONDS);
+        let seconds = instance.max_seconds.unwrap_or(super::instance::DEFAULT_SECONDS);
         return Err(Error::field("max_seconds", Invalid::NotFoundInTime(seconds)));
     };
     // The fast end: the least energy among all fastest schedules.

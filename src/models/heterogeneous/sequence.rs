@@ -118,7 +118,7 @@ impl Frame {
                 .sum::<f64>();
         let seconds = instance
             .max_seconds
-            .unwrap_or(super::solve::DEFAULT_SECONDS);
+            .unwrap_or(super::instance::DEFAULT_SECONDS);
         Frame {
             workers,
             originator: o,

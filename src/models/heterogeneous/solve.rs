@@ -1,146 +1,21 @@
 //! From a request to a report: runs the algorithm asked for, verifies its
 //! schedule and accounts its energy.
 
-use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::core::error::{Error, Invalid, Validate};
 use crate::core::model::Model;
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Response;
-use crate::core::schedule::Schedule;
-use crate::core::verify::Verdict;
 
-use super::energy::EnergyParts;
-use super::heuristics::{ranking, simulate, Sizing};
-use super::instance::{Algorithm, Instance, Objective, SortRule};
-use super::plan::{Plan, Wake};
+use super::heuristics::{ranking, simulate, Found, Sizing};
+use super::instance::{Algorithm, Instance, Objective, SortRule, DEFAULT_GAP, DEFAULT_SECONDS};
+use super::plan::Plan;
+use super::report::{Report, Status};
 use super::search::{search, Ending, Snapshot, Stop};
 use super::sequence::{Frame, Goal, Limits, Solved};
 use super::verify::{verify, Claim};
 
-/// The exact search's time limit when the request sets none, in seconds.
-pub const DEFAULT_SECONDS: f64 = 30.0;
-/// The exact search's default relative gap (proven optimal).
-pub const DEFAULT_GAP: f64 = 1e-9;
-
-/// How good an answer is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// Proven optimal for at most `n` chunks (relative gap at most 1e-9).
-    Optimal,
-    /// Stopped at the requested gap.
-    StoppedAtGap,
-    /// Stopped at the time limit; the gap bounds the distance to the optimum.
-    StoppedAtTime,
-    /// Cancelled; the gap bounds the distance to the optimum.
-    Interrupted,
-    /// A heuristic's schedule: no bound.
-    Heuristic,
-}
-
-/// A row of the comparison: one algorithm with one sort rule.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Compared {
-    /// `exact`, `ssc`, `gss`, `super-ssc` or `super-gss`.
-    pub algorithm: String,
-    /// The sort rule (the winning one for a super heuristic; empty for the
-    /// exact search).
-    pub sort: String,
-    /// Its makespan, s.
-    pub makespan: f64,
-    /// Its energy, J.
-    pub energy: f64,
-    /// The chunks it sends.
-    pub chunks: usize,
-    /// Seconds it took (for a super heuristic, all its rules').
-    pub seconds: f64,
-    /// `T / T_best − 1`: the distance from the best makespan of the table.
-    pub time_quality: f64,
-    /// `E / E_least − 1`: the distance from the least energy of the table.
-    pub energy_quality: f64,
-    /// Whether its schedule passed the verifier.
-    pub verified: bool,
-}
-
-/// A point of a Pareto front.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FrontPoint {
-    /// Its makespan, s.
-    pub makespan: f64,
-    /// Its energy, J.
-    pub energy: f64,
-    /// The makespan limit it was found under (the least energy within it).
-    pub limit: f64,
-    /// Whether the search proved it the least energy within the limit.
-    pub proven: bool,
-    /// The machine of each chunk.
-    pub sequence: Vec<usize>,
-    /// The size of each chunk.
-    pub sizes: Vec<f64>,
-    /// Its schedule.
-    pub schedule: Schedule,
-}
-
-/// The answer for an M7 request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    /// The makespan, s.
-    pub makespan: f64,
-    /// The energy, J.
-    pub energy: f64,
-    /// A proven lower bound on the objective (exact search only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lower_bound: Option<f64>,
-    /// `(value − bound)/value` of the objective (exact search only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gap: Option<f64>,
-    /// How good the answer is.
-    pub status: Status,
-    /// The algorithm of the schedule shown.
-    pub algorithm: String,
-    /// Its sort rule (heuristics only).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub sort: String,
-    /// The machine of each chunk (0-based, counts expanded).
-    pub sequence: Vec<usize>,
-    /// The size of each chunk.
-    pub sizes: Vec<f64>,
-    /// When each used machine is woken and ready.
-    pub wake: Vec<Wake>,
-    /// The energy by machine and state.
-    pub energy_parts: EnergyParts,
-    /// The schedule.
-    pub schedule: Schedule,
-    /// The verifier's verdict on it.
-    pub verdict: Verdict,
-    /// Linear programs solved.
-    pub lps: u64,
-    /// Prefixes expanded by the exact search.
-    pub nodes: u64,
-    /// Seconds it took.
-    pub seconds: f64,
-    /// The Pareto front (objective `pareto`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub front: Vec<FrontPoint>,
-    /// Every algorithm and sort rule (algorithm `compare`; also the
-    /// heuristics beside a Pareto front).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub compare: Vec<Compared>,
-    /// What to keep in mind reading it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
-
-/// A schedule with where it came from.
-#[derive(Debug, Clone)]
-pub(crate) struct Found {
-    pub solved: Solved,
-    pub algorithm: &'static str,
-    pub sort: SortRule,
-    pub seconds: f64,
-}
 
 impl Instance {
     pub(crate) fn goal(&self) -> Goal {
@@ -331,7 +206,7 @@ impl Instance {
         let show = |s: &Solved, bound: f64| {
             let mut report = self.report(frame, s, Some(bound));
             report.status = Status::Interrupted;
-            let answer = super::model::answer(self, report);
+            let answer = super::view::answer(self, report);
             Response::new(super::Heterogeneous::NAME, &answer).ok()
         };
         let (best, outcome) = self.exact(frame, goal, self.limits(), known, progress, Some(&show))?;

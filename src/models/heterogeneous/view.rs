@@ -1,7 +1,9 @@
 //! M7 on the page: the form, the report's layout, the Gantt chart with each
 //! machine's states, and the Pareto front.
 
-use super::solve::{Report, Status};
+use super::report::{Report, Status};
+use super::Output;
+use crate::core::response::Answer;
 use super::Instance;
 use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
@@ -266,6 +268,15 @@ impl Report {
             &["T (s)", "E (J)", "limit (s)", "sequence", "optimality"],
             rows,
         )
+    }
+}
+
+/// The answer of `instance` for `report`: with its Gantt chart and charts.
+pub(crate) fn answer(instance: &Instance, report: Report) -> Output {
+    Answer {
+        gantt: Some(gantt(instance, &report)),
+        charts: charts(&report),
+        report: Box::new(report),
     }
 }
 
