@@ -646,8 +646,14 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   await result(page, 'm7');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'heterogeneous'])));
   assert.equal(await page.getAttribute('#m7 h2 .cite a', 'href'), '#bib-marszalkowski-energy');
-  assert.equal(await page.textContent('#m7-makespan'), fmt(want.report.makespan));
-  assert.equal(await page.textContent('#m7-energy'), fmt(want.report.energy));
+  // Optimal to 1e-9, with ties broken within 1e-10: the page's LPs may
+  // land on another vertex of the same optimum than the CLI's.
+  const near = async (sel, x) => {
+    const shown = Number(await page.textContent(sel));
+    assert.ok(Math.abs(shown - x) <= 1e-8 * Math.abs(x), `${sel}: ${shown} against the CLI's ${x}`);
+  };
+  await near('#m7-makespan', want.report.makespan);
+  await near('#m7-energy', want.report.energy);
   assert.match(await page.textContent('#m7-verdict'), /verified.*proven optimal/);
   assert.match(await page.textContent('#m7-energy-parts'), /asleep/);
   const bars = await colouredPixels(page, '#m7-result figure[data-name="energy"] canvas');
@@ -670,7 +676,7 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   const example = JSON.parse(execFileSync(dlt, ['example', 'heterogeneous']));
   const off = cli({ ...example, machines: example.machines.map((m, i) => (i === 0 ? { ...m, mode: 'off' } : m)) });
   await page.waitForFunction(([old]) => document.querySelector('#m7-makespan')?.textContent !== old, [before], { timeout: 30000 });
-  assert.equal(await page.textContent('#m7-makespan'), fmt(off.report.makespan));
+  await near('#m7-makespan', off.report.makespan);
   // A bad a2 is named next to its cell, and the result stays.
   const kept = await page.textContent('#m7-makespan');
   await page.fill('input[aria-label="M2 a2"]', '0.01');
