@@ -76,12 +76,12 @@ pub fn form() -> Form {
             Group::of(
                 "Limits and options:",
                 vec![
-                    opt("Tl", "makespan_limit", "<i>T</i> ≤", "a makespan limit while minimising energy", "s", "none"),
-                    opt("El", "energy_limit", "<i>E</i> ≤", "an energy limit while minimising the makespan", "J", "none"),
+                    opt("Tl", "makespan_limit", "<i>T</i> ≤", "a makespan limit while minimising energy (exact or compare)", "s", "none"),
+                    opt("El", "energy_limit", "<i>E</i> ≤", "an energy limit while minimising the makespan (exact or compare)", "J", "none"),
                     opt("mc", "min_chunk", "least GSS chunk", "GSS's minimum chunk", "MB", "max(V/100m, 10 O/C)"),
-                    opt("seed", "seed", "seed", "the random sort rule's seed", "", "0"),
-                    opt("pts", "points", "front points", "points of the Pareto front", "", "20"),
-                    opt("secs", "max_seconds", "time limit", "the exact search's time limit", "s", "30"),
+                    opt("seed", "seed", "seed", "the random sort rule's seed", "", "0").range("whole, ≥ 0"),
+                    opt("pts", "points", "front points", "points of the Pareto front", "", "20").range("2 to 200"),
+                    opt("secs", "max_seconds", "time limit", "the time limit of every search of the request", "s", "30").range("> 0, at most a day"),
                 ],
             ),
             Group::of(
