@@ -136,6 +136,25 @@ impl ProcessingTime {
     }
 }
 
+/// Checks the two lines of `τ(α) = max{a1 α, a2 α + b2}` (the start-up
+/// models' in-core and out-of-core rates) whose fields are `a1`, `a2`, `b2`
+/// after `prefix` (empty, or `machines[0].`): `a1 > 0`, `a2 > a1` (convex)
+/// and `b2 < 0` (so the lines meet at a positive RAM).
+pub fn check_two_lines(c: &mut Checker, prefix: &str, a1: f64, a2: f64, b2: f64) {
+    let at = |f: &str| format!("{prefix}{f}");
+    let first = c.positive(&at("a1"), a1);
+    if c.positive(&at("a2"), a2) && first && a2 <= a1 {
+        let invalid = Invalid::NotConvex {
+            slope: a2,
+            previous: a1,
+        };
+        c.fail(at("a2"), invalid);
+    }
+    if c.finite(&at("b2"), b2) && b2 >= 0.0 {
+        c.fail(at("b2"), Invalid::NotNegative(b2));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

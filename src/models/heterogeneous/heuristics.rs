@@ -39,18 +39,21 @@ pub(crate) enum Sizing {
     Gss(Vec<f64>),
 }
 
+/// GSS's default least chunk on a machine with link `O + Cα`, for `load`
+/// over `machines` machines: `max(V/(100 m), 10 O/C)` (the second term only
+/// when `C > 0`).
+pub(crate) fn default_least(load: f64, machines: f64, overhead: f64, rate: f64) -> f64 {
+    let amortized = if rate > 0.0 { 10.0 * overhead / rate } else { 0.0 };
+    (load / (100.0 * machines)).max(amortized)
+}
+
 impl Sizing {
     /// GSS with the request's least chunk or the default.
     pub fn gss(workers: &[Worker], load: f64, least: Option<f64>) -> Sizing {
         let m = workers.len() as f64;
         let least = workers
             .iter()
-            .map(|w| {
-                least.unwrap_or_else(|| {
-                    let amortized = if w.rate > 0.0 { 10.0 * w.overhead / w.rate } else { 0.0 };
-                    (load / (100.0 * m)).max(amortized)
-                })
-            })
+            .map(|w| least.unwrap_or_else(|| default_least(load, m, w.overhead, w.rate)))
             .collect();
         Sizing::Gss(least)
     }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::count::Count;
 use crate::core::error::{Checker, Invalid, Validate};
+use crate::core::processing::check_two_lines;
 
 /// The most machines, with counts expanded (the heuristics' limit).
 pub const MAX_MACHINES: usize = 10_000;
@@ -381,10 +382,7 @@ impl Instance {
                 None => self
                     .machines
                     .iter()
-                    .map(|x| {
-                        let amortized = if x.rate > 0.0 { 10.0 * x.overhead / x.rate } else { 0.0 };
-                        (v / (100.0 * m)).max(amortized)
-                    })
+                    .map(|x| super::heuristics::default_least(v, m, x.overhead, x.rate))
                     .fold(f64::INFINITY, f64::min),
             };
             let (mut left, mut count) = (v, 0.0);
@@ -494,17 +492,7 @@ impl Validate for Instance {
 /// The checks of one row of the machine table.
 fn check_machine(c: &mut Checker, i: usize, m: &Machine) {
     let at = |f: &str| format!("machines[{i}].{f}");
-    let a1 = c.positive(&at("a1"), m.a1);
-    if c.positive(&at("a2"), m.a2) && a1 && m.a2 <= m.a1 {
-        let invalid = Invalid::NotConvex {
-            slope: m.a2,
-            previous: m.a1,
-        };
-        c.fail(at("a2"), invalid);
-    }
-    if c.finite(&at("b2"), m.b2) && m.b2 >= 0.0 {
-        c.fail(at("b2"), Invalid::NotNegative(m.b2));
-    }
+    check_two_lines(c, &at(""), m.a1, m.a2, m.b2);
     c.non_negative(&at("rate"), m.rate);
     c.non_negative(&at("overhead"), m.overhead);
     if let Some(s) = m.startup {

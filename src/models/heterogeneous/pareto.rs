@@ -49,7 +49,7 @@ fn heuristic_rows(instance: &Instance, frame: &Frame, goal: Goal) -> Vec<Found> 
 }
 
 /// The comparison table's rows, with qualities against the table's best.
-fn table(instance: &Instance, frame: &Frame, rows: &[Found], exact: Option<(&Solved, f64)>) -> Vec<Compared> {
+fn table(instance: &Instance, rows: &[Found], exact: Option<(&Solved, f64)>) -> Vec<Compared> {
     let mut all: Vec<Compared> = rows
         .iter()
         .map(|f| Compared {
@@ -61,7 +61,7 @@ fn table(instance: &Instance, frame: &Frame, rows: &[Found], exact: Option<(&Sol
             seconds: f.seconds,
             time_quality: 0.0,
             energy_quality: 0.0,
-            verified: instance.report(frame, &f.solved, None).verdict.ok,
+            verified: instance.verdict(&f.solved, false).ok,
         })
         .collect();
     if let Some((s, seconds)) = exact {
@@ -76,7 +76,7 @@ fn table(instance: &Instance, frame: &Frame, rows: &[Found], exact: Option<(&Sol
                 seconds,
                 time_quality: 0.0,
                 energy_quality: 0.0,
-                verified: instance.report(frame, s, Some(s.value(instance.goal()))).verdict.ok,
+                verified: instance.verdict(s, true).ok,
             },
         );
     }
@@ -109,18 +109,9 @@ pub(crate) fn compare(instance: &Instance, frame: &Frame, progress: &mut dyn Pro
     let rows = heuristic_rows(instance, frame, goal);
     let known = rows.iter().map(|f| f.solved.clone()).collect();
     let clock = web_time::Instant::now();
-    let mut report = instance.exact_report(frame, known, progress)?;
+    let (mut report, exact) = instance.exact_report(frame, known, progress)?;
     let seconds = clock.elapsed().as_secs_f64();
-    let exact = Solved {
-        plan: super::plan::Plan {
-            sequence: report.sequence.clone(),
-            sizes: report.sizes.clone(),
-            starts: report.schedule.chunks.iter().map(|c| c.send.start).collect(),
-        },
-        makespan: report.makespan,
-        energy: report.energy,
-    };
-    report.compare = table(instance, frame, &rows, Some((&exact, seconds)));
+    report.compare = table(instance, &rows, Some((&exact, seconds)));
     Ok(report)
 }
 
@@ -209,7 +200,7 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
         report.notes.push("the time limit stopped the front before every point was proven optimal; those points are marked".into());
     }
     report.front = front;
-    report.compare = table(instance, frame, &rows, None);
+    report.compare = table(instance, &rows, None);
     report.lps = lps;
     report.nodes = nodes;
     Ok(report)

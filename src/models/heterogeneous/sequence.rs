@@ -278,7 +278,7 @@ impl Frame {
         match goal {
             Goal::Time => p.lp.set_cost(p.big_t, 1.0),
             Goal::Energy => {
-                for &(var, coef) in &p.energy.clone() {
+                for &(var, coef) in &p.energy {
                     let cost = p.lp.cost(var) + coef;
                     p.lp.set_cost(var, cost);
                 }

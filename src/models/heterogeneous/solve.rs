@@ -7,6 +7,7 @@ use crate::core::error::{Error, Invalid, Validate};
 use crate::core::model::Model;
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Response;
+use crate::core::verify::Verdict;
 
 use super::heuristics::{ranking, simulate, Found, Sizing};
 use super::instance::{Algorithm, Instance, Objective, SortRule, DEFAULT_GAP, DEFAULT_SECONDS};
@@ -148,7 +149,7 @@ impl Instance {
                         known.extend(all.into_iter().map(|f| f.solved));
                     }
                 }
-                self.exact_report(&frame, known, progress)?
+                self.exact_report(&frame, known, progress)?.0
             }
             (_, Algorithm::Compare) => super::pareto::compare(self, &frame, progress)?,
             (_, algorithm) => {
@@ -199,8 +200,9 @@ impl Instance {
         Ok(solved.map(|s| self.report(&frame, &s, None)))
     }
 
-    /// The exact search's report, or the error that a limit is too tight.
-    pub(crate) fn exact_report(&self, frame: &Frame, known: Vec<Solved>, progress: &mut dyn Progress) -> Result<Report, Error> {
+    /// The exact search's report with its schedule, or the error that a
+    /// limit is too tight.
+    pub(crate) fn exact_report(&self, frame: &Frame, known: Vec<Solved>, progress: &mut dyn Progress) -> Result<(Report, Solved), Error> {
         let goal = self.goal();
         // While it runs, the page sees the best schedule so far.
         let show = |s: &Solved, bound: f64| {
@@ -238,7 +240,7 @@ impl Instance {
         report.status = status;
         report.lps = outcome.lps + more;
         report.nodes = outcome.nodes;
-        Ok(report)
+        Ok((report, best))
     }
 
     /// Among all schedules (not only `best`'s sequence) within `1e-10` of
@@ -291,10 +293,9 @@ impl Instance {
         Ok(Error::field("energy_limit", Invalid::Unattainable { value, least: minimum }))
     }
 
-    /// The report of one schedule, verified, with its energy by state.
-    pub(crate) fn report(&self, frame: &Frame, solved: &Solved, bound: Option<f64>) -> Report {
-        let plan: &Plan = &solved.plan;
-        let exact = bound.is_some();
+    /// The verifier's verdict on a schedule, bound to `n` and the limits
+    /// when the exact search made it.
+    pub(crate) fn verdict(&self, solved: &Solved, exact: bool) -> Verdict {
         let claim = Claim {
             makespan: solved.makespan,
             energy: solved.energy,
@@ -302,6 +303,13 @@ impl Instance {
             makespan_limit: self.makespan_limit.filter(|_| exact),
             energy_limit: self.energy_limit.filter(|_| exact),
         };
+        verify(self, &solved.plan, claim)
+    }
+
+    /// The report of one schedule, verified, with its energy by state.
+    pub(crate) fn report(&self, frame: &Frame, solved: &Solved, bound: Option<f64>) -> Report {
+        let plan: &Plan = &solved.plan;
+        let exact = bound.is_some();
         let value = solved.value(self.goal());
         let bound = bound.map(|b| b.min(value));
         let mut notes = Vec::new();
@@ -325,7 +333,7 @@ impl Instance {
             wake: plan.wakes(&frame.workers),
             energy_parts: frame.energy(plan, solved.makespan),
             schedule: plan.schedule(&frame.workers),
-            verdict: verify(self, plan, claim),
+            verdict: self.verdict(solved, exact),
             lps: 0,
             nodes: 0,
             seconds: 0.0,

@@ -48,9 +48,9 @@ pub use view::model_groups;
 use serde::{Deserialize, Serialize};
 
 use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::error::{Checker, Error, Validate};
 use crate::core::platform::Processor;
-use crate::core::processing::{Level, ProcessingTime};
+use crate::core::processing::{check_two_lines, Level, ProcessingTime};
 use crate::core::progress::Progress;
 use crate::core::schedule::{MachineUse, Schedule};
 use crate::core::verify::{verify, Rules, Verdict};
@@ -377,17 +377,7 @@ impl Instance {
 
 impl Validate for Instance {
     fn check_into(&self, c: &mut Checker) {
-        let a1 = c.positive("a1", self.a1);
-        if c.positive("a2", self.a2) && a1 && self.a2 <= self.a1 {
-            let invalid = Invalid::NotConvex {
-                slope: self.a2,
-                previous: self.a1,
-            };
-            c.fail("a2", invalid);
-        }
-        if c.finite("b2", self.b2) && self.b2 >= 0.0 {
-            c.fail("b2", Invalid::NotNegative(self.b2));
-        }
+        check_two_lines(c, "", self.a1, self.a2, self.b2);
         c.non_negative("rate", self.rate);
         c.non_negative("overhead", self.overhead);
         c.non_negative("startup", self.startup);
