@@ -2,6 +2,7 @@
 //! their verifier, the LP adapter, errors, progress and chart data.
 
 pub mod bibliography;
+pub mod branch;
 pub mod chart;
 pub mod count;
 pub mod deadline;

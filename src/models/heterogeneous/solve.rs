@@ -216,7 +216,7 @@ impl Instance {
             return Err(match outcome.ending {
                 Ending::Complete => self.too_tight(frame)?,
                 Ending::Cancelled => Error::Cancelled,
-                Ending::Time => Error::field(
+                Ending::Time | Ending::Budget => Error::field(
                     "max_seconds",
                     Invalid::NotFoundInTime(self.max_seconds.unwrap_or(DEFAULT_SECONDS)),
                 ),
@@ -225,7 +225,7 @@ impl Instance {
         let status = match outcome.ending {
             Ending::Complete if self.gap.unwrap_or(DEFAULT_GAP) <= DEFAULT_GAP => Status::Optimal,
             Ending::Complete => Status::StoppedAtGap,
-            Ending::Time => Status::StoppedAtTime,
+            Ending::Time | Ending::Budget => Status::StoppedAtTime,
             Ending::Cancelled => Status::Interrupted,
         };
         // The least energy among all fastest schedules, as the model asks;

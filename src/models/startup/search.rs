@@ -29,9 +29,7 @@
 //! in about 600 LPs, where without boxes it stopped at a 1.7 % gap after
 //! 3000.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
+use crate::core::branch::{best_first, Ended, Ending, Stop, Tree};
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, Problem, Var};
 use crate::core::model::hand_out;
@@ -80,31 +78,6 @@ fn fractional(counts: &[f64], loads: &[f64]) -> Option<usize> {
         .filter(|&i| distance(counts[i]) > 1e-6)
         .filter(|&i| loads[i] > counts[i].floor() + 1e-9 && loads[i] <= counts[i].ceil() + 1e-9)
         .max_by(|&a, &b| distance(counts[a]).total_cmp(&distance(counts[b])))
-}
-
-impl PartialEq for Node {
-    fn eq(&self, other: &Self) -> bool {
-        self.bound == other.bound
-    }
-}
-
-impl Eq for Node {}
-
-impl PartialOrd for Node {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Node {
-    /// Smallest bound first (a max-heap of reversed bounds); deeper first on
-    /// ties, to reach leaves.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .bound
-            .total_cmp(&self.bound)
-            .then(self.prefix.len().cmp(&other.prefix.len()))
-    }
 }
 
 /// The sequences with fewer than `min(m, n)` chunks
@@ -424,9 +397,6 @@ pub(super) struct Outcome {
     pub interrupted: bool,
 }
 
-/// How often a long search shows its best schedule so far (seconds).
-const SNAPSHOT_EVERY: f64 = 0.25;
-
 /// Adds the row `terms + coef·y ≤ 0`, where `y` is a message's "holds a
 /// chunk": a variable, or the constant 1 (`None`).
 fn at_most_zero(lp: &mut Problem, terms: &[(Var, f64)], (y, coef): (Option<Var>, f64)) {
@@ -587,29 +557,19 @@ impl Instance {
         start: Option<&[usize]>,
         progress: &mut dyn Progress,
     ) -> Result<Outcome, Error> {
-        let mut search = Search::start(self, limits, start)?;
-        while let Some(node) = search.open.pop() {
-            let global = node.bound.min(search.bound_of_dropped);
-            if search.stops(global, progress) {
-                search.open.push(node);
-                break;
-            }
-            search.nodes += 1;
-            // The children's cutoff is the incumbent's before the node is
-            // expanded (expanding it may improve the incumbent).
-            let cutoff = search.best.makespan * (1.0 - limits.gap);
-            let children = match search.split(&node, cutoff)? {
-                Some(sides) => sides,
-                None => search.branch(node)?,
-            };
-            search.keep(children, cutoff);
-        }
-        Ok(search.outcome())
+        let (mut search, root, dropped) = Search::start(self, limits, start)?;
+        let stop = Stop {
+            gap: limits.gap,
+            deadline: limits.deadline,
+            what: "branch and bound",
+        };
+        let ended = best_first(&mut search, vec![root], dropped, &stop, progress)?;
+        Ok(search.outcome(ended))
     }
 }
 
-/// A running branch and bound: the incumbent, the open nodes and the
-/// figures it reports, shared by the steps of [`Instance::branch_and_bound`].
+/// A running branch and bound: the incumbent and the figures it reports;
+/// the engine ([`best_first`]) keeps the open nodes.
 struct Search<'a> {
     instance: &'a Instance,
     limits: &'a Limits,
@@ -622,27 +582,17 @@ struct Search<'a> {
     /// LPs solved, and seconds since `clock`, when the incumbent was found.
     incumbent_at: u64,
     incumbent_seconds: f64,
-    open: BinaryHeap<Node>,
-    /// The least bound of the subtrees dropped (and of the short sequences
-    /// left unsolved).
-    bound_of_dropped: f64,
-    timed_out: bool,
-    interrupted: bool,
-    /// The LP count at which progress is next reported.
-    next_report: u64,
-    /// The last snapshot's makespan and bound, and when it was taken.
-    shown: (f64, f64, f64),
 }
 
 impl<'a> Search<'a> {
     /// The incumbent (the given sequence, else the best round robin: cheap
-    /// and usually good), the short sequences a given start leaves out, and
-    /// the root node in the open set.
+    /// and usually good), the root node, and the least bound of the short
+    /// sequences a given start leaves out (`∞` when none).
     fn start(
         instance: &'a Instance,
         limits: &'a Limits,
         start: Option<&[usize]>,
-    ) -> Result<Search<'a>, Error> {
+    ) -> Result<(Search<'a>, Node, f64), Error> {
         let clock = web_time::Instant::now();
         let m = instance.machines_usize();
         let n = instance.chunks.get();
@@ -657,95 +607,34 @@ impl<'a> Search<'a> {
         // chunks; shorter ones put their chunks on distinct machines. The
         // round-robin scan solves them all; after a given start, only those
         // the area bound of `j` busy machines cannot rule out.
-        let mut bound_of_dropped = f64::INFINITY;
+        let mut dropped = f64::INFINITY;
         if start.is_some() {
             let short = instance.short_sequences(best.makespan * (1.0 - limits.gap))?;
             lps += short.lps;
-            bound_of_dropped = short.bound;
+            dropped = short.bound;
             if let Some(solved) = short.best.filter(|b| b.makespan < best.makespan) {
                 best = solved;
             }
         }
-        let incumbent_at = lps;
-        let incumbent_seconds = clock.elapsed().as_secs_f64();
         // The root: the first min(m, n) chunks on distinct machines. (A
-        // root already at the cutoff ends the loop at once, as proven.)
+        // root already at the cutoff ends the search at once, as proven.)
         let root = Node::new(
             instance,
             (0..m.min(n)).collect(),
             vec![(0.0, f64::INFINITY); m],
             best.makespan,
         )?;
-        lps += 1;
-        let mut open = BinaryHeap::new();
-        open.push(root);
-        Ok(Search {
+        let search = Search {
             instance,
             limits,
             clock,
             best,
-            lps,
+            lps: lps + 1,
             nodes: 0,
-            incumbent_at,
-            incumbent_seconds,
-            open,
-            bound_of_dropped,
-            timed_out: false,
-            interrupted: false,
-            next_report: lps,
-            shown: (f64::NAN, f64::NAN, 0.0),
-        })
-    }
-
-    /// Whether the search ends before the next node, given the global lower
-    /// bound `global`: the gap is proven, the LP budget or the time is
-    /// spent, or the caller asks to stop (asked every 32 LPs).
-    fn stops(&mut self, global: f64, progress: &mut dyn Progress) -> bool {
-        let best = self.best.makespan;
-        if best - global <= self.limits.gap * best || self.lps >= self.limits.lps {
-            return true;
-        }
-        if (self.limits.deadline).is_some_and(|d| web_time::Instant::now() >= d) {
-            self.timed_out = true;
-            return true;
-        }
-        if self.lps >= self.next_report {
-            self.next_report = self.lps + 32;
-            let done = 1.0 - (best - global) / best;
-            if !progress.report(done.clamp(0.0, 1.0), "branch and bound") {
-                self.interrupted = true;
-                return true;
-            }
-            self.show(global, progress);
-        }
-        false
-    }
-
-    /// A long search shows its best schedule so far, so that a page keeps
-    /// it when the search is stopped from outside: at most every
-    /// [`SNAPSHOT_EVERY`] seconds, and only when it has changed.
-    fn show(&mut self, global: f64, progress: &mut dyn Progress) {
-        let now = self.clock.elapsed().as_secs_f64();
-        let best = self.best.makespan;
-        let changed = (best, global) != (self.shown.0, self.shown.1);
-        if !changed || now < self.shown.2 + SNAPSHOT_EVERY {
-            return;
-        }
-        self.shown = (best, global, now);
-        let snapshot = Outcome {
-            best: self.best.clone(),
-            lower_bound: global.min(best),
-            lps: self.lps,
-            nodes: self.nodes,
-            incumbent_at: self.incumbent_at,
-            seconds: now,
-            incumbent_seconds: self.incumbent_seconds,
-            complete: false,
-            timed_out: false,
-            interrupted: true,
+            incumbent_at: lps,
+            incumbent_seconds: clock.elapsed().as_secs_f64(),
         };
-        let report = self.instance.report(&snapshot, super::Status::Interrupted);
-        hand_out::<super::Startup>(&super::model::answer(self.instance, report), progress);
+        Ok((search, root, dropped))
     }
 
     /// The node's two boxes, where a machine's relaxed number of remaining
@@ -819,37 +708,69 @@ impl<'a> Search<'a> {
         Ok(children)
     }
 
-    /// Children whose bound is below `cutoff` go into the open set; the
-    /// others are dropped, their bound kept for the global lower bound.
-    fn keep(&mut self, children: Vec<Node>, cutoff: f64) {
-        for child in children {
-            if child.bound < cutoff {
-                self.open.push(child);
-            } else {
-                self.bound_of_dropped = self.bound_of_dropped.min(child.bound);
-            }
-        }
-    }
-
-    /// The outcome: every subtree is either open or was dropped with its
-    /// bound, so the least of those bounds is proven.
-    fn outcome(self) -> Outcome {
-        let gap = self.limits.gap;
-        let open_bound = (self.open.iter().map(|n| n.bound)).fold(f64::INFINITY, f64::min);
-        let best = self.best;
-        let lower_bound = open_bound.min(self.bound_of_dropped).min(best.makespan);
+    /// The outcome: every subtree was expanded, dropped with its bound or
+    /// left open, and the engine's bound is the least of those bounds.
+    fn outcome(self, ended: Ended) -> Outcome {
         Outcome {
-            complete: !self.interrupted
-                && (self.open.is_empty() || best.makespan - lower_bound <= gap * best.makespan),
-            best,
-            lower_bound,
+            complete: ended.ending == Ending::Complete,
+            lower_bound: ended.bound.min(self.best.makespan),
+            best: self.best,
             lps: self.lps,
             nodes: self.nodes,
             incumbent_at: self.incumbent_at,
             seconds: self.clock.elapsed().as_secs_f64(),
             incumbent_seconds: self.incumbent_seconds,
-            timed_out: self.timed_out,
-            interrupted: self.interrupted,
+            timed_out: ended.ending == Ending::Time,
+            interrupted: ended.ending == Ending::Cancelled,
         }
+    }
+}
+
+impl Tree for Search<'_> {
+    type Node = Node;
+
+    fn bound(node: &Node) -> f64 {
+        node.bound
+    }
+
+    fn depth(node: &Node) -> usize {
+        node.prefix.len()
+    }
+
+    fn incumbent(&self) -> f64 {
+        self.best.makespan
+    }
+
+    /// Splits the node's box where that pays, else branches on the next
+    /// chunk's machine.
+    fn expand(&mut self, node: Node, cutoff: f64) -> Result<Vec<Node>, Error> {
+        self.nodes += 1;
+        match self.split(&node, cutoff)? {
+            Some(sides) => Ok(sides),
+            None => self.branch(node),
+        }
+    }
+
+    fn spent(&self) -> bool {
+        self.lps >= self.limits.lps
+    }
+
+    /// The best schedule so far as a whole answer, so that a page keeps it
+    /// when the search is stopped from outside.
+    fn show(&mut self, bound: f64, progress: &mut dyn Progress) {
+        let snapshot = Outcome {
+            best: self.best.clone(),
+            lower_bound: bound.min(self.best.makespan),
+            lps: self.lps,
+            nodes: self.nodes,
+            incumbent_at: self.incumbent_at,
+            seconds: self.clock.elapsed().as_secs_f64(),
+            incumbent_seconds: self.incumbent_seconds,
+            complete: false,
+            timed_out: false,
+            interrupted: true,
+        };
+        let report = self.instance.report(&snapshot, super::Status::Interrupted);
+        hand_out::<super::Startup>(&super::model::answer(self.instance, report), progress);
     }
 }

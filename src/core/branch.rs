@@ -1,0 +1,213 @@
+//! Best-first branch and bound: the engine of the exact searches (M5's
+//! identical machines, M7's heterogeneous ones).
+//!
+//! A search is a tree whose every node carries a lower bound on every
+//! answer in its subtree. The engine keeps the open nodes and always
+//! expands the one with the least bound (deeper first among equal bounds,
+//! to reach complete answers early); a child whose bound is within the
+//! asked gap of the incumbent is dropped, its bound kept. The least bound of
+//! the open and dropped nodes is then a lower bound on every answer not yet
+//! seen, so the gap is proven at every moment, whenever the search stops:
+//! at the gap, at the time limit, at the tree's own budget, or when the
+//! caller cancels.
+//!
+//! A model's [`Tree`] says what a node is, how it is expanded (which may
+//! improve the incumbent) and how its best answer so far is shown; the
+//! engine owns the order, the stopping rules and the bound.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use web_time::{Duration, Instant};
+
+use crate::core::error::Error;
+use crate::core::progress::Progress;
+
+/// A search tree, as the engine sees it.
+pub trait Tree {
+    /// An open node.
+    type Node;
+
+    /// The node's lower bound on every answer in its subtree.
+    fn bound(node: &Self::Node) -> f64;
+
+    /// The node's depth (among equal bounds the deepest is expanded first).
+    fn depth(node: &Self::Node) -> usize;
+
+    /// The incumbent's value (`∞` while there is none).
+    fn incumbent(&self) -> f64;
+
+    /// Expands `node` into its children, each with its bound; may improve
+    /// the incumbent. `cutoff` is the value a child must be below to be
+    /// worth keeping, as it stood before this expansion.
+    ///
+    /// # Errors
+    ///
+    /// The tree's own (an LP that fails).
+    fn expand(&mut self, node: Self::Node, cutoff: f64) -> Result<Vec<Self::Node>, Error>;
+
+    /// Whether the tree's own budget (e.g. of LPs) is spent.
+    fn spent(&self) -> bool {
+        false
+    }
+
+    /// Shows the best answer so far with the proven lower bound `bound`, as
+    /// a provisional answer (a page keeps it if the search is stopped).
+    fn show(&mut self, _bound: f64, _progress: &mut dyn Progress) {}
+}
+
+/// When a search stops.
+#[derive(Debug, Clone, Copy)]
+pub struct Stop {
+    /// The relative gap that is good enough.
+    pub gap: f64,
+    /// The time limit.
+    pub deadline: Option<Instant>,
+    /// What the progress reports say is being computed.
+    pub what: &'static str,
+}
+
+/// Why a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The gap is at most the one asked (every node expanded or dropped).
+    Complete,
+    /// The tree's own budget was spent.
+    Budget,
+    /// The time limit passed.
+    Time,
+    /// The caller asked to stop.
+    Cancelled,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Ended {
+    /// A lower bound on every answer (at most the incumbent's value).
+    pub bound: f64,
+    /// Why it stopped.
+    pub ending: Ending,
+    /// Nodes expanded.
+    pub nodes: u64,
+}
+
+/// How often the best answer so far is shown while it improves, and at
+/// most how long it goes unshown while only the bound rises.
+const SHOW_EVERY: Duration = Duration::from_millis(250);
+const SHOW_AT_LEAST_EVERY: Duration = Duration::from_secs(1);
+
+/// Whether a bound is close enough to the incumbent: within the relative
+/// `gap`, with a slack of `1e-12` relative for rounding (ties).
+pub fn good_enough(bound: f64, incumbent: f64, gap: f64) -> bool {
+    bound >= incumbent * (1.0 - gap) - 1e-12 * incumbent.abs()
+}
+
+/// An open node in the heap: least bound first, deeper first on ties.
+struct Open<N> {
+    bound: f64,
+    depth: usize,
+    node: N,
+}
+
+impl<N> PartialEq for Open<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<N> Eq for Open<N> {}
+
+impl<N> PartialOrd for Open<N> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<N> Ord for Open<N> {
+    /// The heap is a max-heap: the least bound is the greatest.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .bound
+            .total_cmp(&self.bound)
+            .then(self.depth.cmp(&other.depth))
+    }
+}
+
+fn open<T: Tree>(node: T::Node) -> Open<T::Node> {
+    Open {
+        bound: T::bound(&node),
+        depth: T::depth(&node),
+        node,
+    }
+}
+
+/// Searches `tree` from `roots`, best first, until `stop`. `dropped` is a
+/// lower bound on the answers the roots leave out (`∞` when none).
+///
+/// # Errors
+///
+/// The tree's, from [`Tree::expand`].
+pub fn best_first<T: Tree>(
+    tree: &mut T,
+    roots: Vec<T::Node>,
+    mut dropped: f64,
+    stop: &Stop,
+    progress: &mut dyn Progress,
+) -> Result<Ended, Error> {
+    let mut heap: BinaryHeap<Open<T::Node>> = roots.into_iter().map(open::<T>).collect();
+    let (mut nodes, mut ending) = (0u64, Ending::Complete);
+    // Shown: when, and the incumbent then (a new one is shown sooner).
+    let (mut shown_at, mut shown) = (Instant::now(), f64::NAN);
+    let mut bound = f64::INFINITY;
+    while let Some(next) = heap.pop() {
+        let least = next.bound.min(dropped);
+        let incumbent = tree.incumbent();
+        bound = least;
+        if good_enough(least, incumbent, stop.gap) {
+            break;
+        }
+        ending = if tree.spent() {
+            Ending::Budget
+        } else if stop.deadline.is_some_and(|d| Instant::now() >= d) {
+            Ending::Time
+        } else {
+            let done = if incumbent.is_finite() {
+                1.0 - (incumbent - least) / incumbent
+            } else {
+                0.0
+            };
+            if progress.report(done.clamp(0.0, 0.99), stop.what) {
+                Ending::Complete
+            } else {
+                Ending::Cancelled
+            }
+        };
+        if ending != Ending::Complete {
+            break;
+        }
+        let since = shown_at.elapsed();
+        let improved = incumbent != shown && incumbent.is_finite();
+        if improved && since >= SHOW_EVERY || since >= SHOW_AT_LEAST_EVERY {
+            tree.show(least, progress);
+            (shown_at, shown) = (Instant::now(), incumbent);
+        }
+        nodes += 1;
+        let cutoff = incumbent * (1.0 - stop.gap);
+        let children = tree.expand(next.node, cutoff)?;
+        let incumbent = tree.incumbent();
+        for child in children {
+            let child = open::<T>(child);
+            if good_enough(child.bound, incumbent, stop.gap) {
+                dropped = dropped.min(child.bound);
+            } else {
+                heap.push(child);
+            }
+        }
+        bound = f64::INFINITY;
+    }
+    Ok(Ended {
+        bound: bound.min(dropped).min(tree.incumbent()),
+        ending,
+        nodes,
+    })
+}
