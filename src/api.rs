@@ -29,6 +29,8 @@
 //! that time and answers with its best result so far (marked
 //! `"completion": "partial"`), or with an error when it has none yet.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -129,6 +131,43 @@ pub fn tabs() -> Vec<Tab> {
         .collect()
 }
 
+/// A row of a model's table after the user changed its `column`, with
+/// the cells that change fills in (see [`Column::fills`]).
+///
+/// # Errors
+///
+/// [`Error::Field`] for an unknown model.
+///
+/// [`Column::fills`]: crate::core::form::Column::fills
+pub fn fill_row(
+    model: &str,
+    column: &str,
+    mut row: BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>, Error> {
+    entry(model)?.fill_row(column, &mut row);
+    Ok(row)
+}
+
+/// Every model's tag, for messages.
+fn known() -> String {
+    let names: Vec<&str> = registry::all().map(|m| m.name()).collect();
+    names.join(", ")
+}
+
+/// The model tagged `name`.
+fn entry(name: &str) -> Result<&'static dyn Entry, Error> {
+    registry::find(name).ok_or_else(|| {
+        let name = crate::core::error::shorten(name);
+        Error::field(
+            "model",
+            Invalid::UnknownModel {
+                name,
+                known: known(),
+            },
+        )
+    })
+}
+
 impl Request {
     /// Reads a request from JSON text.
     ///
@@ -156,21 +195,8 @@ impl Request {
         let Value::Object(mut body) = value else {
             return Err(Error::Malformed("a request must be a JSON object".into()));
         };
-        let known = || {
-            let names: Vec<&str> = registry::all().map(|m| m.name()).collect();
-            names.join(", ")
-        };
         let model = match body.remove("model") {
-            Some(Value::String(name)) => registry::find(&name).ok_or_else(|| {
-                let name = crate::core::error::shorten(&name);
-                Error::field(
-                    "model",
-                    Invalid::UnknownModel {
-                        name,
-                        known: known(),
-                    },
-                )
-            })?,
+            Some(Value::String(name)) => entry(&name)?,
             Some(_) | None => {
                 let reason = format!("one of {}", known());
                 return Err(Error::field("model", Invalid::Needed(reason)));

@@ -115,6 +115,15 @@ pub fn problems(request: JsValue) -> Result<JsValue, JsError> {
     to_js(&list)
 }
 
+/// A row of a model's table (`{column: text}`) after the user changed
+/// `column`, with the cells that change fills in (a mode its wake-up time
+/// and sleep power).
+#[wasm_bindgen(js_name = fillRow)]
+pub fn fill_row(model: &str, column: &str, row: JsValue) -> Result<JsValue, JsError> {
+    let row = from_js(row)?;
+    to_js(&api::fill_row(model, column, row).map_err(js_error)?)
+}
+
 /// A built-in example request by name.
 #[wasm_bindgen]
 pub fn example(name: &str) -> Result<JsValue, JsError> {

@@ -557,3 +557,44 @@ fn a_long_search_hands_out_its_best_schedule_so_far() {
     assert!(r.verdict.ok);
     assert!(r.lower_bound.unwrap() <= r.makespan);
 }
+
+/// Choosing a mode in a row fills in its wake-up time and sleep power (the
+/// mode's share of the row's idle power), table-driven; other columns and
+/// unreadable rows change nothing.
+#[test]
+fn a_mode_chosen_in_a_row_fills_in_its_wake_time_and_sleep_power() {
+    use std::collections::BTreeMap;
+    let row = |cells: &[(&str, &str)]| -> BTreeMap<String, String> {
+        cells
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let cases = [
+        ("mode", "suspend", "80", Some("10"), Some("4")),
+        ("mode", "hibernate", "150", Some("60"), Some("1.5")),
+        ("mode", "off", "100", Some("120"), Some("0.5")),
+        ("mode", "on", "100", Some("0"), Some("100")),
+        // No idle power to take a share of: the sleep power is left alone.
+        ("mode", "suspend", "", Some("10"), None),
+        ("mode", "suspend", "lots", Some("10"), None),
+        // Not the mode column, or no known mode: nothing changes.
+        ("a1", "suspend", "80", None, None),
+        ("mode", "sleepy", "80", None, None),
+    ];
+    for (column, mode, idle, startup, sleep) in cases {
+        let before = row(&[("mode", mode), ("Pi", idle), ("S", ""), ("Ps", "")]);
+        let after = dlt_calc::api::fill_row("heterogeneous", column, before.clone()).unwrap();
+        assert_eq!(after["S"], startup.unwrap_or(""), "{column} {mode} {idle}");
+        assert_eq!(after["Ps"], sleep.unwrap_or(""), "{column} {mode} {idle}");
+        assert_eq!(after["Pi"], before["Pi"]);
+    }
+    let unknown = dlt_calc::api::fill_row("no-such-model", "mode", BTreeMap::new());
+    assert!(unknown.unwrap_err().to_string().contains("no-such-model"));
+    // Every other model's rows are left as they are.
+    let kept = row(&[("a1", "1")]);
+    assert_eq!(
+        dlt_calc::api::fill_row("startup", "a1", kept.clone()).unwrap(),
+        kept
+    );
+}

@@ -2,6 +2,7 @@
 //! module and the maps need of any model, implemented once for every
 //! [`Model`].
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use serde_json::Value;
@@ -42,6 +43,9 @@ pub trait Entry: Sync {
     fn csv(&self, response: Value) -> Result<Option<String>, Error>;
     /// The page's tab.
     fn form(&self) -> Form;
+    /// Fills cells of a table row after its `column` changed
+    /// ([`Model::fill_row`]).
+    fn fill_row(&self, column: &str, row: &mut BTreeMap<String, String>);
     /// The parts of a request body a page computes apart (empty: none).
     ///
     /// # Errors
@@ -196,6 +200,10 @@ impl<M: Model> Entry for Registered<M> {
 
     fn form(&self) -> Form {
         M::form()
+    }
+
+    fn fill_row(&self, column: &str, row: &mut BTreeMap<String, String>) {
+        M::fill_row(column, row);
     }
 
     fn split(&self, body: Value) -> Result<Vec<Value>, Error> {

@@ -155,6 +155,10 @@ pub struct Column {
     pub optional: Option<&'static str>,
     /// The words a [`Kind::Choice`] column offers, the default first.
     pub options: &'static [&'static str],
+    /// Whether changing the cell fills others of its row
+    /// ([`crate::core::model::Model::fill_row`]), e.g. a mode its wake-up
+    /// time and sleep power.
+    pub fills: bool,
 }
 
 impl Field {
@@ -260,6 +264,7 @@ impl Column {
             blank,
             optional: None,
             options: &[],
+            fills: false,
         }
     }
 
@@ -284,6 +289,12 @@ impl Column {
                 options.first().copied().unwrap_or(""),
             )
         }
+    }
+
+    /// Changing it fills other cells of the row (see [`Column::fills`]).
+    pub fn filling(mut self) -> Column {
+        self.fills = true;
+        self
     }
 
     /// Empty leaves it out of the row (the default applies), showing

@@ -6,6 +6,8 @@
 //! end draws). Adding a model is a new folder that implements this trait
 //! and one line in [`crate::registry`].
 
+use std::collections::BTreeMap;
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -87,6 +89,12 @@ pub trait Model: 'static {
             Self::NAME
         )))
     }
+
+    /// Fills cells of a row of the form's table after the user changed its
+    /// `column` (one marked [`crate::core::form::Column::fills`]): the
+    /// cells as the page holds them, texts keyed by column. Nothing by
+    /// default.
+    fn fill_row(_column: &str, _row: &mut BTreeMap<String, String>) {}
 
     /// The charts drawn with the page's view options (e.g. the map's
     /// overlays); by default the output's own.

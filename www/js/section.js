@@ -3,7 +3,7 @@
 // from the wasm core, runs in the shared worker, and the result (the
 // answer's blocks, then the Gantt chart and line charts, each exportable).
 import {
-  problems, drawGantt, ganttSvg, drawChart, chartSvg, chartValueAt, charts, example, responseCsv, Pointer,
+  problems, fillRow, drawGantt, ganttSvg, drawChart, chartSvg, chartValueAt, charts, example, responseCsv, Pointer,
 } from '../pkg/dlt_calc.js';
 import { Cancelled, Crashed } from './compute.js';
 import { fields, fromRequest, toRequest, viewOptions } from './form.js';
@@ -242,6 +242,9 @@ export class Section {
           dataset: { field, key: c.key }, 'aria-label': label,
         });
       if (c.kind === 'choice') input.value = values[c.key] || c.options[0];
+      // A cell that fills others (a mode its wake-up time and sleep power):
+      // the model says what, from the row as it stands.
+      if (c.fills) input.addEventListener('change', () => this.fillRow(tr, c.key));
       tr.append(el('td', {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
     }
     // Serving order is the table's order: rows move up and down.
@@ -263,6 +266,18 @@ export class Section {
       edit('move down', '↓', (rows) => swap(rows, i, i + 1)),
       edit('remove', '×', (rows) => rows.splice(i, 1))));
     return tr;
+  }
+
+  /** Fills the cells of row `tr` that a change of its `key` cell sets. */
+  fillRow(tr, key) {
+    const cells = [...tr.querySelectorAll('input, select')];
+    const row = Object.fromEntries(cells.map((input) => [input.dataset.key, input.value]));
+    const filled = fillRow(this.tab.model, key, row);
+    for (const input of cells) {
+      const v = filled[input.dataset.key];
+      if (v !== undefined && v !== input.value) input.value = v;
+    }
+    this.changed();
   }
 
   /** A table pasted from a spreadsheet or as CSV fills rows and columns

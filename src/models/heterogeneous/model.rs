@@ -1,5 +1,7 @@
 //! M7 in the registry: its presets and its answer.
 
+use std::collections::BTreeMap;
+
 use super::instance::{Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule};
 use super::Report;
 use crate::core::count::Count;
@@ -7,6 +9,7 @@ use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{Model, Preset};
+use crate::core::number::number;
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
@@ -136,6 +139,25 @@ impl Model for Heterogeneous {
 
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         Ok(super::view::answer(request, request.solve(progress)?))
+    }
+
+    /// A mode chosen in a row fills in its wake-up time and its sleep
+    /// power (the mode's share of the row's idle power, when that is a
+    /// number); the user may then change either.
+    fn fill_row(column: &str, row: &mut BTreeMap<String, String>) {
+        let mode = row.get("mode").cloned().map(serde_json::Value::String);
+        let Some(Ok(mode)) = mode.map(serde_json::from_value::<Mode>) else {
+            return;
+        };
+        if column != "mode" {
+            return;
+        }
+        let (startup, share) = mode.defaults();
+        row.insert("S".into(), number(startup));
+        let idle = row.get("Pi").and_then(|p| p.trim().parse::<f64>().ok());
+        if let Some(idle) = idle.filter(|p| p.is_finite() && *p >= 0.0) {
+            row.insert("Ps".into(), number(share * idle));
+        }
     }
 
     fn form() -> Form {

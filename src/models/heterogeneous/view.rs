@@ -96,11 +96,12 @@ pub fn form() -> Form {
             path: "machines",
             item: "machine",
             prefix: "M",
-            caption: "Machines (a row of count identical machines; S and sleep power left empty: the mode's)",
+            caption: "Machines (a row of count identical machines; choosing a mode fills in its S and sleep power, which you may change; left empty, they are the mode's)",
             columns: vec![
                 col("k", "count", "count", "how many such machines", "", "1 to 10 000", "1"),
                 Column::choice("mode", "mode", "mode", "the mode it waits in", &["on", "suspend", "hibernate", "off"])
-                .measured("", "on, suspend, hibernate or off"),
+                .measured("", "on, suspend, hibernate or off")
+                .filling(),
                 col("a1", "a1", "a1", "in-core processing time per MB", "s/MB", "> 0", "0.109"),
                 col("a2", "a2", "a2", "out-of-core processing time per MB", "s/MB", "> a1", "4.132"),
                 col("b2", "b2", "b2", "out-of-core intercept", "s", "< 0", "-27109"),
