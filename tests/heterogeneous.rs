@@ -598,3 +598,70 @@ fn a_mode_chosen_in_a_row_fills_in_its_wake_time_and_sleep_power() {
         kept
     );
 }
+
+/// M5 with powers is this model with one row of M5's machines: its fastest
+/// schedule is M5's (M5 wakes every machine at 0; waking later only saves
+/// energy), and its energy is the least among the fastest.
+#[test]
+fn m5_with_powers_is_one_row_of_m5_machines() {
+    for (m, load) in [(1, 5e3), (3, 2e4), (4, 1.5e5), (6, 4e5)] {
+        let m5 = startup::Instance {
+            chunks: Count(6),
+            ..startup::Instance::reference(m, load)
+        };
+        let want = m5.solve(&mut Silent).unwrap().makespan;
+        let with_powers = Instance::of_startup(&m5).solve(&mut Silent).unwrap();
+        assert!(
+            (with_powers.makespan - want).abs() <= 1e-7 * want,
+            "m = {m}, V = {load}: {} against M5's {want}",
+            with_powers.makespan
+        );
+        assert_eq!(with_powers.status, Status::Optimal);
+        assert!(with_powers.energy > 0.0);
+    }
+}
+
+/// A map sets a number of one machine row (`machines[k].count`) or the wake
+/// time of one mode, and every cell is the model's answer with it set; a
+/// row the base has not, or a name it does not know, is named.
+#[test]
+fn maps_vary_one_machine_row_or_one_modes_wake_time() {
+    use dlt_calc::maps::contour;
+    use dlt_calc::registry::Models;
+    use serde_json::json;
+    let base = Instance {
+        algorithm: Algorithm::SuperGss,
+        ..Instance::mixed()
+    };
+    let map = |x: &str, y: &str| {
+        let body = json!({
+            "base": {"model": "heterogeneous", "algorithm": "super-gss", "load": base.load,
+                "chunks": 6, "originator": base.originator, "machines": base.machines},
+            "x": {"parameter": x, "from": 1, "to": 3, "steps": 3},
+            "y": {"parameter": y, "from": 5, "to": 90, "steps": 2},
+            "quantity": "energy",
+            "levels": [1e6],
+        });
+        serde_json::from_value::<contour::Request<Models>>(body).unwrap()
+    };
+    let grid = map("machines[1].count", "wake_time_suspend")
+        .contour(&mut Silent)
+        .unwrap();
+    for (j, &wake) in grid.y.iter().enumerate() {
+        for (i, &count) in grid.x.iter().enumerate() {
+            let mut one = base.clone();
+            one.machines[1].count = Count(count as u64);
+            one.machines[1].startup = Some(wake);
+            let want = one.solve(&mut Silent).unwrap().energy;
+            assert_eq!(grid.values[j][i], Some(want), "count {count}, S {wake}");
+        }
+    }
+    let error = |x: &str| map(x, "load").contour(&mut Silent).unwrap_err().to_string();
+    assert!(
+        error("machines[3].rate").contains("rows 0 to 2"),
+        "{}",
+        error("machines[3].rate")
+    );
+    let unknown = error("machines[0].speed");
+    assert!(unknown.contains("machines[k].idle_power"), "{unknown}");
+}

@@ -11,7 +11,7 @@ use crate::core::chart::LineChart;
 use crate::core::count::UNREADABLE_COUNT;
 use crate::core::error::{shorten, Error, Invalid, Validate};
 use crate::core::form::Form;
-use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity};
+use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity, Target};
 use crate::core::model::Model;
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
@@ -266,7 +266,10 @@ pub struct Based<M: Model>(pub M::Request);
 
 impl<M: Model> MapBase for Based<M> {
     fn parameters(&self) -> Vec<Parameter> {
-        M::map_parameters().iter().map(|p| p.about).collect()
+        let whole = M::map_parameters().into_iter().map(|p| p.about);
+        whole
+            .chain(M::map_row_parameters().into_iter().map(|p| p.about))
+            .collect()
     }
 
     fn quantities(&self) -> Vec<MapQuantity> {
@@ -283,16 +286,34 @@ impl<M: Model> MapBase for Based<M> {
         field.is_some_and(|v| !v.is_null())
     }
 
+    fn rows(&self, table: &str) -> usize {
+        let fields = serde_json::to_value(&self.0).ok();
+        let rows = fields
+            .as_ref()
+            .and_then(|f| f.get(table)?.as_array().map(Vec::len));
+        rows.unwrap_or(0)
+    }
+
     fn measure_at(
         &self,
-        settings: &[(usize, f64)],
+        settings: &[(Target, f64)],
         quantity: Quantity,
         cache: &mut Cache,
     ) -> Result<Option<Measured>, Error> {
         let mut request = self.0.clone();
-        for (i, parameter) in M::map_parameters().iter().enumerate() {
-            if let Some(&(_, value)) = settings.iter().find(|(at, _)| *at == i) {
-                (parameter.set)(&mut request, value);
+        let whole = M::map_parameters();
+        let rows = M::map_row_parameters();
+        let mut settings = settings.to_vec();
+        settings.sort_by_key(|(target, _)| target.parameter);
+        for (target, value) in settings {
+            match target.parameter.checked_sub(whole.len()) {
+                None => (whole[target.parameter].set)(&mut request, value),
+                Some(i) => match (rows.get(i), target.row) {
+                    (Some(p), Some(k)) if k < self.rows(p.about.row_of.unwrap_or("")) => {
+                        (p.set)(&mut request, k, value)
+                    }
+                    _ => return Err(Error::Malformed("an axis lost its parameter".into())),
+                },
             }
         }
         if !request.problems().is_empty() {

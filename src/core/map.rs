@@ -24,6 +24,51 @@ pub struct MapParameter<R> {
     pub set: fn(&mut R, f64),
 }
 
+/// A parameter of one row of a table of a model's request (a group of
+/// machines), set on the row an axis names.
+pub struct RowParameter<R> {
+    /// What it is ([`Parameter::row_of`] names the table).
+    pub about: Parameter,
+    /// Sets it in row `k` of a request (an existing row).
+    pub set: fn(&mut R, usize, f64),
+}
+
+/// What an axis sets: a parameter by its position among the base's, and
+/// the row for a parameter of one row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target {
+    /// Its position in [`MapBase::parameters`].
+    pub parameter: usize,
+    /// The row, for a parameter of one row.
+    pub row: Option<usize>,
+}
+
+impl Target {
+    /// The target an axis names (`rate`, `machines[1].rate`) among
+    /// `parameters`, if any (the row is not checked against the base).
+    pub fn of(parameters: &[Parameter], name: &str) -> Option<Target> {
+        let indexed = name.split_once('[').and_then(|(table, rest)| {
+            let (k, field) = rest.split_once("].")?;
+            Some((table, k.parse::<usize>().ok()?, field))
+        });
+        let position = |row_of: Option<&str>, name: &str| {
+            parameters
+                .iter()
+                .position(|p| p.row_of == row_of && p.name == name)
+        };
+        match indexed {
+            Some((table, k, field)) => position(Some(table), field).map(|parameter| Target {
+                parameter,
+                row: Some(k),
+            }),
+            None => position(None, name).map(|parameter| Target {
+                parameter,
+                row: None,
+            }),
+        }
+    }
+}
+
 /// A parameter as a map sees it, whatever the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Parameter {
@@ -36,6 +81,10 @@ pub struct Parameter {
     /// The top-level field the base request must have for it to mean
     /// anything (`power` for a power of linear DLT).
     pub needs: Option<&'static str>,
+    /// The table of the base whose rows it is set on one at a time,
+    /// written `table[k].name` (`machines[1].rate`, `k` from 0); none for a
+    /// parameter of the whole request.
+    pub row_of: Option<&'static str>,
 }
 
 impl Parameter {
@@ -46,6 +95,7 @@ impl Parameter {
             whole: false,
             meaning,
             needs: None,
+            row_of: None,
         }
     }
 
@@ -54,6 +104,23 @@ impl Parameter {
         Parameter {
             whole: true,
             ..Parameter::real(name, meaning)
+        }
+    }
+
+    /// Set on one row of the table `table` at a time.
+    pub const fn in_rows(self, table: &'static str) -> Parameter {
+        Parameter {
+            row_of: Some(table),
+            ..self
+        }
+    }
+
+    /// How an axis names it: `name`, or `table[k].name` with `k` for
+    /// [`Parameter::row_of`].
+    pub fn written(&self) -> String {
+        match self.row_of {
+            Some(table) => format!("{table}[k].{}", self.name),
+            None => self.name.to_string(),
         }
     }
 
@@ -157,8 +224,10 @@ pub trait MapBase {
     fn max_cells(&self) -> usize;
     /// Whether the request has the top-level field `name` (not `null`).
     fn has(&self, name: &str) -> bool;
-    /// `quantity` at the base with the parameters at positions `settings`
-    /// set (in the order of [`MapBase::parameters`], so that a parameter
+    /// The rows of its table `table` (0 when it has none).
+    fn rows(&self, table: &str) -> usize;
+    /// `quantity` at the base with the targets of `settings` set (in the
+    /// order of [`MapBase::parameters`], so that a parameter
     /// defined through others comes after them); `None` when the settings
     /// make the request invalid.
     ///
@@ -167,7 +236,7 @@ pub trait MapBase {
     /// The model's solver's errors.
     fn measure_at(
         &self,
-        settings: &[(usize, f64)],
+        settings: &[(Target, f64)],
         quantity: Quantity,
         cache: &mut Cache,
     ) -> Result<Option<Measured>, Error>;

@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
 use crate::core::form::Form;
-use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Quantity, Tagged};
+use crate::core::map::{
+    Cache, MapParameter, MapQuantity, Measured, Quantity, RowParameter, Tagged,
+};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
 
@@ -116,6 +118,12 @@ pub trait Model: 'static {
     /// The numbers of a request a map may vary, in the order a map sets
     /// them (a parameter defined through others after them).
     fn map_parameters() -> Vec<MapParameter<Self::Request>> {
+        Vec::new()
+    }
+
+    /// The numbers of one row of a table of the request (a group of
+    /// machines) a map may vary, set after [`Model::map_parameters`].
+    fn map_row_parameters() -> Vec<RowParameter<Self::Request>> {
         Vec::new()
     }
 

@@ -27,7 +27,7 @@ use crate::core::chart::{Axis, Line, LineChart};
 use crate::core::count::Count;
 use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
 pub use crate::core::map::Quantity;
-use crate::core::map::{Cache, Catalogue, MapBase, Tagged};
+use crate::core::map::{Cache, Catalogue, MapBase, Tagged, Target};
 use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 use march::march;
@@ -122,7 +122,7 @@ impl AxisRange {
         c: &mut Checker,
         prefix: &str,
         base: Option<&dyn MapBase>,
-    ) -> Option<usize> {
+    ) -> Option<Target> {
         let at = base.and_then(|b| self.parameter_of(c, prefix, b));
         let from = c.finite(&format!("{prefix}.from"), self.from);
         let to = c.finite(&format!("{prefix}.to"), self.to);
@@ -145,12 +145,12 @@ impl AxisRange {
         at
     }
 
-    /// The position of the axis' parameter among the base's, if it is one
-    /// and the base has what it needs.
-    fn parameter_of(&self, c: &mut Checker, prefix: &str, base: &dyn MapBase) -> Option<usize> {
+    /// What the axis sets among the base's parameters, if it names one (of
+    /// a row the base has) and the base has what it needs.
+    fn parameter_of(&self, c: &mut Checker, prefix: &str, base: &dyn MapBase) -> Option<Target> {
         let known = base.parameters();
-        let Some(at) = known.iter().position(|p| p.name == self.parameter) else {
-            let names: Vec<&str> = known.iter().map(|p| p.name).collect();
+        let Some(at) = Target::of(&known, &self.parameter) else {
+            let names: Vec<String> = known.iter().map(|p| p.written()).collect();
             let invalid = Invalid::UnknownParameter {
                 name: shorten(&self.parameter),
                 known: names.join(", "),
@@ -158,7 +158,22 @@ impl AxisRange {
             c.fail(format!("{prefix}.parameter"), invalid);
             return None;
         };
-        match known[at].needs {
+        let about = known[at.parameter];
+        if let (Some(table), Some(k)) = (about.row_of, at.row) {
+            let rows = base.rows(table);
+            if k >= rows {
+                let invalid = Invalid::UnknownParameter {
+                    name: shorten(&self.parameter),
+                    known: format!(
+                        "the base's {table} are rows 0 to {}",
+                        rows.saturating_sub(1)
+                    ),
+                };
+                c.fail(format!("{prefix}.parameter"), invalid);
+                return None;
+            }
+        }
+        match about.needs {
             Some(needs) if !base.has(needs) => {
                 let why = format!("the axis {prefix} varies {}", self.parameter);
                 c.fail(format!("base.{needs}"), Invalid::Needed(why));
@@ -199,12 +214,12 @@ impl<C: Catalogue> Request<C> {
         self.check()?;
         let base = self.base().map_err(first)?;
         let parameters = base.parameters();
-        let at = |name: &str| parameters.iter().position(|p| p.name == name);
+        let at = |name: &str| Target::of(&parameters, name);
         let (Some(x), Some(y)) = (at(&self.x.parameter), at(&self.y.parameter)) else {
             return Err(Error::Malformed("an axis lost its parameter".into()));
         };
-        let xs = self.x.values(parameters[x].whole);
-        let ys = self.y.values(parameters[y].whole);
+        let xs = self.x.values(parameters[x.parameter].whole);
+        let ys = self.y.values(parameters[y.parameter].whole);
         let mut grid = Contour {
             values: vec![vec![None; xs.len()]; ys.len()],
             x: xs,
@@ -294,7 +309,7 @@ impl<C: Catalogue> Request<C> {
 /// and the model's cache.
 struct Cells<'a> {
     base: &'a dyn MapBase,
-    axes: [usize; 2],
+    axes: [Target; 2],
     cache: Cache,
 }
 

@@ -81,6 +81,11 @@ impl<C: Catalogue> Model for GeneralisedMap<C> {
                 request: Request::heterogeneous_energy(),
             },
             Preset {
+                name: "map-startup-energy",
+                label: "M5 with powers: energy of the fastest schedule over m and V (n = 6)",
+                request: Request::startup_energy(),
+            },
+            Preset {
                 name: "map-mapreduce",
                 label: "[004] MapReduce: speedup over the mappers m and the output fraction γ",
                 request: Request::mapreduce_gamma(),

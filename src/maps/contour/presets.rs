@@ -85,6 +85,24 @@ impl<C> Request<C> {
         }
     }
 
+    /// M5 with powers: the energy of the fastest schedule of the reference
+    /// machines (`n = 6`) over their number and the load, where using more
+    /// machines costs more idle power than it saves in time.
+    pub fn startup_energy() -> Request<C> {
+        let m5 = startup::Instance {
+            chunks: Count(6),
+            ..startup::Instance::reference(4, 1e5)
+        };
+        Request {
+            base: Tagged::of::<Heterogeneous>(&heterogeneous::Instance::of_startup(&m5)),
+            x: AxisRange::of("machines", 1.0, 8.0, 8, false),
+            y: AxisRange::of("load", 1e3, 1e6, 10, true),
+            quantity: Quantity::Energy,
+            levels: vec![1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8, 3e8],
+            catalogue: PhantomData,
+        }
+    }
+
     /// `[004]`'s MapReduce reference: speedup over `m` and `γ` (`r = ℓ = 100`),
     /// where the lines bend as `γ` grows: `γ` decides how far mappers pay.
     pub fn mapreduce_gamma() -> Request<C> {

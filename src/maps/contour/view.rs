@@ -42,7 +42,7 @@ fn intro(mapped: &[(&str, Vec<Parameter>)]) -> String {
     for (model, parameters) in mapped {
         let names: Vec<String> = parameters
             .iter()
-            .map(|p| format!("<b>{}</b> ({})", p.name, p.meaning))
+            .map(|p| format!("<b>{}</b> ({})", p.written(), p.meaning))
             .collect();
         text += &format!(" Parameters of <i>{model}</i>: {}.", names.join(", "));
     }

@@ -7,7 +7,9 @@ use super::Report;
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::form::Form;
-use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
+use crate::core::map::{
+    Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity, RowParameter,
+};
 use crate::core::model::{Model, Preset};
 use crate::core::number::number;
 use crate::core::progress::{Progress, Silent};
@@ -85,6 +87,29 @@ impl Instance {
                 machine(0.08, 8000.0, 0.0004, Mode::Hibernate, 25, [180.0, 150.0, 25.0, 120.0]),
                 machine(0.2, 3000.0, 0.001, Mode::Off, 25, [90.0, 70.0, 10.0, 50.0]),
             ],
+            ..Instance::mixed()
+        }
+    }
+}
+
+impl Instance {
+    /// M5 with powers: M5's `m` identical machines as one row, woken as
+    /// the schedule wants (the fastest schedules are M5's, which wakes them
+    /// at 0), with the powers of the mixed preset's first machine. `m`,
+    /// `V` and `n` are M5's; its processing, link and start-up too.
+    pub fn of_startup(m5: &crate::models::startup::Instance) -> Instance {
+        let mut row = Instance::mixed().machines[0].clone();
+        row.a1 = m5.a1;
+        row.a2 = m5.a2;
+        row.b2 = m5.b2;
+        row.rate = m5.rate;
+        row.overhead = m5.overhead;
+        row.startup = Some(m5.startup);
+        row.count = m5.machines;
+        Instance {
+            load: m5.load,
+            chunks: m5.chunks,
+            machines: vec![row],
             ..Instance::mixed()
         }
     }
@@ -173,6 +198,10 @@ impl Model for Heterogeneous {
         fn every(instance: &mut Instance, set: impl Fn(&mut Machine)) {
             instance.machines.iter_mut().for_each(set);
         }
+        fn in_mode(instance: &mut Instance, mode: Mode, startup: f64) {
+            let rows = instance.machines.iter_mut().filter(|m| m.mode == mode);
+            rows.for_each(|m| m.startup = Some(startup));
+        }
         vec![
             MapParameter {
                 about: Parameter::count("machines", "copies of every machine row"),
@@ -191,6 +220,18 @@ impl Model for Heterogeneous {
                 set: |i, v| every(i, |m| m.startup = Some(v)),
             },
             MapParameter {
+                about: Parameter::real("wake_time_suspend", "wake-up time S of every suspended machine, s"),
+                set: |i, v| in_mode(i, Mode::Suspend, v),
+            },
+            MapParameter {
+                about: Parameter::real("wake_time_hibernate", "wake-up time S of every hibernated machine, s"),
+                set: |i, v| in_mode(i, Mode::Hibernate, v),
+            },
+            MapParameter {
+                about: Parameter::real("wake_time_off", "wake-up time S of every machine switched off, s"),
+                set: |i, v| in_mode(i, Mode::Off, v),
+            },
+            MapParameter {
                 about: Parameter::real("rate", "communication time C of every machine, s/MB"),
                 set: |i, v| every(i, |m| m.rate = v),
             },
@@ -206,6 +247,33 @@ impl Model for Heterogeneous {
                 about: Parameter::real("compute_power", "computing power above idle of every machine, W"),
                 set: |i, v| every(i, |m| m.power.compute = v),
             },
+        ]
+    }
+
+    /// Every number of one machine row (`machines[k].rate`), so that a map
+    /// varies one group of a mixed cluster.
+    fn map_row_parameters() -> Vec<RowParameter<Instance>> {
+        let row = |name, meaning, set| RowParameter::<Instance> {
+            about: Parameter::real(name, meaning).in_rows("machines"),
+            set,
+        };
+        let count = RowParameter::<Instance> {
+            about: Parameter::count("count", "machines in the row").in_rows("machines"),
+            set: |i, k, v| i.machines[k].count = Count(v.max(0.0) as u64),
+        };
+        vec![
+            count,
+            row("a1", "in-core processing time per MB, s/MB", |i, k, v| i.machines[k].a1 = v),
+            row("a2", "out-of-core processing time per MB, s/MB", |i, k, v| i.machines[k].a2 = v),
+            row("b2", "out-of-core intercept, s", |i, k, v| i.machines[k].b2 = v),
+            row("rate", "communication time per MB, s/MB", |i, k, v| i.machines[k].rate = v),
+            row("overhead", "communication start-up, s", |i, k, v| i.machines[k].overhead = v),
+            row("wake_time", "wake-up time S, s", |i, k, v| i.machines[k].startup = Some(v)),
+            row("sleep_power", "power asleep, W", |i, k, v| i.machines[k].power.sleep = Some(v)),
+            row("wake_power", "power while waking, W", |i, k, v| i.machines[k].power.wake = v),
+            row("idle_power", "idle power, W", |i, k, v| i.machines[k].power.idle = v),
+            row("network_power", "above idle while receiving, W", |i, k, v| i.machines[k].power.network = v),
+            row("compute_power", "above idle while computing, W", |i, k, v| i.machines[k].power.compute = v),
         ]
     }
 
