@@ -26,7 +26,9 @@
 //! after its prefix work, after the prefix's last send, and after its
 //! wake-up `S_i z_i` (`z_i ≥ κ_i/r`, `z_i ≤ 1`) for a machine new to it; the
 //! channel carries `Σ O_i κ_i + C_i R_i` after the prefix. A machine new to
-//! the prefix costs at least `P_sleep T + min(0, P_wake − P_sleep) S z_i`.
+//! the prefix costs at least `P_sleep T + (P_wake − P_sleep) S z_i` plus
+//! `P_idle − P_sleep` over its relaxed receiving and computing time (it is
+//! on from its wake-up to `T`).
 //! Every completion is a point of this LP, so its optimum is a bound.
 //!
 //! Solved in scaled units: loads as fractions of `V`, times of the fastest
@@ -239,8 +241,17 @@ impl Frame {
                         let mut after_wake = vec![(woken, (w.startup / u).min(1e6))];
                         after_wake.extend(work);
                         lp.add_constraint(&after_wake, Cmp::Le, 0.0);
-                        let saving = (w.wake - w.sleep).min(0.0) * w.startup / eu;
-                        energy.push((woken, saving));
+                        // Waking costs `(P_wake − P_sleep) S` once (at
+                        // least `z` of it), and from then on the machine
+                        // draws at least idle power while it receives and
+                        // computes: `P_idle − P_sleep` more than asleep.
+                        let on = w.idle - w.sleep;
+                        energy.extend([
+                            (woken, (w.wake - w.sleep) * w.startup / eu),
+                            (count, on * w.overhead / eu),
+                            (share, on * w.rate * v / eu),
+                            (busy, on * u / eu),
+                        ]);
                     }
                 }
                 carried.extend([(count, o), (share, c)]);
