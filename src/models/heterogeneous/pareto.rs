@@ -156,23 +156,34 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
     let (t0, t1) = (fastest.makespan, thrifty.makespan);
     let mut lps = first.lps + last.lps + tie_lps;
     let mut nodes = first.nodes + last.nodes;
-    let mut previous = fastest.clone();
-    for k in 1..points.saturating_sub(1) {
+    // The limits are swept from the largest down: the least energy within
+    // a limit is also the least within every smaller limit its schedule
+    // meets (the least energy only grows as the limit falls), so a proven
+    // point answers those limits without a search of its own.
+    let mut previous = thrifty.clone();
+    let mut answered: Option<usize> = None;
+    for k in (1..points.saturating_sub(1)).rev() {
         let limit = t0 + (t1 - t0) * k as f64 / (points - 1) as f64;
         if limit <= t0 || limit >= t1 {
             continue;
         }
+        if let Some(at) = answered.filter(|&at| found[at].0.makespan <= limit) {
+            found[at].1 = limit;
+            continue;
+        }
         let within = Limits { makespan: Some(limit), energy: None };
-        let mut part = Share { inner: progress, from: (k + 1) as f64 * step, width: step };
+        let mut part = Share { inner: progress, from: (points - k) as f64 * step, width: step };
         let (point, outcome) = instance.exact(frame, Goal::Energy, within, vec![previous.clone(), fastest.clone()], &mut part, None)?;
         lps += outcome.lps;
         nodes += outcome.nodes;
         if outcome.ending == Ending::Cancelled {
             return Err(Error::Cancelled);
         }
+        answered = None;
         if let Some(p) = point {
             previous = p.clone();
             found.push((p, limit, proven(&outcome)));
+            answered = proven(&outcome).then_some(found.len() - 1);
         }
     }
     let mut front: Vec<FrontPoint> = found

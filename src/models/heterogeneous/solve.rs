@@ -96,13 +96,17 @@ impl Instance {
         let mut seeds = Vec::new();
         let mut tried: Vec<Vec<usize>> = Vec::new();
         for s in known {
-            if s.plan.sequence.len() <= n {
+            // A schedule outside the limits (a front's previous point) may
+            // have one within them on the same sequence.
+            let head = if s.plan.sequence.len() <= n {
                 if within(&s, limits) {
                     seeds.push(s);
+                    continue;
                 }
-                continue;
-            }
-            let head = s.plan.sequence[..n].to_vec();
+                s.plan.sequence
+            } else {
+                s.plan.sequence[..n].to_vec()
+            };
             if !tried.contains(&head) {
                 if let Ok(Some(x)) = frame.solve(&head, goal, limits, false) {
                     seeds.push(x);
