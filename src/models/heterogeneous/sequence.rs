@@ -31,8 +31,9 @@
 //! on from its wake-up to `T`).
 //! Every completion is a point of this LP, so its optimum is a bound.
 //!
-//! Solved in scaled units: loads as fractions of `V`, times of the fastest
-//! single machine's time, energies of that time at the sum of all powers.
+//! Solved in scaled units: loads as fractions of `V`, times of the least
+//! time one machine takes for an equal share `V/m`, energies of that time
+//! at the sum of all powers.
 
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, LpError, Problem, Var};
@@ -99,6 +100,39 @@ struct Program {
     /// The energy as `Σ coef·var + constant` (scaled).
     energy: Vec<(Var, f64)>,
     constant: f64,
+    /// In a relaxation, each machine new to the prefix: "it is woken".
+    woken: Vec<Option<Var>>,
+}
+
+/// Which machines new to a prefix the completions of a search node use
+/// (bit `i` for machine `i`): the search splits on them where the
+/// relaxation wakes a machine only in part.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Uses {
+    /// Machines every completion uses.
+    pub forced: u64,
+    /// Machines no completion uses.
+    pub barred: u64,
+}
+
+impl Uses {
+    pub fn forces(self, i: usize) -> bool {
+        self.forced >> i & 1 == 1
+    }
+
+    pub fn bars(self, i: usize) -> bool {
+        self.barred >> i & 1 == 1
+    }
+}
+
+/// A relaxation's optimum.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Relaxed {
+    /// The bound, in the goal's units (infinite when no completion fits).
+    pub bound: f64,
+    /// Each machine's relaxed "it is woken" `z` (0 for the machines of the
+    /// prefix, and when the LP failed).
+    pub woken: Vec<f64>,
 }
 
 impl Frame {
@@ -106,9 +140,13 @@ impl Frame {
     pub fn new(instance: &Instance) -> Frame {
         let workers = instance.workers();
         let v = instance.load;
+        // About the makespan (one machine's time for an equal share), so
+        // that the LPs' tolerances are small against it: the single
+        // machine's time, far out of core, left some answers 1e-6 off.
+        let share = v / workers.len().max(1) as f64;
         let unit = workers
             .iter()
-            .map(|w| w.startup + w.send(v) + w.time(v))
+            .map(|w| w.startup + w.send(share) + w.time(share))
             .fold(f64::INFINITY, f64::min)
             .max(f64::MIN_POSITIVE);
         let o = instance.originator;
@@ -149,8 +187,9 @@ impl Frame {
     }
 
     /// The rows of a sequence (chunk `j` to machine `prefix[j]`); with
-    /// `more = Some(r)`, those of its relaxation with up to `r` more chunks.
-    fn program(&self, prefix: &[usize], more: Option<usize>) -> Program {
+    /// `more = Some(r)`, those of its relaxation with up to `r` more chunks
+    /// that use the machines as `uses` says.
+    fn program(&self, prefix: &[usize], more: Option<usize>, uses: Uses) -> Program {
         let (u, v, eu) = (self.unit, self.load, self.energy_unit);
         let ws = &self.workers;
         let o0 = &self.originator;
@@ -199,6 +238,7 @@ impl Frame {
                 .sum::<f64>();
         energy.push((big_t, on * u / eu));
         let mut total: Vec<(Var, f64)> = x.iter().map(|&xi| (xi, 1.0)).collect();
+        let mut woken_of = vec![None; ws.len()];
         if let Some(r) = more.filter(|&r| r > 0) {
             let channel: Vec<(Var, f64)> = match k {
                 0 => Vec::new(),
@@ -212,8 +252,11 @@ impl Frame {
             let mut counts = Vec::with_capacity(ws.len());
             for (i, w) in ws.iter().enumerate() {
                 let (o, c) = (w.overhead / u, w.rate * v / u);
-                let share = lp.add_var(0.0, 0.0, 1.0);
-                let count = lp.add_var(0.0, 0.0, r as f64);
+                // A barred machine takes nothing more; a forced one at
+                // least a chunk.
+                let most = if uses.bars(i) { 0.0 } else { 1.0 };
+                let share = lp.add_var(0.0, 0.0, most);
+                let count = lp.add_var(0.0, f64::from(u8::from(uses.forces(i))), most * r as f64);
                 let busy = lp.add_var(0.0, 0.0, f64::INFINITY);
                 total.push((share, 1.0));
                 counts.push((count, 1.0));
@@ -232,7 +275,9 @@ impl Frame {
                         lp.add_constraint(&after_own, Cmp::Le, -o);
                     }
                     None => {
-                        let woken = lp.add_var(0.0, 0.0, 1.0);
+                        let least = if uses.forces(i) { 1.0 } else { 0.0 };
+                        let woken = lp.add_var(0.0, least, 1.0);
+                        woken_of[i] = Some(woken);
                         let need = [(woken, r as f64), (count, -1.0)];
                         lp.add_constraint(&need, Cmp::Ge, 0.0);
                         // A wake-up far beyond any schedule would only
@@ -274,6 +319,7 @@ impl Frame {
             x,
             energy,
             constant,
+            woken: woken_of,
         }
     }
 
@@ -298,8 +344,9 @@ impl Frame {
     }
 
     /// The least value of `goal` over every sequence that starts with
-    /// `prefix` and has at most `more` chunks after it, within `limits`
-    /// (infinity when there is none), in the goal's own units.
+    /// `prefix`, has at most `more` chunks after it and uses the machines
+    /// new to it as `uses` says, within `limits` (infinity when there is
+    /// none), in the goal's own units; with each machine's relaxed "woken".
     ///
     /// # Errors
     ///
@@ -308,17 +355,29 @@ impl Frame {
         &self,
         prefix: &[usize],
         more: usize,
+        uses: Uses,
         goal: Goal,
         limits: Limits,
-    ) -> Result<f64, Error> {
-        let mut p = self.program(prefix, Some(more));
+    ) -> Result<Relaxed, Error> {
+        let none = |bound| Relaxed {
+            bound,
+            woken: vec![0.0; self.workers.len()],
+        };
+        // A machine forced but not in the prefix needs a chunk more.
+        if more == 0 && uses.forced != 0 {
+            return Ok(none(f64::INFINITY));
+        }
+        let mut p = self.program(prefix, Some(more), uses);
         self.aim(&mut p, goal, limits);
         match p.lp.solve() {
-            Ok(s) => Ok(match goal {
-                Goal::Time => s.objective() * self.unit,
-                Goal::Energy => (s.objective() + p.constant) * self.energy_unit,
+            Ok(s) => Ok(Relaxed {
+                bound: match goal {
+                    Goal::Time => s.objective() * self.unit,
+                    Goal::Energy => (s.objective() + p.constant) * self.energy_unit,
+                },
+                woken: p.woken.iter().map(|z| z.map_or(0.0, |z| s[z])).collect(),
             }),
-            Err(LpError::Infeasible) => Ok(f64::INFINITY),
+            Err(LpError::Infeasible) => Ok(none(f64::INFINITY)),
             Err(e) => Err(Error::Solver(e)),
         }
     }
@@ -338,7 +397,7 @@ impl Frame {
         limits: Limits,
         polish: bool,
     ) -> Result<Option<Solved>, Error> {
-        let mut p = self.program(sequence, None);
+        let mut p = self.program(sequence, None, Uses::default());
         self.aim(&mut p, goal, limits);
         let first = match p.lp.solve() {
             Ok(s) => s,
@@ -347,7 +406,7 @@ impl Frame {
         };
         let solution = if polish {
             let best = first.objective();
-            let mut q = self.program(sequence, None);
+            let mut q = self.program(sequence, None, Uses::default());
             let slack = 1e-9 * best.abs().max(1e-300);
             let tie = match goal {
                 Goal::Time => Limits {
