@@ -12,7 +12,7 @@ use dlt_calc::core::model::Model;
 use dlt_calc::core::platform::Processor;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
-use dlt_calc::models::heterogeneous::{self, Algorithm, Objective, SortRule};
+use dlt_calc::models::heterogeneous::{self, Algorithm, Mode, Objective, SortRule};
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
 use dlt_calc::models::linear;
 use dlt_calc::models::mapreduce::{self, MapReduce};
@@ -443,6 +443,65 @@ fn heterogeneous_rows(budget: Duration) {
         "M7 m = 4 different, n = 6, 12 instances: slowest proof",
         "<= 1000 ms",
         slowest,
+    );
+    // Random clusters of four machines drawn from the preset's rows
+    // (speeds, links and idle powers perturbed, any mode), loads from 0.3
+    // to 3 times their RAM: the slowest proof of either criterion, and the
+    // slowest 20-point front.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut unit = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let modes = [Mode::On, Mode::Suspend, Mode::Hibernate, Mode::Off];
+    let (mut proof, mut front) = (Duration::ZERO, Duration::ZERO);
+    for k in 0..24 {
+        let mut instance = mixed.clone();
+        instance.machines = (0..4)
+            .map(|_| {
+                let mut m = mixed.machines[(unit() * 3.0) as usize].clone();
+                let f = 0.7 + 0.8 * unit();
+                m.count = Count(1);
+                m.a1 *= f;
+                m.a2 *= f;
+                m.rate *= 0.5 + 1.5 * unit();
+                m.mode = modes[(unit() * 4.0) as usize];
+                m.power.idle *= 0.7 + 0.6 * unit();
+                m
+            })
+            .collect();
+        let ram: f64 = instance.machines.iter().map(|m| m.b2 / (m.a1 - m.a2)).sum();
+        instance.load = ram * (0.3 + 2.7 * unit());
+        for objective in [Objective::Makespan, Objective::Energy] {
+            let one = heterogeneous::Instance {
+                objective,
+                ..instance.clone()
+            };
+            let t = Instant::now();
+            black_box(one.solve(&mut Silent).unwrap());
+            proof = proof.max(t.elapsed());
+        }
+        if k % 2 == 0 {
+            let pareto = heterogeneous::Instance {
+                objective: Objective::Pareto,
+                ..instance
+            };
+            let t = Instant::now();
+            black_box(pareto.solve(&mut Silent).unwrap());
+            front = front.max(t.elapsed());
+        }
+    }
+    row(
+        "M7 24 random clusters of 4, n = 6: slowest proof (either criterion)",
+        "<= 1000 ms",
+        proof,
+    );
+    row(
+        "M7 12 random clusters of 4, n = 6: slowest 20-point front",
+        "<= 10 s",
+        front,
     );
     let mut big = heterogeneous::Instance::hundred();
     for m in &mut big.machines {

@@ -102,6 +102,15 @@ pub fn good_enough(bound: f64, incumbent: f64, gap: f64) -> bool {
     bound >= incumbent * (1.0 - gap) - 1e-12 * incumbent.abs()
 }
 
+/// Whether splitting a node of bound `parent` into two parts of bounds
+/// `parts` pays for their LPs: one part is pruned at `cutoff`, or the lesser
+/// bound has risen by more than rounding (otherwise the node branches as
+/// usual and the two LPs are lost).
+pub fn split_pays(parent: f64, parts: [f64; 2], cutoff: f64) -> bool {
+    let (least, most) = (parts[0].min(parts[1]), parts[0].max(parts[1]));
+    most >= cutoff || least - parent > 1e-6 * (cutoff - parent).abs()
+}
+
 /// An open node in the heap: least bound first, deeper first on ties.
 struct Open<N> {
     bound: f64,

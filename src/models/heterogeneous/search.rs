@@ -28,7 +28,7 @@
 use web_time::Instant;
 
 pub(crate) use crate::core::branch::Ending;
-use crate::core::branch::{best_first, Tree};
+use crate::core::branch::{best_first, split_pays, Tree};
 use crate::core::error::Error;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
@@ -187,9 +187,7 @@ impl Sequences<'_> {
             self.node(node.prefix.clone(), used, node.bound, true),
             self.node(node.prefix.clone(), unused, node.bound, true),
         ];
-        let least = sides[0].bound.min(sides[1].bound);
-        let most = sides[0].bound.max(sides[1].bound);
-        let pays = most >= cutoff || least - node.bound > 1e-6 * (cutoff - node.bound).abs();
+        let pays = split_pays(node.bound, [sides[0].bound, sides[1].bound], cutoff);
         pays.then(|| sides.into())
     }
 }

@@ -29,7 +29,7 @@
 //! in about 600 LPs, where without boxes it stopped at a 1.7 % gap after
 //! 3000.
 
-use crate::core::branch::{best_first, Ended, Ending, Stop, Tree};
+use crate::core::branch::{best_first, split_pays, Ended, Ending, Stop, Tree};
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, Problem, Var};
 use crate::core::model::hand_out;
@@ -658,8 +658,7 @@ impl<'a> Search<'a> {
         };
         let (low, high) = (side((lo, k.floor()))?, side((k.ceil(), hi))?);
         self.lps += 2;
-        let (least, most) = (low.bound.min(high.bound), low.bound.max(high.bound));
-        let pays = most >= cutoff || least - node.bound > 1e-6 * (cutoff - node.bound);
+        let pays = split_pays(node.bound, [low.bound, high.bound], cutoff);
         Ok(pays.then(|| vec![low, high]))
     }
 
