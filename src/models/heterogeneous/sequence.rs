@@ -102,25 +102,34 @@ struct Program {
     constant: f64,
     /// In a relaxation, each machine new to the prefix: "it is woken".
     woken: Vec<Option<Var>>,
+    /// In a relaxation, each machine's further chunks and load.
+    further: Vec<Option<(Var, Var)>>,
 }
 
 /// Which machines new to a prefix the completions of a search node use
 /// (bit `i` for machine `i`): the search splits on them where the
 /// relaxation wakes a machine only in part.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Uses {
     /// Machines every completion uses.
     pub forced: u64,
     /// Machines no completion uses.
     pub barred: u64,
+    /// Each machine's box `(least, most)` of further chunks (none: any).
+    pub counts: Vec<(f64, f64)>,
 }
 
 impl Uses {
-    pub fn forces(self, i: usize) -> bool {
+    /// Machine `i`'s box of further chunks.
+    pub fn count_box(&self, i: usize) -> (f64, f64) {
+        self.counts.get(i).copied().unwrap_or((0.0, f64::INFINITY))
+    }
+
+    pub fn forces(&self, i: usize) -> bool {
         self.forced >> i & 1 == 1
     }
 
-    pub fn bars(self, i: usize) -> bool {
+    pub fn bars(&self, i: usize) -> bool {
         self.barred >> i & 1 == 1
     }
 }
@@ -133,6 +142,10 @@ pub(crate) struct Relaxed {
     /// Each machine's relaxed "it is woken" `z` (0 for the machines of the
     /// prefix, and when the LP failed).
     pub woken: Vec<f64>,
+    /// Each machine's relaxed number of further chunks, and its further
+    /// load in its in-core chunks (RAMs) (0 when the LP failed).
+    pub counts: Vec<f64>,
+    pub loads: Vec<f64>,
 }
 
 impl Frame {
@@ -189,7 +202,7 @@ impl Frame {
     /// The rows of a sequence (chunk `j` to machine `prefix[j]`); with
     /// `more = Some(r)`, those of its relaxation with up to `r` more chunks
     /// that use the machines as `uses` says.
-    fn program(&self, prefix: &[usize], more: Option<usize>, uses: Uses) -> Program {
+    fn program(&self, prefix: &[usize], more: Option<usize>, uses: &Uses) -> Program {
         let (u, v, eu) = (self.unit, self.load, self.energy_unit);
         let ws = &self.workers;
         let o0 = &self.originator;
@@ -239,6 +252,7 @@ impl Frame {
         energy.push((big_t, on * u / eu));
         let mut total: Vec<(Var, f64)> = x.iter().map(|&xi| (xi, 1.0)).collect();
         let mut woken_of = vec![None; ws.len()];
+        let mut further = vec![None; ws.len()];
         if let Some(r) = more.filter(|&r| r > 0) {
             let channel: Vec<(Var, f64)> = match k {
                 0 => Vec::new(),
@@ -254,9 +268,13 @@ impl Frame {
                 let (o, c) = (w.overhead / u, w.rate * v / u);
                 // A barred machine takes nothing more; a forced one at
                 // least a chunk.
-                let most = if uses.bars(i) { 0.0 } else { 1.0 };
+                // (and as many as its box says).
+                let (lo, hi) = uses.count_box(i);
+                let most = if uses.bars(i) || hi < 1.0 { 0.0 } else { 1.0 };
                 let share = lp.add_var(0.0, 0.0, most);
-                let count = lp.add_var(0.0, f64::from(u8::from(uses.forces(i))), most * r as f64);
+                let least = lo.max(f64::from(u8::from(uses.forces(i))));
+                let count = lp.add_var(0.0, least, (most * r as f64).min(hi));
+                further[i] = Some((count, share));
                 let busy = lp.add_var(0.0, 0.0, f64::INFINITY);
                 total.push((share, 1.0));
                 counts.push((count, 1.0));
@@ -320,6 +338,7 @@ impl Frame {
             energy,
             constant,
             woken: woken_of,
+            further,
         }
     }
 
@@ -355,16 +374,24 @@ impl Frame {
         &self,
         prefix: &[usize],
         more: usize,
-        uses: Uses,
+        uses: &Uses,
         goal: Goal,
         limits: Limits,
     ) -> Result<Relaxed, Error> {
+        let m = self.workers.len();
         let none = |bound| Relaxed {
             bound,
-            woken: vec![0.0; self.workers.len()],
+            woken: vec![0.0; m],
+            counts: vec![0.0; m],
+            loads: vec![0.0; m],
         };
-        // A machine forced but not in the prefix needs a chunk more.
-        if more == 0 && uses.forced != 0 {
+        // Forced machines and boxes need more chunks than there are, or a
+        // box is empty: no completion.
+        let least: f64 = (0..m)
+            .map(|i| uses.count_box(i).0.max(f64::from(u8::from(uses.forces(i)))))
+            .sum();
+        let empty = (0..m).any(|i| uses.count_box(i).0 > uses.count_box(i).1);
+        if least > more as f64 || empty {
             return Ok(none(f64::INFINITY));
         }
         let mut p = self.program(prefix, Some(more), uses);
@@ -376,6 +403,10 @@ impl Frame {
                     Goal::Energy => (s.objective() + p.constant) * self.energy_unit,
                 },
                 woken: p.woken.iter().map(|z| z.map_or(0.0, |z| s[z])).collect(),
+                counts: p.further.iter().map(|f| f.map_or(0.0, |f| s[f.0])).collect(),
+                loads: (p.further.iter().zip(&self.workers))
+                    .map(|(f, w)| f.map_or(0.0, |f| s[f.1] * self.load / w.ram()))
+                    .collect(),
             }),
             Err(LpError::Infeasible) => Ok(none(f64::INFINITY)),
             Err(e) => Err(Error::Solver(e)),
@@ -397,7 +428,7 @@ impl Frame {
         limits: Limits,
         polish: bool,
     ) -> Result<Option<Solved>, Error> {
-        let mut p = self.program(sequence, None, Uses::default());
+        let mut p = self.program(sequence, None, &Uses::default());
         self.aim(&mut p, goal, limits);
         let first = match p.lp.solve() {
             Ok(s) => s,
@@ -406,7 +437,7 @@ impl Frame {
         };
         let solution = if polish {
             let best = first.objective();
-            let mut q = self.program(sequence, None, Uses::default());
+            let mut q = self.program(sequence, None, &Uses::default());
             let slack = 1e-9 * best.abs().max(1e-300);
             let tie = match goal {
                 Goal::Time => Limits {
