@@ -36,7 +36,7 @@
 //! at the sum of all powers.
 
 use crate::core::error::Error;
-use crate::core::lp::{Cmp, LpError, Problem, Var};
+use crate::core::lp::{Cmp, LpError, Problem, Solution, Var};
 
 use super::energy::EnergyParts;
 use super::instance::{Instance, Originator, Worker};
@@ -123,6 +123,16 @@ impl Uses {
     /// Machine `i`'s box of further chunks.
     pub fn count_box(&self, i: usize) -> (f64, f64) {
         self.counts.get(i).copied().unwrap_or((0.0, f64::INFINITY))
+    }
+
+    /// The least and most further chunks of machine `i`, its box with its
+    /// use: forced takes at least one, barred none (the least may exceed
+    /// the most: then no completion fits).
+    pub fn chunks_of(&self, i: usize) -> (f64, f64) {
+        let (lo, hi) = self.count_box(i);
+        let least = if self.forces(i) { lo.max(1.0) } else { lo };
+        let most = if self.bars(i) { 0.0 } else { hi };
+        (least, most)
     }
 
     pub fn forces(&self, i: usize) -> bool {
@@ -269,11 +279,9 @@ impl Frame {
                 // A barred machine takes nothing more; a forced one at
                 // least a chunk.
                 // (and as many as its box says).
-                let (lo, hi) = uses.count_box(i);
-                let most = if uses.bars(i) || hi < 1.0 { 0.0 } else { 1.0 };
-                let share = lp.add_var(0.0, 0.0, most);
-                let least = lo.max(f64::from(u8::from(uses.forces(i))));
-                let count = lp.add_var(0.0, least, (most * r as f64).min(hi));
+                let (least, most) = uses.chunks_of(i);
+                let share = lp.add_var(0.0, 0.0, if most < 1.0 { 0.0 } else { 1.0 });
+                let count = lp.add_var(0.0, least, most.min(r as f64));
                 further[i] = Some((count, share));
                 let busy = lp.add_var(0.0, 0.0, f64::INFINITY);
                 total.push((share, 1.0));
@@ -293,7 +301,8 @@ impl Frame {
                         lp.add_constraint(&after_own, Cmp::Le, -o);
                     }
                     None => {
-                        let least = if uses.forces(i) { 1.0 } else { 0.0 };
+                        // Used for sure (forced, or boxed to a chunk).
+                        let least = if uses.chunks_of(i).0 >= 1.0 { 1.0 } else { 0.0 };
                         let woken = lp.add_var(0.0, least, 1.0);
                         woken_of[i] = Some(woken);
                         let need = [(woken, r as f64), (count, -1.0)];
@@ -387,10 +396,8 @@ impl Frame {
         };
         // Forced machines and boxes need more chunks than there are, or a
         // box is empty: no completion.
-        let least: f64 = (0..m)
-            .map(|i| uses.count_box(i).0.max(f64::from(u8::from(uses.forces(i)))))
-            .sum();
-        let empty = (0..m).any(|i| uses.count_box(i).0 > uses.count_box(i).1);
+        let least: f64 = (0..m).map(|i| uses.chunks_of(i).0).sum();
+        let empty = (0..m).any(|i| uses.chunks_of(i).0 > uses.chunks_of(i).1);
         if least > more as f64 || empty {
             return Ok(none(f64::INFINITY));
         }
@@ -435,30 +442,43 @@ impl Frame {
             Err(LpError::Infeasible) => return Ok(None),
             Err(e) => return Err(Error::Solver(e)),
         };
-        let solution = if polish {
-            let best = first.objective();
-            let mut q = self.program(sequence, None, &Uses::default());
-            let slack = 1e-9 * best.abs().max(1e-300);
-            let tie = match goal {
-                Goal::Time => Limits {
-                    makespan: Some((best + slack) * self.unit),
-                    ..limits
-                },
-                Goal::Energy => Limits {
-                    energy: Some((best + p.constant + slack) * self.energy_unit),
-                    ..limits
-                },
-            };
-            let other = match goal {
-                Goal::Time => Goal::Energy,
-                Goal::Energy => Goal::Time,
-            };
-            self.aim(&mut q, other, tie);
-            // A failing tie-break keeps the first answer: it is optimal.
-            q.lp.solve().unwrap_or(first)
-        } else {
-            first
+        let unpolished = self.schedule(sequence, &p, &first);
+        if !polish {
+            return Ok(Some(unpolished));
+        }
+        let best = first.objective();
+        let mut q = self.program(sequence, None, &Uses::default());
+        let slack = 1e-9 * best.abs().max(1e-300);
+        let tie = match goal {
+            Goal::Time => Limits {
+                makespan: Some((best + slack) * self.unit),
+                ..limits
+            },
+            Goal::Energy => Limits {
+                energy: Some((best + p.constant + slack) * self.energy_unit),
+                ..limits
+            },
         };
+        let other = match goal {
+            Goal::Time => Goal::Energy,
+            Goal::Energy => Goal::Time,
+        };
+        self.aim(&mut q, other, tie);
+        // A failing tie-break keeps the first answer: it is optimal; so
+        // does one that lost more than the slack on the first criterion
+        // (the LPs' tolerance, against the plan's own times).
+        let polished = q.lp.solve().ok().map(|s| self.schedule(sequence, &q, &s));
+        let value = unpolished.value(goal);
+        Ok(Some(
+            polished
+                .filter(|s| s.value(goal) <= value + 1e-9 * value.abs())
+                .unwrap_or(unpolished),
+        ))
+    }
+
+    /// The schedule of an LP's solution, settled and evaluated on its own
+    /// times.
+    fn schedule(&self, sequence: &[usize], p: &Program, solution: &Solution) -> Solved {
         let fractions: Vec<f64> = p.x.iter().map(|&x| solution[x].max(0.0)).collect();
         let sum: f64 = fractions.iter().sum::<f64>().max(f64::MIN_POSITIVE);
         let plan = Plan {
@@ -466,7 +486,6 @@ impl Frame {
             sizes: fractions.iter().map(|f| self.load * f / sum).collect(),
             starts: p.t.iter().map(|&t| solution[t] * self.unit).collect(),
         };
-        let plan = plan.without_empty().settled(&self.workers);
-        Ok(Some(self.evaluate(plan)))
+        self.evaluate(plan.without_empty().settled(&self.workers))
     }
 }
