@@ -249,6 +249,30 @@ fn main() {
             );
         }
     }
+    // LPs per second: a round robin's sequence LP (m = 10, n = 20) built and
+    // solved anew, against the same LP kept and re-optimised at a load 1 %
+    // away (as consecutive probes of a map; alternating between two loads).
+    let sequence: Vec<usize> = (0..20).map(|j| j % 10).collect();
+    let near = startup::Instance::reference(10, 100_000.0);
+    let far = startup::Instance::reference(10, 101_000.0);
+    row(
+        "M5 sequence LP (m = 10, n = 20, V = 1e5), built and solved anew",
+        "",
+        median(budget, || {
+            black_box(near.solve_sequence(&sequence).unwrap());
+        }),
+    );
+    let mut kept = startup::LoadLp::new(&near, &sequence).unwrap();
+    let mut flip = false;
+    row(
+        "the same LP kept, re-optimised at a load 1 % away (warm start)",
+        "",
+        median(budget, || {
+            flip = !flip;
+            let at = if flip { &far } else { &near };
+            black_box(kept.solve(at, &sequence).unwrap());
+        }),
+    );
     // One map probe (best round robin by climbing from the previous probe's,
     // then the root bound), as the isoefficiency map evaluates E: along a
     // sweep of loads, so the hint is warm as in a map.

@@ -24,6 +24,11 @@ pub fn with_deadline<T>(end: Instant, f: impl FnOnce() -> T) -> T {
     result
 }
 
+/// The current deadline, if any (to pass it on to other threads).
+pub fn current() -> Option<Instant> {
+    DEADLINE.get()
+}
+
 /// The time left before the current deadline (zero once it has passed),
 /// or `None` without one.
 pub fn time_left() -> Option<Duration> {

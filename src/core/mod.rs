@@ -14,6 +14,7 @@ pub mod lp;
 pub mod map;
 pub mod model;
 pub mod number;
+pub mod parallel;
 pub mod permutations;
 pub mod platform;
 pub mod processing;

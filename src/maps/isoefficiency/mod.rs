@@ -36,14 +36,16 @@ mod search;
 pub mod table;
 mod view;
 
+use std::sync::Mutex;
+
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
 use crate::core::model::hand_out;
+use crate::core::parallel;
 use crate::core::progress::Progress;
-use crate::core::response::Response;
 use crate::models::startup::{self, Instance};
 
 pub use model::{IsoefficiencyMap, MapOutput, Table1, TableOutput};
@@ -427,7 +429,8 @@ impl Request {
         Ok(())
     }
 
-    /// The whole map, one machine count after the other.
+    /// The whole map: its columns on every core natively
+    /// ([`parallel::each`]), one after the other in the page's worker.
     ///
     /// # Errors
     ///
@@ -435,36 +438,22 @@ impl Request {
     pub fn map(&self, progress: &mut dyn Progress) -> Result<Map, Error> {
         self.check()?;
         let counts: Vec<usize> = self.machine_counts().collect();
-        let mut columns = Vec::with_capacity(counts.len());
-        for (i, &m) in counts.iter().enumerate() {
-            let share = 1.0 / counts.len() as f64;
-            let mut part = Part {
-                whole: &mut *progress,
-                from: i as f64 * share,
-                share,
-            };
-            let column = self.column_after(m, &columns, &mut part)?;
-            columns.push(column);
-        }
+        // The columns done so far, for the partial maps handed out.
+        let done = Mutex::new(Vec::<Column>::new());
+        let so_far = || done.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let columns = parallel::each(
+            &counts,
+            |&m, part| self.column_after(m, &so_far(), part),
+            progress,
+            |_, column, progress| {
+                let mut columns = so_far();
+                columns.push(column.clone());
+                columns.sort_by_key(|c| c.machines);
+                *done.lock().unwrap_or_else(|e| e.into_inner()) = columns.clone();
+                hand_out::<IsoefficiencyMap>(&MapOutput::of(Map::new(columns, self)), progress);
+            },
+        )?;
         Ok(Map::new(columns, self))
-    }
-}
-
-/// One part of a longer computation: reports scaled into the part's share,
-/// partial results passed on.
-struct Part<'a> {
-    whole: &'a mut dyn Progress,
-    from: f64,
-    share: f64,
-}
-
-impl Progress for Part<'_> {
-    fn report(&mut self, done: f64, what: &str) -> bool {
-        self.whole.report(self.from + done * self.share, what)
-    }
-
-    fn partial(&mut self, response: &Response) {
-        self.whole.partial(response);
     }
 }
 

@@ -13,6 +13,7 @@ use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::count::Count;
 use crate::core::error::{Error, Validate};
 use crate::core::model::hand_out;
+use crate::core::parallel;
 use crate::core::progress::Progress;
 use crate::models::startup::Status;
 
@@ -212,18 +213,21 @@ impl Request {
         self.check()?;
         let lps = self.certify_lps.map_or(DEFAULT_CERTIFY_LPS, |l| l.0);
         let counts: Vec<usize> = self.machine_counts().collect();
-        let mut rows = Vec::new();
-        for (i, &m) in counts.iter().enumerate() {
-            let share = 1.0 / counts.len() as f64;
-            let mut inner =
-                |done: f64, what: &str| progress.report((i as f64 + done) * share, what);
-            rows.push(self.table_row(m, lps, &mut inner)?);
-            let so_far = Table {
-                rows: rows.clone(),
-                reference: self.is_reference(),
-            };
-            hand_out::<super::Table1>(&super::TableOutput::of(so_far), progress);
-        }
+        let mut done: Vec<Row> = Vec::new();
+        let rows = parallel::each(
+            &counts,
+            |&m, part| self.table_row(m, lps, part),
+            progress,
+            |_, row, progress| {
+                done.push(row.clone());
+                done.sort_by_key(|r| r.machines);
+                let so_far = Table {
+                    rows: done.clone(),
+                    reference: self.is_reference(),
+                };
+                hand_out::<super::Table1>(&super::TableOutput::of(so_far), progress);
+            },
+        )?;
         Ok(Table {
             rows,
             reference: self.is_reference(),

@@ -55,7 +55,7 @@ use crate::core::progress::Progress;
 use crate::core::schedule::{MachineUse, Schedule};
 use crate::core::verify::{verify, Rules, Verdict};
 
-pub use sequence::Solved;
+pub use sequence::{LoadLp, Solved};
 
 /// The most machines.
 pub const MAX_MACHINES: usize = 64;

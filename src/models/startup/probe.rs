@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::error::Validate;
+use crate::models::startup::LoadLp;
 use crate::models::startup::Instance;
 
 /// The efficiency at one load, with its proven accuracy.
@@ -52,6 +53,9 @@ impl Point {
 pub struct Probe {
     template: Instance,
     hint: Option<(usize, usize)>,
+    /// The round robins' LPs kept solved, re-optimised at each new load
+    /// ([`LoadLp`]); `None` solves every LP from scratch.
+    kept: Option<HashMap<(usize, usize), Vec<LoadLp>>>,
     /// LPs solved so far.
     pub lps: u64,
     /// Probes made so far.
@@ -74,8 +78,22 @@ impl Probe {
                 ..template.clone()
             },
             hint: None,
+            kept: Some(HashMap::new()),
             lps: 0,
             probes: 0,
+        })
+    }
+
+    /// A probe that solves every LP from scratch (the reference for the
+    /// warm-started one in tests and benchmarks).
+    ///
+    /// # Errors
+    ///
+    /// As [`Probe::new`].
+    pub fn cold(template: &Instance) -> Result<Probe, Error> {
+        Ok(Probe {
+            kept: None,
+            ..Probe::new(template)?
         })
     }
 
@@ -155,9 +173,12 @@ impl Probe {
     /// [`Error::Field`] if the template is invalid.
     pub fn retarget(&mut self, template: &Instance) -> Result<(), Error> {
         let hint = self.hint;
-        let (lps, probes) = (self.lps, self.probes);
+        let (lps, probes, warm) = (self.lps, self.probes, self.kept.is_some());
         *self = Probe::new(template)?;
         (self.hint, self.lps, self.probes) = (hint, lps, probes);
+        if !warm {
+            self.kept = None;
+        }
         Ok(())
     }
 
@@ -182,6 +203,7 @@ impl Probe {
         let mut family = RoundRobins {
             instance: &instance,
             known: HashMap::new(),
+            kept: self.kept.as_mut(),
         };
         let hint = self.hint.filter(|&at| family.allowed(at));
         // The first probe scans every round robin; later ones climb.
@@ -212,6 +234,7 @@ impl Probe {
 struct RoundRobins<'a> {
     instance: &'a Instance,
     known: HashMap<(usize, usize), f64>,
+    kept: Option<&'a mut HashMap<(usize, usize), Vec<LoadLp>>>,
 }
 
 impl RoundRobins<'_> {
@@ -231,11 +254,33 @@ impl RoundRobins<'_> {
     /// The makespan of the round robin over `p` machines with `k` chunks;
     /// `lps` counts the LP when it is solved here.
     fn makespan(&mut self, (p, k): (usize, usize), lps: &mut u64) -> Result<f64, Error> {
+        self.solve((p, k), lps, true)
+    }
+
+    /// [`RoundRobins::makespan`], from the round robin's kept LP if `keep`
+    /// (and the probe keeps LPs), else solved from scratch.
+    fn solve(&mut self, (p, k): (usize, usize), lps: &mut u64, keep: bool) -> Result<f64, Error> {
         if let Some(&t) = self.known.get(&(p, k)) {
             return Ok(t);
         }
         let sequence: Vec<usize> = (0..k).map(|j| j % p).collect();
-        let t = self.instance.solve_sequence(&sequence)?.makespan;
+        let t = match self.kept.as_deref_mut().filter(|_| keep) {
+            None => self.instance.solve_sequence(&sequence)?.makespan,
+            Some(kept) => {
+                // One LP per stretch of loads: a search comes back to
+                // loads it left (a crossing below `Vmax` after the sweep).
+                let lps = kept.entry((p, k)).or_default();
+                let load = self.instance.load;
+                let lp = match lps.iter().position(|lp| lp.reaches(load)) {
+                    Some(i) => &mut lps[i],
+                    None => {
+                        lps.push(LoadLp::new(self.instance, &sequence)?);
+                        lps.last_mut().expect("just pushed")
+                    }
+                };
+                lp.solve(self.instance, &sequence)?.makespan
+            }
+        };
         *lps += 1;
         self.known.insert((p, k), t);
         Ok(t)
@@ -250,7 +295,8 @@ impl RoundRobins<'_> {
         for p in 1..=m {
             for k in 1..=n {
                 if self.allowed((p, k)) {
-                    let t = self.makespan((p, k), lps)?;
+                    // Most of these are never visited again: solved once.
+                    let t = self.solve((p, k), lps, false)?;
                     if t < best.1 {
                         best = ((p, k), t);
                     }
@@ -324,20 +370,31 @@ mod tests {
     }
 
     /// The climb finds the best round robin of the full scan, on the
-    /// reference instance across the loads of a map.
+    /// reference instance across the loads of a map, with kept LPs or
+    /// without. A kept LP may rebuild a schedule below the scan's (another
+    /// optimal point of the same LP, with an empty chunk and its overhead
+    /// saved), never far.
     #[test]
     fn climb_matches_the_full_round_robin_scan() {
         for m in [2, 5, 11] {
-            let mut probe = Probe::new(&Instance::reference(m, 1.0)).unwrap();
-            let mut worst: f64 = 0.0;
-            for load in (0..20).map(|i| 10f64.powf(1.0 + i as f64 * 0.3)) {
-                let point = probe.at(load).unwrap();
-                let (scan, _) = probe.instance(load).round_robin(&mut Silent).unwrap();
-                worst = worst.max((point.makespan - scan.makespan) / scan.makespan);
-                assert!(point.makespan >= scan.makespan * (1.0 - 1e-9));
+            for kept in [false, true] {
+                let template = Instance::reference(m, 1.0);
+                let mut probe = match kept {
+                    true => Probe::new(&template).unwrap(),
+                    false => Probe::cold(&template).unwrap(),
+                };
+                let (mut worst, mut below): (f64, f64) = (0.0, 0.0);
+                for load in (0..20).map(|i| 10f64.powf(1.0 + i as f64 * 0.3)) {
+                    let point = probe.at(load).unwrap();
+                    let (scan, _) = probe.instance(load).round_robin(&mut Silent).unwrap();
+                    let above = (point.makespan - scan.makespan) / scan.makespan;
+                    (worst, below) = (worst.max(above), below.min(above));
+                }
+                eprintln!("m = {m}, kept {kept}: worst {worst:e}, below {below:e}, lps {}", probe.lps);
+                assert!(worst < 2e-3, "m = {m}: the climb is {worst} above the scan");
+                let floor = if kept { -1e-4 } else { -1e-9 };
+                assert!(below >= floor, "m = {m}: the climb is {below} below the scan");
             }
-            eprintln!("m = {m}: worst {worst:e}, lps {}", probe.lps);
-            assert!(worst < 2e-3, "m = {m}: the climb is {worst} above the scan");
         }
     }
 }

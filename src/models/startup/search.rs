@@ -31,7 +31,7 @@
 
 use crate::core::branch::{best_first, split_pays, Ended, Ending, Stop, Tree};
 use crate::core::error::Error;
-use crate::core::lp::{Cmp, Problem, Var};
+use crate::core::lp::{Cmp, LpError, Problem, Var, Warm};
 use crate::core::model::hand_out;
 use crate::core::progress::Progress;
 
@@ -47,6 +47,8 @@ struct Node {
     /// The bound LP's relaxed counts and loads.
     counts: Vec<f64>,
     loads: Vec<f64>,
+    /// The bound LP kept solved, when the node may split its box.
+    kept: Option<Kept>,
 }
 
 impl Node {
@@ -58,13 +60,87 @@ impl Node {
         cutoff: f64,
     ) -> Result<Node, Error> {
         let relaxed = instance.relax(&prefix, &range, cutoff)?;
-        Ok(Node {
+        Ok(Node::of(relaxed, prefix, range))
+    }
+
+    fn of(relaxed: Relaxation, prefix: Vec<usize>, range: Vec<(f64, f64)>) -> Node {
+        // Only a node that may split needs its LP (a solver's state is
+        // much larger than the node).
+        let kept = relaxed
+            .kept
+            .filter(|_| fractional(&relaxed.counts, &relaxed.loads).is_some());
+        Node {
             bound: relaxed.bound,
             prefix,
             range,
             counts: relaxed.counts,
             loads: relaxed.loads,
-        })
+            kept,
+        }
+    }
+
+    /// One side of a split of machine `i`'s box: `part` is its new box.
+    /// From the node's kept LP with one row added when the LP was built
+    /// for the same cutoff (the same LP as a new one, solved from the
+    /// parent's basis), else built anew.
+    fn side(
+        &self,
+        instance: &Instance,
+        i: usize,
+        part: (f64, f64),
+        cutoff: f64,
+    ) -> Result<Node, Error> {
+        let mut range = self.range.clone();
+        range[i] = part;
+        let relaxed = match &self.kept {
+            Some(kept) if kept.cutoff == cutoff => kept.clone().boxed(i, part, cutoff)?,
+            _ => instance.relax(&self.prefix, &range, cutoff)?,
+        };
+        Ok(Node::of(relaxed, self.prefix.clone(), range))
+    }
+}
+
+/// A node's bound LP kept solved ([`Warm`]), with what reading it needs.
+#[derive(Clone)]
+pub(crate) struct Kept {
+    warm: Warm,
+    counts: Vec<Var>,
+    r: Vec<Var>,
+    unit: f64,
+    per_chunk: f64,
+    /// The cutoff the LP was built for.
+    cutoff: f64,
+}
+
+impl Kept {
+    /// The relaxation with machine `i`'s count also in `part` (one row per
+    /// side of the box that moved).
+    fn boxed(mut self, i: usize, part: (f64, f64), cutoff: f64) -> Result<Relaxation, Error> {
+        let ki = self.counts[i];
+        let mut answer = Ok(());
+        let (lo, hi) = self.warm.problem().bounds(ki);
+        if part.0 > lo {
+            answer = self.warm.add_constraint(&[(ki, 1.0)], Cmp::Ge, part.0).map(drop);
+        }
+        if answer.is_ok() && part.1 < hi {
+            answer = self.warm.add_constraint(&[(ki, 1.0)], Cmp::Le, part.1).map(drop);
+        }
+        match answer {
+            Ok(()) => Ok(self.relaxation()),
+            Err(LpError::Infeasible) => Ok(Relaxation::pruned(cutoff)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The kept LP's optimum in the instance's units.
+    fn relaxation(self) -> Relaxation {
+        let solution = self.warm.solution();
+        Relaxation {
+            bound: solution.objective() * self.unit,
+            counts: self.counts.iter().map(|&ki| solution[ki]).collect(),
+            loads: self.r.iter().map(|&ri| solution[ri] / self.per_chunk).collect(),
+            kept: Some(self),
+        }
     }
 }
 
@@ -99,6 +175,8 @@ pub(crate) struct Relaxation {
     /// Each machine's load after the prefix, in units of the most load a
     /// chunk holds in core.
     pub loads: Vec<f64>,
+    /// The LP, solved, for splits of the node's box.
+    pub kept: Option<Kept>,
 }
 
 impl Relaxation {
@@ -109,6 +187,7 @@ impl Relaxation {
             bound: cutoff,
             counts: Vec::new(),
             loads: Vec::new(),
+            kept: None,
         }
     }
 }
@@ -352,16 +431,17 @@ impl BoundLp {
     /// The optimum in the instance's units, with each machine's relaxed
     /// count and load (in chunks' worth of in-core load) for the split of
     /// boxes; an infeasible LP prunes the node at `cutoff`.
-    fn solve(&self, cutoff: f64) -> Result<Relaxation, Error> {
-        match self.lp.solve() {
-            Ok(solution) => {
-                let per_chunk = self.scaled.per_chunk;
-                Ok(Relaxation {
-                    bound: solution.objective() * self.scaled.unit,
-                    counts: self.counts.iter().map(|&ki| solution[ki]).collect(),
-                    loads: self.r.iter().map(|&ri| solution[ri] / per_chunk).collect(),
-                })
+    fn solve(self, cutoff: f64) -> Result<Relaxation, Error> {
+        match Warm::new(self.lp) {
+            Ok(warm) => Ok(Kept {
+                warm,
+                counts: self.counts,
+                r: self.r,
+                unit: self.scaled.unit,
+                per_chunk: self.scaled.per_chunk,
+                cutoff,
             }
+            .relaxation()),
             Err(crate::core::lp::LpError::Infeasible) => Ok(Relaxation::pruned(cutoff)),
             Err(e) => Err(e.into()),
         }
@@ -646,16 +726,7 @@ impl<'a> Search<'a> {
         };
         let (lo, hi) = node.range[i];
         let k = node.counts[i];
-        let side = |part| {
-            let mut range = node.range.clone();
-            range[i] = part;
-            Node::new(
-                self.instance,
-                node.prefix.clone(),
-                range,
-                self.best.makespan,
-            )
-        };
+        let side = |part| node.side(self.instance, i, part, self.best.makespan);
         let (low, high) = (side((lo, k.floor()))?, side((k.ceil(), hi))?);
         self.lps += 2;
         let pays = split_pays(node.bound, [low.bound, high.bound], cutoff);

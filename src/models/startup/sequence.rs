@@ -26,7 +26,7 @@
 //! longer than the LP's `T`.
 
 use crate::core::error::Error;
-use crate::core::lp::{Cmp, Problem};
+use crate::core::lp::{Cmp, Problem, Var, Warm};
 use crate::core::schedule::{Chunk, Interval, Schedule};
 
 use super::Instance;
@@ -40,6 +40,91 @@ pub struct Solved {
     pub sizes: Vec<f64>,
     /// The makespan of the rebuilt schedule.
     pub makespan: f64,
+    /// The LP's optimum `T`. The rebuilt schedule is never longer, and may
+    /// be shorter: an optimal point that leaves a chunk empty saves its
+    /// overhead, so two optimal points can rebuild to different makespans.
+    pub optimum: f64,
+}
+
+/// A sequence's LP as built: sizes `x`, and the load variable `λ` when
+/// asked for.
+struct SequenceLp {
+    lp: Problem,
+    /// The time unit, `T(1,1,V)`.
+    unit: f64,
+    x: Vec<Var>,
+    share: Option<Var>,
+}
+
+/// One sequence's LP kept solved, for that sequence at many loads (a map's
+/// probes). Loads are in units of a reference load `V₀` (the first one
+/// asked for) and times in `T(1,1,V₀)`; the load enters only as the
+/// variable `λ = V/V₀`, so a new load is one changed bound, re-optimised
+/// from the previous basis ([`Warm`]). The optimal basis of a sequence
+/// changes only where a chunk changes memory level or a constraint becomes
+/// tight, so nearby loads take a handful of pivots.
+#[derive(Debug, Clone)]
+pub struct LoadLp {
+    reference: f64,
+    /// The time unit, `T(1,1,V₀)`.
+    unit: f64,
+    warm: Warm,
+    x: Vec<Var>,
+    share: Var,
+}
+
+impl LoadLp {
+    /// How far below and above `V₀` a load may be before the LP is built
+    /// anew. Below, the LP's numbers shrink towards the solver's absolute
+    /// tolerances (at `V₀/18` an optimum was 1.5e-6 off); above, they only
+    /// grow, and a sweep of loads mostly climbs.
+    const REACH: (f64, f64) = (0.25, 16.0);
+
+    /// The LP of `sequence` built and solved at `instance`'s load.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if the LP fails.
+    pub fn new(instance: &Instance, sequence: &[usize]) -> Result<LoadLp, Error> {
+        let built = instance.sequence_lp(sequence, Some(()));
+        let share = built.share.expect("asked for");
+        // Solved first with λ free (all sizes 0, a trivial LP), then at
+        // λ = 1: the solver holds λ's own bounds, within which it is fixed.
+        let mut warm = Warm::new(built.lp)?;
+        warm.fix(share, 1.0)?;
+        Ok(LoadLp {
+            reference: instance.load,
+            unit: built.unit,
+            warm,
+            x: built.x,
+            share,
+        })
+    }
+
+    /// Whether `load` is close enough to `V₀` to be solved from this LP.
+    pub fn reaches(&self, load: f64) -> bool {
+        let ratio = load / self.reference;
+        (Self::REACH.0..=Self::REACH.1).contains(&ratio)
+    }
+
+    /// The sequence's optimum at `instance`'s load, as
+    /// [`Instance::solve_sequence`] finds it; `instance` is the one this LP
+    /// was built for with another load, which the LP must
+    /// [reach](LoadLp::reaches).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Solver`] if the LP fails.
+    pub fn solve(&mut self, instance: &Instance, sequence: &[usize]) -> Result<Solved, Error> {
+        let share = instance.load / self.reference;
+        let solution = if self.warm.solution()[self.share] == share {
+            self.warm.solution()
+        } else {
+            self.warm.fix(self.share, share)?
+        };
+        let sizes: Vec<f64> = self.x.iter().map(|&xi| solution[xi]).collect();
+        Ok(instance.solved(sequence, &sizes, solution.objective() * self.unit))
+    }
 }
 
 impl Instance {
@@ -49,6 +134,33 @@ impl Instance {
     ///
     /// [`Error::Solver`] if the LP fails.
     pub fn solve_sequence(&self, sequence: &[usize]) -> Result<Solved, Error> {
+        let built = self.sequence_lp(sequence, None);
+        let solution = built.lp.solve()?;
+        let fractions: Vec<f64> = built.x.iter().map(|&xi| solution[xi]).collect();
+        Ok(self.solved(sequence, &fractions, solution.objective() * built.unit))
+    }
+
+    /// The sequence's solved schedule from its LP's sizes (in any unit):
+    /// rescaled to add up to `V` exactly, then rebuilt.
+    fn solved(&self, sequence: &[usize], sizes: &[f64], optimum: f64) -> Solved {
+        let v = self.load;
+        let fractions: Vec<f64> = sizes.iter().map(|x| x.max(0.0)).collect();
+        let sum: f64 = fractions.iter().sum();
+        let sizes: Vec<f64> = fractions.iter().map(|f| v * f / sum).collect();
+        let makespan = self.schedule(sequence, &sizes).makespan;
+        Solved {
+            sequence: sequence.to_vec(),
+            sizes,
+            makespan,
+            optimum,
+        }
+    }
+
+    /// The sequence's LP (see the module docs), scaled to this instance's
+    /// load. With `share`, the load row is `Σ α_j = λ` with a variable `λ`
+    /// (fixed at 1 here): the same LP then serves other loads by fixing `λ`
+    /// at `V/V₀` ([`LoadLp`]); without, it is `Σ α_j = 1`.
+    fn sequence_lp(&self, sequence: &[usize], share: Option<()>) -> SequenceLp {
         let unit = self.single().max(f64::MIN_POSITIVE);
         let v = self.load;
         let mut lp = Problem::new();
@@ -60,7 +172,8 @@ impl Instance {
                 lp.add_var(0.0, lower, f64::INFINITY)
             })
             .collect();
-        let x: Vec<_> = (0..k).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
+        let most = if share.is_some() { f64::INFINITY } else { 1.0 };
+        let x: Vec<_> = (0..k).map(|_| lp.add_var(0.0, 0.0, most)).collect();
         let (o, c) = (self.overhead / unit, self.rate * v / unit);
         let (a1, a2, b2) = (self.a1 * v / unit, self.a2 * v / unit, self.b2 / unit);
         for j in 0..k {
@@ -79,18 +192,22 @@ impl Instance {
                 -o - b2,
             );
         }
-        let all: Vec<_> = x.iter().map(|&xi| (xi, 1.0)).collect();
-        lp.add_constraint(&all, Cmp::Eq, 1.0);
-        let solution = lp.solve()?;
-        let fractions: Vec<f64> = x.iter().map(|&xi| solution[xi].max(0.0)).collect();
-        let sum: f64 = fractions.iter().sum();
-        let sizes: Vec<f64> = fractions.iter().map(|f| v * f / sum).collect();
-        let makespan = self.schedule(sequence, &sizes).makespan;
-        Ok(Solved {
-            sequence: sequence.to_vec(),
-            sizes,
-            makespan,
-        })
+        let mut all: Vec<_> = x.iter().map(|&xi| (xi, 1.0)).collect();
+        let share = share.map(|()| lp.add_var(0.0, 0.0, f64::INFINITY));
+        let rhs = match share {
+            Some(lambda) => {
+                all.push((lambda, -1.0));
+                0.0
+            }
+            None => 1.0,
+        };
+        lp.add_constraint(&all, Cmp::Eq, rhs);
+        SequenceLp {
+            lp,
+            unit,
+            x,
+            share,
+        }
     }
 
     /// The schedule of a sequence with given sizes: every message as early

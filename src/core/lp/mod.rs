@@ -33,6 +33,9 @@
 use std::fmt;
 use std::ops::Index;
 
+mod warm;
+pub use warm::Warm;
+
 /// A variable of a [`Problem`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Var(usize);
@@ -184,6 +187,12 @@ impl Problem {
         self.columns[var.0].cost
     }
 
+    /// A variable's bounds as added.
+    pub fn bounds(&self, var: Var) -> (f64, f64) {
+        let c = &self.columns[var.0];
+        (c.lower, c.upper)
+    }
+
     /// Adds the constraint `Σ coef·var  cmp  rhs` (a variable named twice
     /// counts with the sum of its coefficients).
     pub fn add_constraint(&mut self, terms: &[(Var, f64)], cmp: Cmp, rhs: f64) {
@@ -216,18 +225,11 @@ impl Problem {
     /// Solves with the given backend. Errors as for [`Problem::solve`].
     pub fn solve_with(&self, backend: Backend) -> Result<Solution, LpError> {
         self.check_finite()?;
-        let run = || match backend {
+        let solution = guard(|| match backend {
             Backend::Microlp => microlp_backend::solve(self),
             #[cfg(feature = "minilp")]
             Backend::Minilp => minilp_backend::solve(self),
-        };
-        #[cfg(not(target_arch = "wasm32"))]
-        let solution =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).map_err(|panic| {
-                LpError::Failed(format!("solver panicked: {}", panic_text(&panic)))
-            })??;
-        #[cfg(target_arch = "wasm32")]
-        let solution = run()?;
+        })?;
         self.check_answer(&solution)?;
         Ok(solution)
     }
@@ -313,6 +315,17 @@ impl Problem {
     }
 }
 
+/// Runs a backend, turning a panic into [`LpError::Failed`] on native
+/// targets (wasm aborts on panic; only `microlp`, which does not panic on
+/// numerical trouble, runs there).
+fn guard<T>(run: impl FnOnce() -> Result<T, LpError>) -> Result<T, LpError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+        .map_err(|panic| LpError::Failed(format!("solver panicked: {}", panic_text(&panic))))?;
+    #[cfg(target_arch = "wasm32")]
+    run()
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = panic.downcast_ref::<&str>() {
@@ -326,9 +339,11 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
 
 mod microlp_backend {
     use super::{Cmp, LpError, Problem, Solution};
-    use microlp::{ComparisonOp, OptimizationDirection};
+    use microlp::{ComparisonOp, OptimizationDirection, Variable};
 
-    pub(super) fn solve(p: &Problem) -> Result<Solution, LpError> {
+    /// The problem in `microlp`'s terms, with its time limit set from the
+    /// computation's deadline; `Err(TimeLimit)` when none is left.
+    pub(super) fn build(p: &Problem) -> Result<(microlp::Problem, Vec<Variable>), LpError> {
         let mut lp = microlp::Problem::new(OptimizationDirection::Minimize);
         let vars: Vec<_> = p
             .columns
@@ -337,33 +352,54 @@ mod microlp_backend {
             .collect();
         for r in &p.rows {
             let terms: Vec<_> = r.terms.iter().map(|(v, a)| (vars[v.0], *a)).collect();
-            let op = match r.cmp {
-                Cmp::Le => ComparisonOp::Le,
-                Cmp::Ge => ComparisonOp::Ge,
-                Cmp::Eq => ComparisonOp::Eq,
-            };
-            lp.add_constraint(terms.as_slice(), op, r.rhs);
+            lp.add_constraint(terms.as_slice(), op(r.cmp), r.rhs);
         }
-        let left = crate::core::deadline::time_left();
-        if let Some(left) = left {
+        if let Some(left) = crate::core::deadline::time_left() {
             if left.is_zero() {
                 return Err(LpError::TimeLimit);
             }
             lp.set_time_limit(left);
         }
-        let outcome = lp.solve().map_err(|e| match e {
+        Ok((lp, vars))
+    }
+
+    pub(super) fn op(cmp: Cmp) -> ComparisonOp {
+        match cmp {
+            Cmp::Le => ComparisonOp::Le,
+            Cmp::Ge => ComparisonOp::Ge,
+            Cmp::Eq => ComparisonOp::Eq,
+        }
+    }
+
+    /// The solver's optimum from what a solve or an edit returned.
+    pub(super) fn optimum(
+        outcome: Result<microlp::SolveOutcome, microlp::Error>,
+    ) -> Result<microlp::Solution, LpError> {
+        let outcome = outcome.map_err(|e| match e {
             microlp::Error::Infeasible => LpError::Infeasible,
             microlp::Error::Unbounded => LpError::Unbounded,
             other => LpError::Failed(other.to_string()),
         })?;
-        let solution = outcome.into_solution().map_err(|_| match left {
-            Some(_) => LpError::TimeLimit,
-            None => LpError::Failed("the solve was interrupted".into()),
-        })?;
-        Ok(Solution {
+        outcome
+            .into_solution()
+            .map_err(|_| match crate::core::deadline::time_left() {
+                Some(_) => LpError::TimeLimit,
+                None => LpError::Failed("the solve was interrupted".into()),
+            })
+    }
+
+    /// Our [`Solution`] of the solver's.
+    pub(super) fn read(solution: &microlp::Solution, vars: &[Variable]) -> Solution {
+        Solution {
             objective: solution.objective(),
             values: vars.iter().map(|v| solution.var_value(*v)).collect(),
-        })
+        }
+    }
+
+    pub(super) fn solve(p: &Problem) -> Result<Solution, LpError> {
+        let (lp, vars) = build(p)?;
+        let solution = optimum(lp.solve())?;
+        Ok(read(&solution, &vars))
     }
 }
 

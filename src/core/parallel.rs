@@ -1,0 +1,145 @@
+//! Independent pieces of one computation (a map's columns, Table 1's rows)
+//! on every core of a native machine.
+//!
+//! Natively the pieces run on a work-stealing pool (`rayon`), one per core,
+//! while the calling thread relays progress: it reports the share of pieces
+//! done, hands each finished piece to the caller (for partial results),
+//! and, when its progress asks to stop, tells the running pieces to stop at
+//! their next report. Each piece runs under the caller's deadline. In
+//! WebAssembly (one thread; the page has its own pool of workers) the
+//! pieces run one after the other with their own progress, as before.
+//! Either way a piece is computed by the same code from the same inputs, so
+//! the results are those of one thread, in the items' order.
+
+use crate::core::error::Error;
+use crate::core::progress::Progress;
+
+/// Computes `work(item, progress)` for every item and returns the results
+/// in the items' order; `finished(index, result, progress)` sees each
+/// result as soon as it is ready (in order of completion natively).
+///
+/// # Errors
+///
+/// The error of the first piece (in the items' order) that failed;
+/// [`Error::Cancelled`] when `progress` asks to stop.
+pub fn each<I, T>(
+    items: &[I],
+    work: impl Fn(&I, &mut dyn Progress) -> Result<T, Error> + Sync,
+    progress: &mut dyn Progress,
+    mut finished: impl FnMut(usize, &T, &mut dyn Progress),
+) -> Result<Vec<T>, Error>
+where
+    I: Sync,
+    T: Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    if items.len() > 1 && rayon::current_num_threads() > 1 {
+        return native::each(items, work, progress, finished);
+    }
+    let share = 1.0 / items.len().max(1) as f64;
+    let mut results = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let mut part = Part {
+            whole: &mut *progress,
+            from: i as f64 * share,
+            share,
+        };
+        let result = work(item, &mut part)?;
+        finished(i, &result, progress);
+        results.push(result);
+    }
+    Ok(results)
+}
+
+/// One piece's share of the whole's progress; partial results passed on.
+struct Part<'a> {
+    whole: &'a mut dyn Progress,
+    from: f64,
+    share: f64,
+}
+
+impl Progress for Part<'_> {
+    fn report(&mut self, done: f64, what: &str) -> bool {
+        self.whole.report(self.from + done * self.share, what)
+    }
+
+    fn partial(&mut self, response: &crate::core::response::Response) {
+        self.whole.partial(response);
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc;
+
+    use crate::core::deadline;
+    use crate::core::error::Error;
+    use crate::core::progress::Progress;
+
+    pub(super) fn each<I, T>(
+        items: &[I],
+        work: impl Fn(&I, &mut dyn Progress) -> Result<T, Error> + Sync,
+        progress: &mut dyn Progress,
+        mut finished: impl FnMut(usize, &T, &mut dyn Progress),
+    ) -> Result<Vec<T>, Error>
+    where
+        I: Sync,
+        T: Send,
+    {
+        let stop = AtomicBool::new(false);
+        let end = deadline::current();
+        let (sender, receiver) = mpsc::channel();
+        let mut results: Vec<Option<Result<T, Error>>> = items.iter().map(|_| None).collect();
+        rayon::in_place_scope(|scope| {
+            for (i, item) in items.iter().enumerate() {
+                let sender = sender.clone();
+                let (work, stop) = (&work, &stop);
+                scope.spawn(move |_| {
+                    // A piece's own reports only ask whether to go on.
+                    let mut go_on = |_: f64, _: &str| !stop.load(Ordering::Relaxed);
+                    let result = match end {
+                        Some(end) => deadline::with_deadline(end, || work(item, &mut go_on)),
+                        None => work(item, &mut go_on),
+                    };
+                    // The receiver outlives the scope; a send cannot fail.
+                    let _ = sender.send((i, result));
+                });
+            }
+            drop(sender);
+            let mut done = 0;
+            for (i, result) in receiver.iter() {
+                done += 1;
+                if let Ok(value) = &result {
+                    finished(i, value, progress);
+                } else {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                results[i] = Some(result);
+                let what = format!("{done} of {} done", items.len());
+                if !progress.report(done as f64 / items.len() as f64, &what) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        // A piece stopped because another failed reports `Cancelled`: the
+        // failure that caused it is the one to report.
+        let mut values = Vec::with_capacity(items.len());
+        let mut failure = None;
+        for result in results {
+            match result.unwrap_or(Err(Error::Cancelled)) {
+                Ok(value) => values.push(value),
+                Err(Error::Cancelled) => failure = failure.or(Some(Error::Cancelled)),
+                Err(e) => {
+                    if failure.as_ref().is_none_or(|f| *f == Error::Cancelled) {
+                        failure = Some(e);
+                    }
+                }
+            }
+        }
+        match failure {
+            None => Ok(values),
+            Some(e) => Err(e),
+        }
+    }
+}
