@@ -5,6 +5,8 @@ proven optimal or for at most --seconds (the `dlt` CLI, release build).
 
     python3 benches/long_sequences.py [--seconds 60] [--m 2,3,4] [--no-64]
 
+(DLT=path/to/dlt times another build of the CLI, e.g. an older commit's.)
+
 Prints a Markdown table: the time to the proof (or the gap at the limit),
 the LPs solved, and LPs per second.
 """
@@ -28,7 +30,7 @@ def search(m, n, v, seconds):
     request = {"model": "startup", "a1": 0.109, "a2": 4.132, "b2": -27109.0,
                "rate": 0.005, "overhead": 0.075, "startup": 25.4, "machines": m,
                "chunks": n, "load": v, "max_lps": 100_000_000, "max_seconds": seconds}
-    dlt = os.path.join(ROOT, "target", "release", "dlt")
+    dlt = os.environ.get("DLT", os.path.join(ROOT, "target", "release", "dlt"))
     start = time.perf_counter()
     out = subprocess.run([dlt, "solve", "--compact"], input=json.dumps(request),
                          capture_output=True, text=True, check=True)
@@ -42,7 +44,9 @@ def main():
     parser.add_argument("--m", default=",".join(str(m) for m in VMAX))
     parser.add_argument("--no-64", action="store_true")
     args = parser.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "dlt"], cwd=ROOT, check=True)
+    if "DLT" not in os.environ:
+        subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "dlt"], cwd=ROOT,
+                       check=True)
     cases = [(int(m), 40, VMAX[int(m)]) for m in args.m.split(",")]
     if not args.no_64:
         cases.append((20, 64, VMAX[20]))
