@@ -379,3 +379,36 @@ fn ram_is_an_axis_of_the_startup_model() {
         }
     }
 }
+
+/// Maps, Table 1 and generalised maps computed on every core equal those
+/// computed on one thread, bit for bit (their pieces are independent).
+#[test]
+#[cfg(not(target_arch = "wasm32"))] // one thread: rayon, native only
+fn every_core_gives_the_results_of_one_thread() {
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let map = small_map();
+    let table = MapRequest {
+        machines_to: Count(4),
+        ..MapRequest::reference()
+    };
+    let mut grid = contour::Request::<Models>::startup_reference();
+    (grid.x.steps, grid.y.steps) = (Count(5), Count(9));
+    let all = (
+        map.map(&mut Silent).unwrap(),
+        table.table(&mut Silent).unwrap(),
+        grid.contour(&mut Silent).unwrap(),
+    );
+    let one = one_thread.install(|| {
+        (
+            map.map(&mut Silent).unwrap(),
+            table.table(&mut Silent).unwrap(),
+            grid.contour(&mut Silent).unwrap(),
+        )
+    });
+    assert_eq!(all.0, one.0, "the map");
+    assert_eq!(all.1, one.1, "Table 1");
+    assert_eq!(all.2, one.2, "the generalised map");
+}

@@ -503,6 +503,7 @@ fn bad_requests_name_their_field() {
 }
 
 #[test]
+#[cfg(not(target_arch = "wasm32"))] // one thread: rayon, native only
 fn a_stopped_series_keeps_its_lines_so_far() {
     let mut i = MapReduce::presets()
         .into_iter()
@@ -518,7 +519,15 @@ fn a_stopped_series_keeps_its_lines_so_far() {
         calls += 1;
         calls <= 15
     };
-    let (report, stopped) = i.solve_until_stopped(&mut stop_after_15).unwrap();
+    // One line after the other, as in the page (natively the lines share
+    // the cores, and when they stop depends on the clock).
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let (report, stopped) = one_thread
+        .install(|| i.solve_until_stopped(&mut stop_after_15))
+        .unwrap();
     assert!(stopped);
     let points: usize = report.series.iter().map(|l| l.points.len()).sum();
     assert_eq!(points, 15);
@@ -531,4 +540,37 @@ fn a_stopped_series_keeps_its_lines_so_far() {
         i.solve(&mut |_: f64, _: &str| false),
         Err(dlt_calc::core::error::Error::Cancelled)
     ));
+}
+
+/// On every core, a series stopped early keeps, for each line, a prefix
+/// of the line computed to the end.
+#[test]
+fn a_series_stopped_on_every_core_keeps_prefixes_of_its_lines() {
+    let mut i = MapReduce::presets()
+        .into_iter()
+        .find(|p| p.name == "mapreduce-gamma")
+        .unwrap()
+        .request;
+    if let Some(s) = i.series.as_mut() {
+        s.to = Count(400);
+        s.points = Count(12);
+    }
+    let clock = std::time::Instant::now();
+    let (whole, stopped) = i.solve_until_stopped(&mut Silent).unwrap();
+    let whole_time = clock.elapsed();
+    assert!(!stopped);
+    let clock = std::time::Instant::now();
+    let quarter = whole_time / 4;
+    let mut briefly = |_: f64, _: &str| clock.elapsed() < quarter;
+    let (cut, stopped) = i.solve_until_stopped(&mut briefly).unwrap();
+    assert!(stopped, "the series ended within a quarter of its time");
+    for line in &cut.series {
+        let full = whole
+            .series
+            .iter()
+            .find(|l| l.value == line.value)
+            .expect("a line of the whole series");
+        assert!(line.points.len() <= full.points.len());
+        assert_eq!(line.points[..], full.points[..line.points.len()]);
+    }
 }

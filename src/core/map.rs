@@ -215,7 +215,7 @@ impl Cache {
 }
 
 /// A model's request that a map starts from, its type hidden.
-pub trait MapBase {
+pub trait MapBase: Sync {
     /// The parameters an axis may vary, in the order they are set.
     fn parameters(&self) -> Vec<Parameter>;
     /// The quantities the model measures.

@@ -51,8 +51,9 @@ pub trait Model: 'static {
     /// a status of its own; otherwise the registry applies the time limit.
     const OWN_TIME_LIMIT: bool = false;
 
-    /// The request, as read from JSON.
-    type Request: Serialize + DeserializeOwned + Validate + Clone + 'static;
+    /// The request, as read from JSON (`Sync`: a generalised map reads one
+    /// from several threads).
+    type Request: Serialize + DeserializeOwned + Validate + Clone + Sync + 'static;
     /// The answer: the report and its views (read back by the page when
     /// it joins the answers of several workers).
     type Output: Serialize + DeserializeOwned + Views;

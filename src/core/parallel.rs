@@ -71,7 +71,8 @@ impl Progress for Part<'_> {
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::mpsc;
+    use std::sync::mpsc::{self, RecvTimeoutError};
+    use std::time::Duration;
 
     use crate::core::deadline;
     use crate::core::error::Error;
@@ -108,14 +109,22 @@ mod native {
             }
             drop(sender);
             let mut done = 0;
-            for (i, result) in receiver.iter() {
-                done += 1;
-                if let Ok(value) = &result {
-                    finished(i, value, progress);
-                } else {
-                    stop.store(true, Ordering::Relaxed);
+            loop {
+                // Reports now and then even while no piece ends, so that a
+                // time limit or a cancel reaches the pieces soon.
+                match receiver.recv_timeout(Duration::from_millis(50)) {
+                    Ok((i, result)) => {
+                        done += 1;
+                        if let Ok(value) = &result {
+                            finished(i, value, progress);
+                        } else {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        results[i] = Some(result);
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => break,
                 }
-                results[i] = Some(result);
                 let what = format!("{done} of {} done", items.len());
                 if !progress.report(done as f64 / items.len() as f64, &what) {
                     stop.store(true, Ordering::Relaxed);

@@ -29,6 +29,7 @@ use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
 pub use crate::core::map::Quantity;
 use crate::core::map::{Cache, Catalogue, MapBase, Tagged, Target};
 use crate::core::model::hand_out;
+use crate::core::parallel;
 use crate::core::progress::Progress;
 use march::march;
 
@@ -228,58 +229,80 @@ impl<C: Catalogue> Request<C> {
             largest_gap: 0.0,
             invalid_cells: 0,
         };
-        let mut cells = Cells {
-            base: base.as_ref(),
-            axes: [x, y],
-            cache: Cache::default(),
+        // Bands of rows, each filled by itself (its own cache, serpentine
+        // order), so that they can run on every core with the results of
+        // one thread.
+        let bands: Vec<(usize, usize)> = (0..grid.y.len())
+            .step_by(BAND_ROWS)
+            .map(|from| (from, (from + BAND_ROWS).min(grid.y.len())))
+            .collect();
+        let (xs, ys) = (grid.x.clone(), grid.y.clone());
+        let fill = |&(from, to): &(usize, usize), progress: &mut dyn Progress| {
+            let mut cells = Cells {
+                base: base.as_ref(),
+                axes: [x, y],
+                cache: Cache::default(),
+            };
+            let mut band = Band {
+                from,
+                values: vec![vec![None; xs.len()]; to - from],
+                largest_gap: 0.0,
+                invalid_cells: 0,
+            };
+            for (j, &y) in ys.iter().enumerate().take(to).skip(from) {
+                let done = (j - from) as f64 / (to - from) as f64;
+                if !progress.report(done, "grid of the map") {
+                    return Err(Error::Cancelled);
+                }
+                self.row(&xs, y, j, &mut band, &mut cells)?;
+            }
+            Ok(band)
         };
         let clock = web_time::Instant::now();
         let mut shown = f64::NEG_INFINITY;
-        for j in 0..grid.y.len() {
-            self.row(&mut grid, j, &mut cells, progress)?;
+        // Every band is handed over here once, in both paths.
+        parallel::each(&bands, fill, progress, |_, band, progress| {
+            band.merge_into(&mut grid);
             // The map so far, now and then: what a time limit returns.
             let now = clock.elapsed().as_secs_f64();
-            if now >= shown + PARTIAL_EVERY && j + 1 < grid.y.len() {
+            if now >= shown + PARTIAL_EVERY {
                 shown = now;
                 let mut so_far = grid.clone();
                 self.trace(&mut so_far);
                 hand_out::<GeneralisedMap<C>>(&Output::of(self, so_far), progress);
             }
-        }
+        })?;
         self.trace(&mut grid);
         Ok(grid)
     }
 
-    /// Computes row `j` of the grid, in serpentine order so that what the
-    /// model caches moves to a neighbour cell.
+    /// Computes row `j` (at `y`) of a band, in serpentine order so that
+    /// what the model caches moves to a neighbour cell.
     fn row(
         &self,
-        grid: &mut Contour,
+        xs: &[f64],
+        y: f64,
         j: usize,
+        band: &mut Band,
         cells: &mut Cells,
-        progress: &mut dyn Progress,
     ) -> Result<(), Error> {
-        let (width, height) = (grid.x.len(), grid.y.len());
+        let width = xs.len();
         let order: Vec<usize> = if j % 2 == 0 {
             (0..width).collect()
         } else {
             (0..width).rev().collect()
         };
-        for (k, i) in order.into_iter().enumerate() {
-            let done = (j * width + k) as f64 / (width * height) as f64;
-            if !progress.report(done, "grid of the map") {
-                return Err(Error::Cancelled);
-            }
-            let settings = [(cells.axes[0], grid.x[i]), (cells.axes[1], grid.y[j])];
+        for i in order {
+            let settings = [(cells.axes[0], xs[i]), (cells.axes[1], y)];
             match cells
                 .base
                 .measure_at(&settings, self.quantity, &mut cells.cache)?
             {
                 Some(m) => {
-                    grid.largest_gap = grid.largest_gap.max(m.gap);
-                    grid.values[j][i] = m.value.is_finite().then_some(m.value);
+                    band.largest_gap = band.largest_gap.max(m.gap);
+                    band.values[j - band.from][i] = m.value.is_finite().then_some(m.value);
                 }
-                None => grid.invalid_cells += 1,
+                None => band.invalid_cells += 1,
             }
         }
         Ok(())
@@ -302,6 +325,29 @@ impl<C: Catalogue> Request<C> {
                 (level, lines)
             })
             .collect();
+    }
+}
+
+/// Rows of the grid filled by one piece of work.
+const BAND_ROWS: usize = 4;
+
+/// Some rows of the grid, filled.
+struct Band {
+    /// The first row's index.
+    from: usize,
+    values: Vec<Vec<Option<f64>>>,
+    largest_gap: f64,
+    invalid_cells: usize,
+}
+
+impl Band {
+    /// Writes the band's rows into the grid.
+    fn merge_into(&self, grid: &mut Contour) {
+        for (k, row) in self.values.iter().enumerate() {
+            grid.values[self.from + k].clone_from(row);
+        }
+        grid.largest_gap = grid.largest_gap.max(self.largest_gap);
+        grid.invalid_cells += self.invalid_cells;
     }
 }
 

@@ -15,6 +15,7 @@ use super::{Instance, Job, Series};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid};
 use crate::core::number::number;
+use crate::core::parallel;
 use crate::core::progress::Progress;
 
 /// One solve of a series.
@@ -181,7 +182,9 @@ fn lines(instance: &Instance, s: &Series) -> Vec<(&'static str, f64, Instance)> 
 }
 
 /// Every line of the series, with progress and cancel; `true` with the
-/// lines so far (the last one cut short) when `progress` said stop.
+/// lines so far (those cut short included, when not empty) when `progress`
+/// said stop. The lines are independent: natively they run on every core
+/// ([`parallel::each`]), with the results of one thread.
 ///
 /// # Errors
 ///
@@ -193,48 +196,59 @@ pub fn series(
 ) -> Result<(Vec<Line>, bool), Error> {
     let counts = mapper_counts(s);
     let lines = lines(instance, s);
-    let total: f64 = lines.len() as f64 * counts.iter().map(|&m| m as f64).sum::<f64>();
+    let computed = parallel::each(
+        &lines,
+        |(parameter, value, request), progress| line(parameter, *value, request, &counts, progress),
+        progress,
+        |_, _, _| {},
+    )?;
+    let stopped = computed.iter().any(|(_, stopped)| *stopped);
+    let out = computed
+        .into_iter()
+        .map(|(line, _)| line)
+        .filter(|line| !line.points.is_empty())
+        .collect();
+    Ok((out, stopped))
+}
+
+/// One line of the series; `true` when `progress` said stop (the line then
+/// holds the points done).
+fn line(
+    parameter: &str,
+    value: f64,
+    request: &Instance,
+    counts: &[usize],
+    progress: &mut dyn Progress,
+) -> Result<(Line, bool), Error> {
+    let total: f64 = counts.iter().map(|&m| m as f64).sum();
     let mut done = 0.0;
-    let mut out = Vec::with_capacity(lines.len());
-    for (parameter, value, request) in lines {
-        let mut points = Vec::with_capacity(counts.len());
-        let mut level = None;
-        for &m in &counts {
-            let what = format!("series: {parameter} = {}, m = {m}", number(value));
-            if !progress.report(done / total, &what) {
-                if !points.is_empty() {
-                    out.push(Line {
-                        parameter: parameter.into(),
-                        value,
-                        level,
-                        points,
-                    });
-                }
-                return Ok((out, true));
-            }
-            let mut i = request.clone();
-            i.mappers = Count::from(m);
-            let job = i.job();
-            level = plateau(&job).level;
-            let solved = schedule(&job, i.channels.get())?;
-            let sequential = job.sequential();
-            points.push(SeriesPoint {
-                mappers: m,
-                makespan: solved.shuffle.makespan,
-                lower_bound: solved.lower_bound,
-                speedup: sequential / solved.shuffle.makespan,
-                best_possible: sequential / solved.lower_bound,
-            });
-            done += m as f64;
+    let mut line = Line {
+        parameter: parameter.into(),
+        value,
+        level: None,
+        points: Vec::with_capacity(counts.len()),
+    };
+    for &m in counts {
+        let what = format!("series: {parameter} = {}, m = {m}", number(value));
+        if !progress.report(done / total, &what) {
+            return Ok((line, true));
         }
-        out.push(Line {
-            parameter: parameter.into(),
-            value,
-            level,
-            points,
+        let mut i = request.clone();
+        i.mappers = Count::from(m);
+        let job = i.job();
+        line.level = plateau(&job).level;
+        let solved = schedule(&job, i.channels.get())?;
+        let sequential = job.sequential();
+        line.points.push(SeriesPoint {
+            mappers: m,
+            makespan: solved.shuffle.makespan,
+            lower_bound: solved.lower_bound,
+            speedup: sequential / solved.shuffle.makespan,
+            best_possible: sequential / solved.lower_bound,
         });
+        done += m as f64;
     }
-    Ok((out, false))
+    Ok((line, false))
 }
 
 /// A series is valid when every one of its requests is, and its work is
