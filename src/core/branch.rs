@@ -102,6 +102,19 @@ pub fn good_enough(bound: f64, incumbent: f64, gap: f64) -> bool {
     bound >= incumbent * (1.0 - gap) - 1e-12 * incumbent.abs()
 }
 
+/// The machine whose box of chunk counts to split: of those whose relaxed
+/// number of remaining chunks `counts[i]` is fractional and whose relaxed
+/// load `loads[i]` (in chunks' worth of in-core load) needs the fraction
+/// (more than `⌊k⌋` chunks hold, at most `⌈k⌉`), the one furthest from a
+/// whole number. Shared by the searches that box chunk counts (M5, M7).
+pub fn fractional_count(counts: &[f64], loads: &[f64]) -> Option<usize> {
+    let distance = |k: f64| (k - k.round()).abs();
+    (0..counts.len().min(loads.len()))
+        .filter(|&i| distance(counts[i]) > 1e-6)
+        .filter(|&i| loads[i] > counts[i].floor() + 1e-9 && loads[i] <= counts[i].ceil() + 1e-9)
+        .max_by(|&a, &b| distance(counts[a]).total_cmp(&distance(counts[b])))
+}
+
 /// Whether splitting a node of bound `parent` into two parts of bounds
 /// `parts` pays for their LPs: one part is pruned at `cutoff`, or the lesser
 /// bound has risen by more than rounding (otherwise the node branches as

@@ -34,7 +34,7 @@ where
 {
     #[cfg(not(target_arch = "wasm32"))]
     if items.len() > 1 && rayon::current_num_threads() > 1 {
-        return native::each(items, work, progress, finished);
+        return native::each(items, &work, progress, &mut finished);
     }
     let share = 1.0 / items.len().max(1) as f64;
     let mut results = Vec::with_capacity(items.len());
@@ -78,16 +78,17 @@ mod native {
     use crate::core::error::Error;
     use crate::core::progress::Progress;
 
-    pub(super) fn each<I, T>(
+    /// The work and the hand-over, as [`super::each`] gets them.
+    type Work<'a, I, T> = &'a (dyn Fn(&I, &mut dyn Progress) -> Result<T, Error> + Sync);
+    type Finished<'a, T> = &'a mut dyn FnMut(usize, &T, &mut dyn Progress);
+
+    /// [`super::each`] on rayon's pool, the calling thread relaying.
+    pub(super) fn each<I: Sync, T: Send>(
         items: &[I],
-        work: impl Fn(&I, &mut dyn Progress) -> Result<T, Error> + Sync,
+        work: Work<'_, I, T>,
         progress: &mut dyn Progress,
-        mut finished: impl FnMut(usize, &T, &mut dyn Progress),
-    ) -> Result<Vec<T>, Error>
-    where
-        I: Sync,
-        T: Send,
-    {
+        finished: Finished<'_, T>,
+    ) -> Result<Vec<T>, Error> {
         let stop = AtomicBool::new(false);
         let end = deadline::current();
         let (sender, receiver) = mpsc::channel();
@@ -95,7 +96,7 @@ mod native {
         rayon::in_place_scope(|scope| {
             for (i, item) in items.iter().enumerate() {
                 let sender = sender.clone();
-                let (work, stop) = (&work, &stop);
+                let stop = &stop;
                 scope.spawn(move |_| {
                     // A piece's own reports only ask whether to go on.
                     let mut go_on = |_: f64, _: &str| !stop.load(Ordering::Relaxed);

@@ -36,7 +36,7 @@
 use web_time::Instant;
 
 pub(crate) use crate::core::branch::Ending;
-use crate::core::branch::{best_first, split_pays, Tree};
+use crate::core::branch::{best_first, fractional_count, split_pays, Tree};
 use crate::core::error::Error;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
@@ -208,12 +208,8 @@ impl Sequences<'_> {
     /// chunks is fractional and its relaxed load needs the fraction (more
     /// than `⌊k⌋` RAMs, at most `⌈k⌉`): `k ≤ ⌊k⌋` or `k ≥ ⌈k⌉`, as M5's.
     fn split_count(&mut self, node: &Node, cutoff: f64) -> Option<Vec<Node>> {
-        let distance = |k: f64| (k - k.round()).abs();
-        let (counts, loads) = (&node.counts, &node.loads);
-        let i = (0..counts.len())
-            .filter(|&i| distance(counts[i]) > 1e-6)
-            .filter(|&i| loads[i] > counts[i].floor() + 1e-9 && loads[i] <= counts[i].ceil() + 1e-9)
-            .max_by(|&a, &b| distance(counts[a]).total_cmp(&distance(counts[b])))?;
+        let counts = &node.counts;
+        let i = fractional_count(counts, &node.loads)?;
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return None;
         }

@@ -29,7 +29,7 @@
 //! in about 600 LPs, where without boxes it stopped at a 1.7 % gap after
 //! 3000.
 
-use crate::core::branch::{best_first, split_pays, Ended, Ending, Stop, Tree};
+use crate::core::branch::{best_first, fractional_count, split_pays, Ended, Ending, Stop, Tree};
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, LpError, Problem, Var, Warm};
 use crate::core::model::hand_out;
@@ -68,7 +68,7 @@ impl Node {
         // much larger than the node).
         let kept = relaxed
             .kept
-            .filter(|_| fractional(&relaxed.counts, &relaxed.loads).is_some());
+            .filter(|_| fractional_count(&relaxed.counts, &relaxed.loads).is_some());
         Node {
             bound: relaxed.bound,
             prefix,
@@ -142,18 +142,6 @@ impl Kept {
             kept: Some(self),
         }
     }
-}
-
-/// The machine to split a box on: of those whose relaxed number of
-/// remaining chunks is fractional and whose relaxed load needs the fraction
-/// (more than `⌊k⌋` in-core chunks hold, at most `⌈k⌉`), the one furthest
-/// from a whole number.
-fn fractional(counts: &[f64], loads: &[f64]) -> Option<usize> {
-    let distance = |k: f64| (k - k.round()).abs();
-    (0..counts.len())
-        .filter(|&i| distance(counts[i]) > 1e-6)
-        .filter(|&i| loads[i] > counts[i].floor() + 1e-9 && loads[i] <= counts[i].ceil() + 1e-9)
-        .max_by(|&a, &b| distance(counts[a]).total_cmp(&distance(counts[b])))
 }
 
 /// The sequences with fewer than `min(m, n)` chunks
@@ -721,7 +709,7 @@ impl<'a> Search<'a> {
     /// chunks is fractional, if that tightens the bound enough (see the
     /// module docs); `None` to branch on the next chunk instead.
     fn split(&mut self, node: &Node, cutoff: f64) -> Result<Option<Vec<Node>>, Error> {
-        let Some(i) = fractional(&node.counts, &node.loads) else {
+        let Some(i) = fractional_count(&node.counts, &node.loads) else {
             return Ok(None);
         };
         let (lo, hi) = node.range[i];
