@@ -32,8 +32,13 @@ where
     I: Sync,
     T: Send,
 {
+    // Inside a piece (a rayon worker) the pieces run one after the other:
+    // a worker blocked relaying nested pieces could leave none to run them.
     #[cfg(not(target_arch = "wasm32"))]
-    if items.len() > 1 && rayon::current_num_threads() > 1 {
+    if items.len() > 1
+        && rayon::current_num_threads() > 1
+        && rayon::current_thread_index().is_none()
+    {
         return native::each(items, &work, progress, &mut finished);
     }
     let share = 1.0 / items.len().max(1) as f64;
@@ -151,5 +156,53 @@ mod native {
             None => Ok(values),
             Some(e) => Err(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::progress::Silent;
+
+    /// Pieces that run pieces of their own finish (no worker waits on work
+    /// only it could run), with the results in order.
+    #[test]
+    fn nested_pieces_finish_in_order() {
+        let items: Vec<u64> = (0..6).collect();
+        let inner = |&i: &u64, progress: &mut dyn Progress| {
+            let parts: Vec<u64> = (0..5).map(|j| 10 * i + j).collect();
+            let squares = each(&parts, |&x, _| Ok(x * x), progress, |_, _, _| {})?;
+            Ok(squares.iter().sum::<u64>())
+        };
+        let sums = each(&items, inner, &mut Silent, |_, _, _| {}).unwrap();
+        let want: Vec<u64> = items
+            .iter()
+            .map(|i| (0..5).map(|j| (10 * i + j) * (10 * i + j)).sum())
+            .collect();
+        assert_eq!(sums, want);
+    }
+
+    /// The first real error wins over the cancels it caused, and a stop
+    /// asked by the caller is a cancel.
+    #[test]
+    fn errors_and_stops() {
+        let items: Vec<usize> = (0..8).collect();
+        let failing = |&i: &usize, _: &mut dyn Progress| match i {
+            5 => Err(Error::Malformed("piece 5".into())),
+            _ => Ok(i),
+        };
+        let got = each(&items, failing, &mut Silent, |_, _, _| {});
+        assert_eq!(got, Err(Error::Malformed("piece 5".into())));
+        let slow = |&i: &usize, progress: &mut dyn Progress| {
+            for _ in 0..200 {
+                if !progress.report(0.0, "") {
+                    return Err(Error::Cancelled);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            Ok(i)
+        };
+        let got = each(&items, slow, &mut |_: f64, _: &str| false, |_, _, _| {});
+        assert_eq!(got, Err(Error::Cancelled));
     }
 }
