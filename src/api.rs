@@ -131,6 +131,49 @@ pub fn tabs() -> Vec<Tab> {
         .collect()
 }
 
+/// An exercise a sheet may list: its name, title, the model that poses it
+/// and its source (a bibliography key).
+#[derive(Debug, Clone, Serialize)]
+pub struct ExerciseKind {
+    /// The name a sheet lists.
+    pub id: &'static str,
+    /// One line for the teacher's list.
+    pub title: &'static str,
+    /// The tag of the model that poses it.
+    pub model: &'static str,
+    /// Where it comes from.
+    pub source: &'static str,
+}
+
+/// Every exercise the models pose, in the registry's order.
+pub fn exercise_kinds() -> Vec<ExerciseKind> {
+    use crate::core::exercise::Shelf;
+    registry::Models::templates()
+        .into_iter()
+        .map(|(model, t)| ExerciseKind {
+            id: t.id,
+            title: t.title,
+            model,
+            source: t.source,
+        })
+        .collect()
+}
+
+/// Checks a typed answer against an exercise's answer (as the sheet's
+/// response gives it).
+///
+/// # Errors
+///
+/// [`Error::Malformed`] when `answer` is not an exercise's answer.
+pub fn check_answer(
+    answer: serde_json::Value,
+    typed: &str,
+) -> Result<crate::core::exercise::Verdict, Error> {
+    let answer: crate::core::exercise::Answer =
+        serde_json::from_value(answer).map_err(|e| Error::Malformed(e.to_string()))?;
+    Ok(crate::core::exercise::check(&answer, typed))
+}
+
 /// A row of a model's table after the user changed its `column`, with
 /// the cells that change fills in (see [`Column::fills`]).
 ///

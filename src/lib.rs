@@ -37,6 +37,7 @@
 
 pub mod api;
 pub mod core;
+pub mod exercises;
 pub mod maps;
 pub mod models;
 pub mod plot;

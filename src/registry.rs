@@ -8,18 +8,21 @@ use serde_json::Value;
 
 use crate::core::entry::{Entry, Registered};
 use crate::core::error::{Error, Invalid};
+use crate::core::exercise::{Shelf, Template};
 use crate::core::map::{Catalogue, MapBase, Parameter};
+use crate::exercises::ExerciseSheet;
 use crate::maps::{
     contour::GeneralisedMap, isoefficiency::IsoefficiencyMap, isoefficiency::Table1,
 };
 
 pub use crate::core::entry::Lookup;
 
-/// The maps, after the models in the page's tabs.
+/// The maps and the exercise sheets, after the models in the page's tabs.
 static MAPS: &[&dyn Entry] = &[
     &Registered::<IsoefficiencyMap>::NEW,
     &Registered::<Table1>::NEW,
     &Registered::<GeneralisedMap<Models>>::NEW,
+    &Registered::<ExerciseSheet<Models>>::NEW,
 ];
 
 /// Every model and map, in the order of the page's tabs.
@@ -35,6 +38,14 @@ pub fn find(name: &str) -> Option<&'static dyn Entry> {
 /// The registry as the generalised maps see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Models;
+
+impl Shelf for Models {
+    fn templates() -> Vec<(&'static str, Template)> {
+        all()
+            .flat_map(|m| m.exercises().into_iter().map(move |t| (m.name(), t)))
+            .collect()
+    }
+}
 
 impl Catalogue for Models {
     fn base(name: &str, fields: Value) -> Result<Box<dyn MapBase>, Vec<Error>> {

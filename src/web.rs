@@ -191,6 +191,20 @@ pub fn tabs() -> Result<JsValue, JsError> {
     to_js(&api::tabs())
 }
 
+/// Every exercise a sheet may list: `[{id, title, model, source}]`.
+#[wasm_bindgen(js_name = exerciseKinds)]
+pub fn exercise_kinds() -> Result<JsValue, JsError> {
+    to_js(&api::exercise_kinds())
+}
+
+/// Checks a typed answer against an exercise's `answer` (from a sheet's
+/// response): `{status: "right" | "wrong" | "unreadable", message}`.
+#[wasm_bindgen(js_name = checkAnswer)]
+pub fn check_answer(answer: JsValue, typed: &str) -> Result<JsValue, JsError> {
+    let answer: serde_json::Value = from_js(answer)?;
+    to_js(&api::check_answer(answer, typed).map_err(js_error)?)
+}
+
 /// The parts of a request a page computes apart, one per worker (an empty
 /// list when it is one piece of work).
 #[wasm_bindgen]

@@ -43,7 +43,7 @@ fn the_generalised_map_lists_every_mapped_model() {
             assert!(intro.contains(&format!("<b>{}</b> ({})", p.name, p.meaning)));
         }
     }
-    assert_eq!(all().count(), 10);
+    assert_eq!(all().count(), 11);
 }
 
 /// A model no map covers, or no model at all, is refused under `base`.

@@ -3,10 +3,10 @@
 // refreshed with them (so a new build is picked up on the next load, never
 // mixed with old files); when it does not, the cached copy is served.
 // Everything is relative to this file, so the page works from any folder.
-const CACHE = 'dlt-calc-1';
+const CACHE = 'dlt-calc-2';
 const FILES = [
   './', 'index.html', 'style.css', 'manifest.webmanifest', 'icon.svg',
-  'js/app.js', 'js/compute.js', 'js/form.js', 'js/notice.js', 'js/pooled.js', 'js/section.js', 'js/worker.js',
+  'js/app.js', 'js/compute.js', 'js/exercises.js', 'js/form.js', 'js/notice.js', 'js/pooled.js', 'js/section.js', 'js/worker.js',
   'pkg/dlt_calc.js', 'pkg/dlt_calc_bg.wasm',
 ];
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::core::chart::LineChart;
 use crate::core::count::UNREADABLE_COUNT;
 use crate::core::error::{shorten, Error, Invalid, Validate};
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity, Target};
 use crate::core::model::Model;
@@ -79,6 +80,8 @@ pub trait Entry: Sync {
     ///
     /// Every problem of the body.
     fn map_base(&self, body: Value) -> Result<Box<dyn MapBase>, Vec<Error>>;
+    /// The exercises the model poses ([`Model::exercises`]).
+    fn exercises(&self) -> Vec<Template>;
 }
 
 /// What lies under the pointer at chart coordinates `(x, y)`, in words.
@@ -237,6 +240,10 @@ impl<M: Model> Entry for Registered<M> {
     fn lookup(&self, response: Value) -> Result<Lookup, Error> {
         let output = output::<M>(response)?;
         Ok(Box::new(move |x, y| M::point_text(&output, x, y)))
+    }
+
+    fn exercises(&self) -> Vec<Template> {
+        M::exercises()
     }
 
     fn map_parameters(&self) -> Vec<Parameter> {

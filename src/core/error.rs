@@ -132,6 +132,20 @@ pub enum Invalid {
         /// Every model's tag, separated by commas.
         known: String,
     },
+    /// A text longer than the calculator keeps.
+    TooLong {
+        /// Its length, in characters.
+        length: usize,
+        /// The most characters accepted.
+        limit: usize,
+    },
+    /// An exercise name that no model poses (the known ones listed).
+    UnknownExercise {
+        /// The name given.
+        name: String,
+        /// Every exercise's name, separated by commas.
+        known: String,
+    },
     /// The request asks for more work than the calculator does in one go
     /// (the reason and the way out stated).
     TooMuchWork(String),
@@ -244,6 +258,12 @@ impl fmt::Display for Invalid {
             ),
             Invalid::UnknownModel { name, known } => {
                 write!(f, "must name a model: {name:?} is not one ({known})")
+            }
+            Invalid::TooLong { length, limit } => {
+                write!(f, "must be at most {limit} characters long (got {length})")
+            }
+            Invalid::UnknownExercise { name, known } => {
+                write!(f, "must name an exercise: {name:?} is not one ({known})")
             }
             Invalid::Unreadable(msg) => write!(f, "{msg}"),
             Invalid::Unattainable { value, least } => write!(

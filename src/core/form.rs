@@ -52,6 +52,9 @@ pub enum Layout {
     PooledMap,
     /// Split over the page's workers, joined as they come; blocks only.
     PooledTable,
+    /// An exercise sheet: questions with answer boxes, hints and worked
+    /// solutions.
+    Exercises,
 }
 
 /// A row of fields.
@@ -153,8 +156,9 @@ pub struct Column {
     /// The path of an object the column fills with others, left out when
     /// every one of them is empty in the row (`levels[1]`).
     pub optional: Option<&'static str>,
-    /// The words a [`Kind::Choice`] column offers, the default first.
-    pub options: &'static [&'static str],
+    /// The words a [`Kind::Choice`] column offers, the default first
+    /// (owned when listed at run time, e.g. the exercises of the registry).
+    pub options: Cow<'static, [&'static str]>,
     /// Whether changing the cell fills others of its row
     /// ([`crate::core::model::Model::fill_row`]), e.g. a mode its wake-up
     /// time and sleep power.
@@ -263,7 +267,7 @@ impl Column {
             placeholder: "",
             blank,
             optional: None,
-            options: &[],
+            options: Cow::Borrowed(&[]),
             fills: false,
         }
     }
@@ -279,7 +283,7 @@ impl Column {
     ) -> Column {
         Column {
             kind: Kind::Choice,
-            options,
+            options: Cow::Borrowed(options),
             ..Column::number(
                 key,
                 path,

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::map::{
     Cache, MapParameter, MapQuantity, Measured, Quantity, RowParameter, Tagged,
@@ -72,6 +73,11 @@ pub trait Model: 'static {
 
     /// The page's tab: its fields and how it shows the answer.
     fn form() -> Form;
+
+    /// The exercises the model poses for a sheet (none by default).
+    fn exercises() -> Vec<Template> {
+        Vec::new()
+    }
 
     /// Parts of the request a page may compute apart, one per worker (e.g.
     /// one machine count of a map each); empty when the request is one

@@ -5,6 +5,7 @@ import init, { bibliography, example, tabs as registry, version } from '../pkg/d
 import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
 import { PooledSection } from './pooled.js';
+import { ExerciseSection } from './exercises.js';
 
 const $ = (sel) => document.querySelector(sel);
 const DEFAULT_TAB = 'm3';
@@ -89,6 +90,16 @@ function show(id) {
   if (!active.response || active.stale) active.changed({ now: true });
 }
 
+/** Opens `request` (an exercise's) in its model's tab and computes it. */
+function open(request) {
+  const section = sections.find((s) => s.tab.model === request.model);
+  if (!section) return;
+  section.fill(section.stateOf(request));
+  section.stale = true;
+  show(section.spec.id);
+  window.scrollTo({ top: 0 });
+}
+
 /** The works the tabs cite, at the foot of the page (each tab links its
  * citations here). */
 function showBibliography(works) {
@@ -117,8 +128,9 @@ async function main() {
   const computer = new Computer();
   const pool = new Pool();
   const works = bibliography();
-  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active };
-  sections = registry().map((tab) => new (tab.form.layout === 'report' ? Section : PooledSection)(tab, ui));
+  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open };
+  const kinds = { report: Section, exercises: ExerciseSection };
+  sections = registry().map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
   const list = $('nav [role="tablist"]');
   for (const s of sections) {
     const tab = document.createElement('button');

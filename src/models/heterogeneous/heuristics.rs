@@ -29,6 +29,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use super::instance::{SortRule, Worker};
 use super::plan::Plan;
 use super::sequence::Solved;
+use crate::core::draw::Draw;
 
 /// How a heuristic sizes its chunks.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,16 +77,11 @@ pub(crate) fn ranking(workers: &[Worker], rule: SortRule, seed: u64) -> Vec<usiz
         SortRule::Random => 0.0,
     };
     if rule == SortRule::Random {
-        // Fisher–Yates with SplitMix64: the same seed, the same order,
-        // natively and in the browser.
-        let mut state = seed;
+        // Fisher–Yates: the same seed, the same order, natively and in the
+        // browser.
+        let mut draw = Draw::new(seed);
         for i in (1..order.len()).rev() {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            order.swap(i, (z % (i as u64 + 1)) as usize);
+            order.swap(i, draw.below(i + 1));
         }
     } else {
         order.sort_by(|&a, &b| key(&workers[a]).total_cmp(&key(&workers[b])).then(a.cmp(&b)));

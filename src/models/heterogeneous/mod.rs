@@ -27,6 +27,7 @@
 //! t_first − S_i`. That is the least-energy choice for any fixed send times,
 //! so it loses nothing.
 
+mod exercises;
 mod energy;
 mod heuristics;
 mod instance;

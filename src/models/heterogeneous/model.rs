@@ -6,6 +6,7 @@ use super::instance::{Algorithm, Instance, Machine, Mode, Objective, Originator,
 use super::Report;
 use crate::core::count::Count;
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::map::{
     Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity, RowParameter,
@@ -187,6 +188,10 @@ impl Model for Heterogeneous {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 
     /// A cell is a search of its own (or eleven heuristic runs).

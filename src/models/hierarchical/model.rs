@@ -2,6 +2,7 @@
 
 use super::{Instance, Report};
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::model::{Model, Preset};
@@ -41,5 +42,9 @@ impl Model for Hierarchical {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 }

@@ -25,6 +25,7 @@
 //! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
 //! count in `E_I`.
 
+mod exercises;
 mod energy;
 mod model;
 mod plan;

@@ -3,6 +3,7 @@
 use super::{Instance, Report};
 use crate::core::count::Count;
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
@@ -51,6 +52,10 @@ impl Model for Linear {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {

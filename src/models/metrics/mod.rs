@@ -13,6 +13,7 @@
 //! and Amdahl's and Gustafson's laws for the fitted serial fraction
 //! (`measured`).
 
+mod exercises;
 mod analysis;
 mod formula;
 mod measured;

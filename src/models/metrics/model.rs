@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::{Measured, Range, Report, Request};
 use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
@@ -150,6 +151,10 @@ impl Model for Metrics {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 }
 

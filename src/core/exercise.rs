@@ -1,0 +1,406 @@
+//! Exercises: a question drawn from a seed, its answer computed by the
+//! calculator itself, hints and a worked solution; and the check of a
+//! student's typed answer against it.
+//!
+//! A model offers [`Template`]s ([`crate::core::model::Model::exercises`]);
+//! a sheet (`crate::exercises`) draws one exercise per template it lists.
+//! Answers are checked here, in Rust, so the page does no arithmetic.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::core::draw::Draw;
+use crate::core::error::{Error, Validate};
+use crate::core::model::Model;
+use crate::core::number::number;
+
+/// A kind of exercise a model poses.
+#[derive(Debug, Clone, Copy)]
+pub struct Template {
+    /// Its name in a sheet (`m3-two-levels`); never changes once
+    /// published, since shared sheets name it.
+    pub id: &'static str,
+    /// One line for the teacher's list.
+    pub title: &'static str,
+    /// The bibliography key of the work it comes from.
+    pub source: &'static str,
+    /// Draws the parameters and computes the answer with the model.
+    pub make: fn(&mut Draw) -> Result<Posed, Error>,
+}
+
+/// Every template of a catalogue of models (the registry), so that a
+/// sheet knows no model by name.
+pub trait Shelf: std::fmt::Debug + Clone + PartialEq + Sync + 'static {
+    /// The templates with the tag of the model that poses each.
+    fn templates() -> Vec<(&'static str, Template)>;
+}
+
+/// An exercise as a template poses it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Posed {
+    /// The question, with the drawn parameters (markup: `<i>`, `<sub>`,
+    /// `<sup>`).
+    pub question: String,
+    /// What is asked for, and the right answer.
+    pub answer: Answer,
+    /// Hints, each a little more of the way.
+    pub hints: Vec<String>,
+    /// The worked solution, step by step.
+    pub solution: Vec<String>,
+    /// The calculator's request that answers it (with its `"model"` tag),
+    /// for "open in the calculator".
+    pub request: Value,
+}
+
+/// What an exercise asks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Answer {
+    /// A number, right within a relative tolerance.
+    Number {
+        /// What the number is (`makespan <i>T</i>`).
+        asked: String,
+        /// The right value.
+        value: f64,
+        /// Its unit (empty for a pure number).
+        unit: String,
+        /// The relative error accepted.
+        tolerance: f64,
+    },
+    /// One of several options; any of `correct` is right (ties).
+    Choice {
+        /// The options, as shown.
+        options: Vec<String>,
+        /// The indices of the right options.
+        correct: Vec<usize>,
+    },
+}
+
+impl Answer {
+    /// A number answer with the usual tolerance for hand computation:
+    /// 0.5 % (three significant digits right).
+    pub fn number(asked: &str, value: f64, unit: &str) -> Answer {
+        Answer::Number {
+            asked: asked.into(),
+            value,
+            unit: unit.into(),
+            tolerance: 0.005,
+        }
+    }
+
+    /// The right answer with what counts as right, for the worked
+    /// solution.
+    pub fn shown(&self) -> String {
+        match self {
+            Answer::Number { tolerance, .. } => {
+                format!("{}, within {} %", self.text(), number(tolerance * 100.0))
+            }
+            Answer::Choice { .. } => self.text(),
+        }
+    }
+
+    /// The right answer in words (for the worked solution and the key).
+    pub fn text(&self) -> String {
+        match self {
+            Answer::Number { value, unit, .. } => with_unit(*value, unit),
+            Answer::Choice { options, correct } => correct
+                .iter()
+                .map(|&i| options[i].clone())
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }
+    }
+}
+
+/// A number to four significant digits with its unit.
+pub fn with_unit(x: f64, unit: &str) -> String {
+    let shown = number(format!("{x:.3e}").parse().unwrap_or(x));
+    if unit.is_empty() {
+        shown
+    } else {
+        format!("{shown} {unit}")
+    }
+}
+
+/// `c·var` as written by hand: `x` for `1x`, `2.5x` otherwise.
+pub fn times(c: f64, var: &str) -> String {
+    if c == 1.0 {
+        var.to_string()
+    } else {
+        format!("{}{var}", number(c))
+    }
+}
+
+/// `n things`, or `1 thing`.
+pub fn count(n: u64, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// The check of one typed answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// `right`, `wrong`, or `unreadable` (nothing counted against the
+    /// student).
+    pub status: Status,
+    /// What was read and how far off it is, in words (never the answer).
+    pub message: String,
+}
+
+/// How a typed answer fared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Right within the tolerance (or a right option).
+    Right,
+    /// Read, and not right.
+    Wrong,
+    /// Not read as an answer at all.
+    Unreadable,
+}
+
+/// Checks `typed` against `answer`: a number as people type them
+/// (`5.75`, `5,75`, `1.2e5`, `1.2·10^5`, `1.2 × 10⁵`, `120 000`, `80 %`,
+/// with or without the unit), or an option by its text or its number.
+pub fn check(answer: &Answer, typed: &str) -> Verdict {
+    let verdict = |status, message: String| Verdict { status, message };
+    match answer {
+        Answer::Choice { options, correct } => {
+            let typed = typed.trim();
+            let picked = options
+                .iter()
+                .position(|o| o.eq_ignore_ascii_case(typed))
+                .or_else(|| {
+                    typed
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&k| (1..=options.len()).contains(&k))
+                        .map(|k| k - 1)
+                });
+            match picked {
+                None => verdict(Status::Unreadable, "pick one of the options".into()),
+                Some(k) if correct.contains(&k) => verdict(Status::Right, "right".into()),
+                Some(_) => verdict(Status::Wrong, "not this one".into()),
+            }
+        }
+        Answer::Number {
+            value,
+            unit,
+            tolerance,
+            ..
+        } => match read_number(typed, unit) {
+            Err(why) => verdict(Status::Unreadable, why),
+            Ok(read) => {
+                let off = (read - value) / value.abs().max(f64::MIN_POSITIVE);
+                let shown = with_unit(read, unit);
+                if (read - value).abs() <= tolerance * value.abs() + 1e-12 {
+                    verdict(Status::Right, format!("right: {shown}"))
+                } else {
+                    let way = if read > *value { "too high" } else { "too low" };
+                    let by = if off.abs() >= 10.0 {
+                        format!("{}×", number((read / value).abs().round()))
+                    } else {
+                        format!("{} %", number((off.abs() * 1000.0).round() / 10.0))
+                    };
+                    verdict(
+                        Status::Wrong,
+                        format!(
+                            "{shown} is {way} (off by {by}; within {} % counts)",
+                            number(tolerance * 100.0)
+                        ),
+                    )
+                }
+            }
+        },
+    }
+}
+
+/// Reads a typed number. A trailing unit is dropped (`5.75 s`); a trailing
+/// `%` divides by 100 unless the answer itself is in percent.
+///
+/// # Errors
+///
+/// A lowercase sentence saying what could not be read.
+pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
+    // Superscript digits become `^` and digits (`10⁻³` is `10^-3`).
+    let mut text = String::new();
+    let mut raised = false;
+    for c in typed.trim().chars() {
+        let up = "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().position(|s| s == c);
+        if up.is_some() || c == '⁻' {
+            if !raised {
+                text.push('^');
+            }
+            raised = true;
+            text.push(up.map_or('-', |d| char::from(b'0' + d as u8)));
+            continue;
+        }
+        raised = false;
+        match c {
+            '−' | '–' => text.push('-'),
+            '·' | '×' | '⋅' | '*' => text.push('x'),
+            c if c.is_whitespace() => {}
+            c => text.push(c),
+        }
+    }
+    if text.is_empty() {
+        return Err("type a number".into());
+    }
+    let squeezed: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
+    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" {
+        text.truncate(text.len() - squeezed.len());
+    }
+    let mut scale = 1.0;
+    if let Some(rest) = text.strip_suffix('%') {
+        if unit != "%" {
+            scale = 0.01;
+        }
+        text = rest.to_string();
+    }
+    // One comma without a point, not followed by exactly three digits, is
+    // a decimal comma (`5,75`); other commas group thousands (`120,000`).
+    let after = text.split(',').nth(1).unwrap_or("");
+    let grouping = after.len() == 3 && after.bytes().all(|b| b.is_ascii_digit());
+    text = if !text.contains('.') && text.matches(',').count() == 1 && !grouping {
+        text.replace(',', ".")
+    } else {
+        text.replace(',', "")
+    };
+    // `a x 10^b`, `10^b`.
+    let (mantissa, exponent) = match text.split_once("10^") {
+        Some((m, e)) => (m.strip_suffix('x').unwrap_or(m), Some(e)),
+        None => (text.as_str(), None),
+    };
+    let mantissa = if mantissa.is_empty() { "1" } else { mantissa };
+    let read = |s: &str| s.parse::<f64>().ok().filter(|x| x.is_finite());
+    let value = match exponent {
+        None => read(mantissa),
+        Some(e) => match (read(mantissa), read(e)) {
+            (Some(m), Some(e)) => Some(m * 10f64.powf(e)),
+            _ => None,
+        },
+    };
+    match value {
+        Some(v) => Ok(v * scale),
+        None => Err(format!(
+            "{:?} is not a number (write e.g. 5.75, 1.2e5 or 1.2·10^5)",
+            crate::core::error::shorten(typed.trim())
+        )),
+    }
+}
+
+/// A template's request read and validated whole, as the calculator
+/// would (a drawn instance that is not valid is a bug of the template).
+///
+/// # Errors
+///
+/// [`Error::Malformed`] with the first problem.
+pub fn request<R: DeserializeOwned + Validate>(json: &Value) -> Result<R, Error> {
+    let request: R =
+        serde_json::from_value(json.clone()).map_err(|e| Error::Malformed(e.to_string()))?;
+    match request.problems().into_iter().next() {
+        Some(e) => Err(Error::Malformed(format!("drawn instance: {e}"))),
+        None => Ok(request),
+    }
+}
+
+/// `json` with the `"model"` tag of model `M`, for "open in the
+/// calculator".
+pub fn tagged<M: Model>(json: &Value) -> Value {
+    let mut json = json.clone();
+    if let Value::Object(fields) = &mut json {
+        fields.insert("model".into(), Value::from(M::NAME));
+    }
+    json
+}
+
+/// The generator of the exercise at `position` of a sheet with `seed`:
+/// the same exercise whatever the sheet's other items are.
+pub fn draw_for(seed: u64, position: usize, template: &str) -> Draw {
+    // FNV-1a of the template's name, so that swapping templates at one
+    // position draws new numbers.
+    let name = template.bytes().fold(0xCBF2_9CE4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    });
+    let mut mix = Draw::new(seed ^ name);
+    for _ in 0..=position {
+        mix.bits();
+    }
+    Draw::new(mix.bits())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_numbers_are_read_as_people_write_them() {
+        let cases: &[(&str, &str, f64)] = &[
+            ("5.75", "s", 5.75),
+            (" 5,75 ", "s", 5.75),
+            ("5.75 s", "s", 5.75),
+            ("1.2e5", "", 1.2e5),
+            ("1.2E-3", "", 1.2e-3),
+            ("1.2·10^5", "", 1.2e5),
+            ("1.2 × 10^-3", "", 1.2e-3),
+            ("1.2x10^5", "", 1.2e5),
+            ("10^4", "", 1e4),
+            ("10⁻²", "", 1e-2),
+            ("1.2×10⁵", "", 1.2e5),
+            ("120 000", "MB", 120_000.0),
+            ("120,000", "", 120_000.0),
+            ("1,5", "", 1.5),
+            ("120\u{2009}000 MB", "MB", 120_000.0),
+            ("80 %", "", 0.8),
+            ("80 %", "%", 80.0),
+            ("−2.5", "", -2.5),
+        ];
+        for &(typed, unit, want) in cases {
+            let got = read_number(typed, unit).unwrap_or_else(|e| panic!("{typed}: {e}"));
+            assert!((got - want).abs() <= 1e-12 * want.abs(), "{typed}: {got}");
+        }
+        for bad in ["", "abc", "5..7", "1e999", "x"] {
+            assert!(read_number(bad, "").is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_number_is_right_within_its_tolerance_and_the_message_hides_it() {
+        let a = Answer::number("makespan", 5.75, "s");
+        assert_eq!(check(&a, "5.76").status, Status::Right);
+        assert_eq!(check(&a, "5.75 s").status, Status::Right);
+        let wrong = check(&a, "6");
+        assert_eq!(wrong.status, Status::Wrong);
+        assert!(wrong.message.contains("too high"), "{}", wrong.message);
+        assert!(!wrong.message.contains("5.75"), "{}", wrong.message);
+        assert_eq!(check(&a, "5.5").status, Status::Wrong);
+        assert!(check(&a, "575").message.contains("100×"));
+        assert_eq!(check(&a, "five").status, Status::Unreadable);
+    }
+
+    #[test]
+    fn an_option_is_picked_by_text_or_number() {
+        let a = Answer::Choice {
+            options: vec!["β = 5".into(), "β = 10⁴".into()],
+            correct: vec![1],
+        };
+        assert_eq!(check(&a, "2").status, Status::Right);
+        assert_eq!(check(&a, "β = 10⁴").status, Status::Right);
+        assert_eq!(check(&a, "1").status, Status::Wrong);
+        assert_eq!(check(&a, "3").status, Status::Unreadable);
+        assert_eq!(a.text(), "β = 10⁴");
+    }
+
+    #[test]
+    fn positions_draw_apart_and_repeatably() {
+        let a = draw_for(1, 0, "x").bits();
+        assert_eq!(a, draw_for(1, 0, "x").bits());
+        assert_ne!(a, draw_for(1, 1, "x").bits());
+        assert_ne!(a, draw_for(1, 0, "y").bits());
+        assert_ne!(a, draw_for(2, 0, "x").bits());
+    }
+}

@@ -1,0 +1,219 @@
+//! Exercise sheets: a teacher lists exercises (templates the models pose)
+//! and a seed; the sheet draws each exercise's numbers from the seed and
+//! its position, and computes its answer with the calculator. The same
+//! sheet gives the same exercises everywhere, so a link or a JSON file is
+//! the whole sheet. Answers are checked by [`crate::core::exercise::check`].
+
+mod view;
+
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::count::{Count, MAX_COUNT};
+use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
+use crate::core::exercise::{draw_for, Posed, Shelf, Template};
+use crate::core::form::Form;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::Views;
+use crate::core::view::Block;
+
+/// The most exercises on one sheet.
+pub const MAX_ITEMS: usize = 40;
+/// The longest title, in characters.
+pub const MAX_TITLE: usize = 200;
+
+/// The exercise sheets of the models of shelf `S` (the registry).
+#[derive(Debug)]
+pub struct ExerciseSheet<S>(PhantomData<S>);
+
+/// A sheet as a teacher makes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sheet<S> {
+    /// Shown above the exercises.
+    #[serde(default)]
+    pub title: String,
+    /// Draws every exercise's numbers (a whole number).
+    pub seed: Count,
+    /// The exercises, in order.
+    pub items: Vec<Item>,
+    #[serde(skip)]
+    shelf: PhantomData<S>,
+}
+
+/// One exercise of a sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    /// The template's name (`m3-two-levels`).
+    pub exercise: String,
+}
+
+/// A drawn exercise, numbered as on the sheet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Exercise {
+    /// 1, 2, … on the sheet.
+    pub number: usize,
+    /// The template's name.
+    pub template: String,
+    /// The template's title.
+    pub title: String,
+    /// The tag of the model that poses it.
+    pub model: String,
+    /// The bibliography key of its source.
+    pub source: String,
+    /// The right answer as the worked solution states it (`5.75 s, within
+    /// 0.5 %`).
+    pub shown: String,
+    /// The question, the answer, hints and solution.
+    #[serde(flatten)]
+    pub posed: Posed,
+}
+
+/// A sheet drawn: its exercises with their answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Paper {
+    /// The sheet's title.
+    pub title: String,
+    /// The seed it was drawn with.
+    pub seed: u64,
+    /// The exercises.
+    pub exercises: Vec<Exercise>,
+}
+
+impl<S: Shelf> Sheet<S> {
+    /// A sheet of `items` drawn with `seed`.
+    pub fn new(title: &str, seed: u64, items: &[&str]) -> Sheet<S> {
+        Sheet {
+            title: title.into(),
+            seed: Count(seed),
+            items: items
+                .iter()
+                .map(|e| Item {
+                    exercise: (*e).into(),
+                })
+                .collect(),
+            shelf: PhantomData,
+        }
+    }
+
+    fn template(name: &str) -> Option<(&'static str, Template)> {
+        S::templates().into_iter().find(|(_, t)| t.id == name)
+    }
+
+    /// Draws every exercise and computes its answer.
+    ///
+    /// # Errors
+    ///
+    /// A template's solver error (with the exercise's position), or
+    /// [`Error::Cancelled`] when `progress` asks to stop.
+    pub fn draw(&self, progress: &mut dyn Progress) -> Result<Paper, Error> {
+        let mut exercises = Vec::with_capacity(self.items.len());
+        for (k, item) in self.items.iter().enumerate() {
+            let what = format!("exercise {} of {}", k + 1, self.items.len());
+            if !progress.report(k as f64 / self.items.len() as f64, &what) {
+                return Err(Error::Cancelled);
+            }
+            let (model, template) = Self::template(&item.exercise).ok_or_else(|| {
+                Error::Malformed(format!("no exercise named {:?}", item.exercise))
+            })?;
+            let mut draw = draw_for(self.seed.0, k, template.id);
+            let posed = (template.make)(&mut draw).map_err(|e| {
+                Error::Malformed(format!("exercise {} ({}): {e}", k + 1, template.id))
+            })?;
+            exercises.push(Exercise {
+                number: k + 1,
+                template: template.id.into(),
+                title: template.title.into(),
+                model: model.into(),
+                source: template.source.into(),
+                shown: posed.answer.shown(),
+                posed,
+            });
+        }
+        Ok(Paper {
+            title: self.title.clone(),
+            seed: self.seed.0,
+            exercises,
+        })
+    }
+}
+
+impl<S: Shelf> Validate for Sheet<S> {
+    fn check_into(&self, c: &mut Checker) {
+        let length = self.title.chars().count();
+        if length > MAX_TITLE {
+            let limit = MAX_TITLE;
+            c.fail("title", Invalid::TooLong { length, limit });
+        }
+        c.whole("seed", self.seed, 0, (MAX_COUNT - 1) as usize);
+        if c.count("items", self.items.len(), MAX_ITEMS) {
+            let known: Vec<&str> = S::templates().iter().map(|(_, t)| t.id).collect();
+            for (k, item) in self.items.iter().enumerate() {
+                if !known.contains(&item.exercise.as_str()) {
+                    c.fail(
+                        format!("items[{k}].exercise"),
+                        Invalid::UnknownExercise {
+                            name: shorten(&item.exercise),
+                            known: known.join(", "),
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+impl Views for Paper {
+    fn csv(&self) -> Option<String> {
+        Some(self.key())
+    }
+
+    fn view(&self) -> Vec<Block> {
+        view::blocks(self)
+    }
+}
+
+impl<S: Shelf> Model for ExerciseSheet<S> {
+    const NAME: &'static str = "exercises";
+    const TITLE: &'static str = "Exercises";
+    type Request = Sheet<S>;
+    type Output = Paper;
+
+    fn presets() -> Vec<Preset<Sheet<S>>> {
+        let every: Vec<&str> = S::templates().iter().map(|(_, t)| t.id).collect();
+        vec![
+            Preset {
+                name: "exercises-tour",
+                label: "One exercise of every kind",
+                request: Sheet::new("A tour of divisible load theory", 2026, &every),
+            },
+            Preset {
+                name: "exercises-basics",
+                label: "Hand calculations: speedup, efficiency, splitting a load",
+                request: Sheet::new(
+                    "Speedup, efficiency and splitting a load",
+                    1,
+                    &[
+                        "m1-efficiency",
+                        "m1-karp-flatt",
+                        "m1-amdahl",
+                        "m2-split",
+                        "m3-two-levels",
+                        "m4-beta",
+                    ],
+                ),
+            },
+        ]
+    }
+
+    fn solve(request: &Sheet<S>, progress: &mut dyn Progress) -> Result<Paper, Error> {
+        request.draw(progress)
+    }
+
+    fn form() -> Form {
+        view::form(&S::templates())
+    }
+}
