@@ -180,3 +180,52 @@ fn a_sequence_kept_across_loads_has_the_optimum_of_a_new_lp() {
     eprintln!("{compared} loads compared, largest relative difference {worst:e}");
     assert!(compared > 1500, "{compared} loads compared");
 }
+
+/// A variable fixed outside its bounds leaves the problem infeasible, on
+/// both paths, until it is fixed within them again: a row added meanwhile
+/// does not make it feasible.
+#[test]
+fn a_fix_outside_the_bounds_stays_infeasible_until_undone() {
+    for make in [Warm::new, Warm::cold] {
+        let mut lp = Problem::new();
+        let x = lp.add_var(1.0, 0.0, 1.0);
+        let y = lp.add_var(1.0, 0.0, 10.0);
+        lp.add_constraint(&[(x, 1.0), (y, 1.0)], Cmp::Ge, 2.0);
+        let mut warm = make(lp).unwrap();
+        assert_eq!(outcome(warm.fix(x, 5.0)), Err("infeasible".into()));
+        assert_eq!(
+            outcome(warm.add_constraint(&[(y, 1.0)], Cmp::Le, 9.0)),
+            Err("infeasible".into())
+        );
+        assert_eq!(outcome(warm.fix(y, 3.0)), Err("infeasible".into()));
+        let back = warm.fix(x, 0.5).unwrap();
+        assert!(
+            (back.objective() - 3.5).abs() < 1e-9,
+            "{}",
+            back.objective()
+        );
+        assert!((back.values()[0] - 0.5).abs() < 1e-9);
+    }
+}
+
+/// An edit under a time limit that has passed stops at once, as a new LP
+/// does (the solver keeps the limit its problem was built with).
+#[test]
+fn an_edit_after_the_time_limit_stops() {
+    use dlt_calc::core::deadline::with_deadline;
+    use web_time::{Duration, Instant};
+    let mut lp = Problem::new();
+    let x = lp.add_var(1.0, 0.0, 10.0);
+    lp.add_constraint(&[(x, 1.0)], Cmp::Ge, 1.0);
+    let mut warm = Warm::new(lp.clone()).unwrap();
+    let past = Instant::now() - Duration::from_millis(1);
+    with_deadline(past, || {
+        assert!(matches!(lp.solve(), Err(LpError::TimeLimit)));
+        assert!(matches!(warm.fix(x, 3.0), Err(LpError::TimeLimit)));
+        assert!(matches!(
+            warm.add_constraint(&[(x, 1.0)], Cmp::Le, 5.0),
+            Err(LpError::TimeLimit)
+        ));
+    });
+    assert!((warm.fix(x, 3.0).unwrap().objective() - 3.0).abs() < 1e-9);
+}

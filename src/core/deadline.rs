@@ -18,10 +18,21 @@ thread_local! {
 /// one long LP (a thousand machines) stops at a request's time limit.
 /// Progress reports alone cannot: a solver reports between LPs.
 pub fn with_deadline<T>(end: Instant, f: impl FnOnce() -> T) -> T {
-    let outer = DEADLINE.replace(Some(end));
-    let result = f();
-    DEADLINE.set(outer);
-    result
+    within(Some(end), f)
+}
+
+/// Runs `f` with the deadline `end` (none: no deadline), put back as it
+/// was afterwards even if `f` panics (a thread of a pool runs other
+/// computations next).
+pub fn within<T>(end: Option<Instant>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DEADLINE.set(self.0);
+        }
+    }
+    let _restore = Restore(DEADLINE.replace(end));
+    f()
 }
 
 /// The current deadline, if any (to pass it on to other threads).

@@ -82,10 +82,39 @@ mod native {
     use crate::core::deadline;
     use crate::core::error::Error;
     use crate::core::progress::Progress;
+    use crate::core::response::Response;
 
     /// The work and the hand-over, as [`super::each`] gets them.
     type Work<'a, I, T> = &'a (dyn Fn(&I, &mut dyn Progress) -> Result<T, Error> + Sync);
     type Finished<'a, T> = &'a mut dyn FnMut(usize, &T, &mut dyn Progress);
+
+    /// What a piece tells the calling thread.
+    enum Message<T> {
+        /// A provisional answer (a map with a column's first lines), handed
+        /// on as a one-thread computation would hand it out.
+        Partial(Box<Response>),
+        /// The piece's result.
+        Done(usize, Result<T, Error>),
+    }
+
+    /// A piece's progress: its reports only ask whether to go on; its
+    /// partial answers go to the calling thread.
+    struct Piece<'a, T> {
+        stop: &'a AtomicBool,
+        sender: mpsc::Sender<Message<T>>,
+    }
+
+    impl<T> Progress for Piece<'_, T> {
+        fn report(&mut self, _: f64, _: &str) -> bool {
+            !self.stop.load(Ordering::Relaxed)
+        }
+
+        fn partial(&mut self, response: &Response) {
+            let _ = self
+                .sender
+                .send(Message::Partial(Box::new(response.clone())));
+        }
+    }
 
     /// [`super::each`] on rayon's pool, the calling thread relaying.
     pub(super) fn each<I: Sync, T: Send>(
@@ -103,14 +132,13 @@ mod native {
                 let sender = sender.clone();
                 let stop = &stop;
                 scope.spawn(move |_| {
-                    // A piece's own reports only ask whether to go on.
-                    let mut go_on = |_: f64, _: &str| !stop.load(Ordering::Relaxed);
-                    let result = match end {
-                        Some(end) => deadline::with_deadline(end, || work(item, &mut go_on)),
-                        None => work(item, &mut go_on),
+                    let mut piece = Piece {
+                        stop,
+                        sender: sender.clone(),
                     };
+                    let result = deadline::within(end, || work(item, &mut piece));
                     // The receiver outlives the scope; a send cannot fail.
-                    let _ = sender.send((i, result));
+                    let _ = sender.send(Message::Done(i, result));
                 });
             }
             drop(sender);
@@ -119,7 +147,8 @@ mod native {
                 // Reports now and then even while no piece ends, so that a
                 // time limit or a cancel reaches the pieces soon.
                 match receiver.recv_timeout(Duration::from_millis(50)) {
-                    Ok((i, result)) => {
+                    Ok(Message::Partial(response)) => progress.partial(&response),
+                    Ok(Message::Done(i, result)) => {
                         done += 1;
                         if let Ok(value) = &result {
                             finished(i, value, progress);

@@ -61,6 +61,9 @@ pub struct Warm {
     restart: bool,
     /// The bounds, as added, of every variable fixed since.
     added: Vec<(Var, (f64, f64))>,
+    /// A variable last fixed outside its bounds as added: the problem is
+    /// infeasible until it is fixed within them again.
+    bad_fix: Option<Var>,
     /// Edits solved from the basis, and those solved from scratch.
     warm_solves: u64,
     cold_solves: u64,
@@ -73,6 +76,15 @@ impl fmt::Debug for Warm {
             .field("solution", &self.solution)
             .field("restart", &self.restart)
             .finish_non_exhaustive()
+    }
+}
+
+/// A time limit that has passed ends an edit before it starts: the solver
+/// keeps the limit its problem was built with, not the current one.
+fn out_of_time() -> Result<(), LpError> {
+    match crate::core::deadline::time_left() {
+        Some(left) if left.is_zero() => Err(LpError::TimeLimit),
+        _ => Ok(()),
     }
 }
 
@@ -106,6 +118,7 @@ impl Warm {
             engine: None,
             restart,
             added: Vec::new(),
+            bad_fix: None,
             warm_solves: 0,
             cold_solves: 0,
         };
@@ -144,6 +157,7 @@ impl Warm {
                 var.0
             )));
         }
+        out_of_time()?;
         let column = &mut self.problem.columns[var.0];
         let (lower, upper) = match self.added.iter().find(|(v, _)| *v == var) {
             Some(&(_, bounds)) => bounds,
@@ -152,11 +166,20 @@ impl Warm {
                 (column.lower, column.upper)
             }
         };
+        // A fix replaces an earlier one but stays within the bounds as
+        // added; one outside leaves the problem infeasible (its column as
+        // it was) until the variable is fixed within them again.
+        if value < lower || value > upper {
+            self.bad_fix = Some(var);
+            self.engine = None;
+            return Err(LpError::Infeasible);
+        }
         column.lower = value;
         column.upper = value;
-        // A fix replaces an earlier one but stays within the bounds as added.
-        if value < lower || value > upper {
-            self.engine = None;
+        if self.bad_fix == Some(var) {
+            self.bad_fix = None;
+        }
+        if self.bad_fix.is_some() {
             return Err(LpError::Infeasible);
         }
         let restarted = self.engine.take().map(|engine| {
@@ -183,8 +206,13 @@ impl Warm {
         cmp: Cmp,
         rhs: f64,
     ) -> Result<&Solution, LpError> {
+        out_of_time()?;
         self.problem.add_constraint(terms, cmp, rhs);
         self.problem.check_finite()?;
+        if self.bad_fix.is_some() {
+            self.engine = None;
+            return Err(LpError::Infeasible);
+        }
         let row = self.problem.rows.last().expect("the row just added");
         let restarted = self.engine.take().map(|engine| {
             let terms: Vec<_> = row
@@ -209,8 +237,10 @@ impl Warm {
 
     /// Takes a restarted solve's answer if it is optimal and checks out;
     /// otherwise solves the edited problem from scratch. A restart that
-    /// proves the problem infeasible or unbounded is believed (the solver
-    /// verifies its own proofs); one that runs out of time ends the edit.
+    /// finds the problem infeasible is confirmed from scratch (a restart
+    /// may misjudge a point that was feasible only to the tolerances; a
+    /// search prunes on it); one that finds it unbounded is believed, and
+    /// one that runs out of time ends the edit.
     fn finish(&mut self, restarted: Option<Result<Engine, LpError>>) -> Result<&Solution, LpError> {
         match restarted {
             Some(Ok(engine)) => {
@@ -222,7 +252,7 @@ impl Warm {
                     return Ok(&self.solution);
                 }
             }
-            Some(Err(e @ (LpError::Infeasible | LpError::Unbounded | LpError::TimeLimit))) => {
+            Some(Err(e @ (LpError::Unbounded | LpError::TimeLimit))) => {
                 self.warm_solves += 1;
                 return Err(e);
             }
