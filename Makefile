@@ -12,7 +12,8 @@ setup:
 	@.ci/setup
 
 build: setup
-	@PATH="$$HOME/.cargo/bin:$$PATH" wasm-pack build --mode no-install --release --target web --out-dir www/pkg --no-typescript --no-pack
+	@PATH="$$HOME/.cargo/bin:$$PATH" DLT_BUILD=$$(cat Cargo.toml Cargo.lock $$(find src -type f | sort) | sha256sum | cut -c1-16) \
+	  wasm-pack build --mode no-install --release --target web --out-dir www/pkg --no-typescript --no-pack
 
 serve: build
 	@echo "serving the calculator at http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"

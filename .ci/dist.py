@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WWW = ROOT / "www"
 DIST = ROOT / "dist"
 # The page's modules, each after the modules it imports.
-MODULES = ["pkg/dlt_calc.js", "js/form.js", "js/compute.js", "js/section.js", "js/pooled.js", "js/exercises.js", "js/app.js"]
+MODULES = ["pkg/dlt_calc.js", "js/cache.js", "js/form.js", "js/compute.js", "js/section.js", "js/pooled.js", "js/exercises.js", "js/app.js"]
 
 
 def read(path):

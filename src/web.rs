@@ -289,6 +289,14 @@ pub fn bibliography() -> Result<JsValue, JsError> {
     to_js(&crate::core::bibliography::WORKS)
 }
 
+/// The build's identity (a hash of its sources, set by `make build`; `dev`
+/// otherwise): the page keeps long answers per build, so a new build never
+/// shows an older one's.
+#[wasm_bindgen(js_name = buildId)]
+pub fn build_id() -> String {
+    option_env!("DLT_BUILD").unwrap_or("dev").to_string()
+}
+
 /// The calculator's version.
 #[wasm_bindgen]
 pub fn version() -> String {

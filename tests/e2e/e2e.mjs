@@ -446,10 +446,16 @@ test('map: an invalid input keeps the map; reload restores; cancel stops every w
   await page.waitForTimeout(2500);
   assert.equal(await page.getAttribute('#map-result', 'data-drawn'), drawn, 'a cancelled worker still delivered lines');
   assert.match(await page.textContent('#status-text'), /Cancelled/);
-  // Back to a small map, for the phone-width test.
+  // Back to the small map, computed before: this browser kept it, so it is
+  // shown at once, and "Compute again" computes it anew.
   await page.selectOption('#map-preset', 'isoefficiency-small');
   await page.click('#map-load-preset');
+  await page.waitForFunction(() => /^Shown at once/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 10000 });
+  assert.match(await page.textContent('#map-kept'), /^Kept in this browser: computed \d{4}-\d\d-\d\d \d\d:\d\d UTC in [0-9.]+ s/);
+  assert.equal(await page.textContent('#map-summary'), summary);
+  await page.click('#map-recompute');
   await computed(page);
+  assert.equal(await page.locator('#map-kept').count(), 0);
 });
 
 test('Table 1: our maximum efficiency beside the paper, as the CLI computes it', async (page) => {
@@ -710,17 +716,127 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   await page.screenshot({ path: path.join(shots, 'heterogeneous.png'), fullPage: true });
 });
 
-test('every tab fits a phone-width screen', async (page) => {
-  await page.setViewportSize({ width: 390, height: 800 });
-  for (const tab of ['m2', 'm3', 'm4', 'm5', 'm7', 'm8', 'map', 'table1', 'gmap']) {
-    await page.click(`#tab-${tab}`);
-    if (tab.startsWith('m') && tab !== 'map') await result(page, tab);
-    else await page.waitForSelector(`#${tab}-result:not([hidden])`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${tab}: the page is ${overflow}px wider than the screen`);
-    await page.screenshot({ path: path.join(shots, `phone-${tab}.png`), fullPage: true });
+test('exercises: a sheet as the CLI draws it, answers checked right and wrong, hints, solution, kept over a reload, CSV, a shared file', async (page) => {
+  await page.click('#tab-exercises');
+  await page.waitForSelector('#exercise-1', { timeout: 60000 });
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'exercises-tour'])));
+  assert.equal(await page.locator('li.exercise').count(), want.exercises.length);
+  for (const e of want.exercises) {
+    const shown = await page.evaluate((n) => document.querySelector(`#exercise-${n} .question`).innerHTML, e.number);
+    assert.equal(shown, e.question, `exercise ${e.number}`);
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  // A number: wrong (too high), then right to four digits.
+  const m3 = want.exercises.find((e) => e.template === 'm3-two-levels');
+  const id = `#exercise-${m3.number}`;
+  await page.fill(`${id}-answer`, String(m3.answer.value * 1.1));
+  await page.click(`${id}-check`);
+  await page.waitForFunction((s) => /^Not right: .* too high/.test(document.querySelector(s).textContent), `${id}-verdict`);
+  await page.fill(`${id}-answer`, `${Number(m3.answer.value.toPrecision(4))} s`);
+  await page.click(`${id}-check`);
+  await page.waitForFunction((s) => /^Right/.test(document.querySelector(s).textContent), `${id}-verdict`);
+  await page.fill(`${id}-answer`, 'five');
+  await page.click(`${id}-check`);
+  await page.waitForFunction((s) => /^Not read: "five" is not a number/.test(document.querySelector(s).textContent), `${id}-verdict`);
+  await page.fill(`${id}-answer`, String(m3.answer.value));
+  await page.click(`${id}-check`);
+  // A choice, wrong then right.
+  const iso = want.exercises.find((e) => e.template === 'm1-isoefficiency');
+  const cid = `#exercise-${iso.number}`;
+  const wrong = (iso.answer.correct[0] + 1) % iso.answer.options.length;
+  await page.check(`${cid}-option-${wrong + 1}`);
+  await page.click(`${cid}-check`);
+  await page.waitForFunction((s) => /^Not right/.test(document.querySelector(s).textContent), `${cid}-verdict`);
+  await page.check(`${cid}-option-${iso.answer.correct[0] + 1}`);
+  await page.click(`${cid}-check`);
+  await page.waitForFunction((s) => /^Right/.test(document.querySelector(s).textContent), `${cid}-verdict`);
+  // One hint, then the worked solution (after a confirmation).
+  await page.click(`${id}-hint`);
+  assert.equal(await page.locator(`${id}-hints li`).count(), 1);
+  assert.match(await page.textContent(`${id}-hint`), new RegExp(`^Hint \\(2 of ${m3.hints.length}\\)`));
+  page.once('dialog', (d) => d.accept());
+  await page.click(`${id}-show-solution`);
+  assert.ok(await page.isVisible(`${id}-solution`));
+  assert.match(await page.textContent(`${id}-solution`), new RegExp(m3.shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  // The link carries the sheet; a reload keeps the answers, hints and solution.
+  assert.match(page.url(), /tab=exercises/);
+  assert.match(page.url(), /x\.seed=2026/);
+  await page.reload();
+  await page.waitForSelector(`${id}-verdict.right`, { timeout: 60000 });
+  assert.equal(await page.inputValue(`${id}-answer`), String(m3.answer.value));
+  assert.equal(await page.locator(`${id}-hints li`).count(), 1);
+  assert.ok(await page.isVisible(`${id}-solution`));
+  // The student's answers as CSV: every exercise, this one right after 3 tries.
+  const csv = await downloaded(page, '#exercises-csv');
+  const lines = csv.text.trim().split('\n');
+  assert.equal(lines.length, 1 + want.exercises.length);
+  const row = lines.find((l) => l.includes(',m3-two-levels,'));
+  assert.match(row, /,right,3,1,yes,/);
+  assert.match(lines.find((l) => l.includes(',m1-isoefficiency,')), /,right,2,0,no,/);
+  // The teacher's answer key.
+  await page.click('#exercises-settings summary');
+  const key = await downloaded(page, '#exercises-key');
+  assert.equal(key.text.trim().split('\n').length, 1 + want.exercises.length);
+  // Open in the calculator: the M3 tab computes the same instance.
+  await page.click(`${id}-open`);
+  await page.waitForFunction((v) => document.querySelector('#m3-makespan')?.textContent === v, fmt(m3.answer.value), { timeout: 20000 });
+  assert.equal(await page.getAttribute('#tab-m3', 'aria-selected'), 'true');
+  // A sheet shared as a file: two exercises, drawn from its own seed.
+  await page.click('#tab-exercises');
+  const sheet = { model: 'exercises', title: 'Homework 3', seed: 7, items: [{ exercise: 'm2-split' }, { exercise: 'm4-beta' }] };
+  await page.setInputFiles('#exercises-open', { name: 'homework.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sheet)) });
+  await page.waitForFunction(() => document.querySelectorAll('li.exercise').length === 2 && document.querySelector('#exercises-sheet-title')?.textContent === 'Homework 3', null, { timeout: 60000 });
+  assert.equal(await page.innerHTML('#exercise-1 .question'), cli(sheet).exercises[0].question);
+  await page.screenshot({ path: path.join(shots, 'exercises.png'), fullPage: true });
+});
+
+test('every tab fits a 360 px phone with chart text at full size, and reads on a projector with larger text', async (page) => {
+  const tabs = ['m1', 'm2', 'm3', 'm4', 'm5', 'm7', 'm8', 'map', 'table1', 'gmap', 'exercises'];
+  const visit = async (tab) => {
+    await page.click(`#tab-${tab}`);
+    await page.waitForSelector(`#${tab}-result:not([hidden])`, { timeout: 120000 });
+    // A fresh drawing at this width (charts are sized when drawn); the
+    // exercise sheet's settings may be folded away.
+    await page.$eval(`#${tab}-compute`, (b) => b.click());
+    await page.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
+    await page.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+  };
+  // Canvases drawn no wider than shown: their text (11 px and up) is not shrunk.
+  const shrunk = () => page.evaluate(() => [...document.querySelectorAll('section:not([hidden]) canvas')]
+    .filter((c) => c.getBoundingClientRect().width > 0)
+    .map((c) => c.getBoundingClientRect().width / c.width)
+    .filter((r) => r < 0.99));
+  await page.setViewportSize({ width: 360, height: 800 });
+  try {
+    for (const tab of tabs) {
+      await visit(tab);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${tab}: the page is ${overflow}px wider than the screen`);
+      assert.deepEqual(await shrunk(), [], `${tab}: a chart's text is drawn smaller than 11 px`);
+      await page.screenshot({ path: path.join(shots, `360-${tab}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const tab of tabs) {
+      await visit(tab);
+      await page.screenshot({ path: path.join(shots, `1280-${tab}.png`), fullPage: true });
+    }
+    // Larger text on a projector: the page's text and the charts' are 1.4 times larger.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.click('#tab-m3');
+    const before = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#m3 .explain')).fontSize));
+    await page.click('#large-text');
+    assert.equal(await page.getAttribute('#large-text', 'aria-pressed'), 'true');
+    const after = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#m3 .explain')).fontSize));
+    assert.ok(after >= 1.35 * before, `${before} → ${after}`);
+    const scale = await page.evaluate(() => {
+      const c = document.querySelector('#m3-result canvas');
+      return c.getBoundingClientRect().width / c.width;
+    });
+    assert.ok(scale > 1.3, `the Gantt chart is drawn at ${scale}×`);
+    await page.screenshot({ path: path.join(shots, '1920-large-text-m3.png'), fullPage: true });
+    await page.click('#large-text');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
 });
 
 async function main() {

@@ -117,7 +117,26 @@ function showBibliography(works) {
   $('footer').before(section);
 }
 
+/** The large-text toggle (for a projector), remembered by the browser;
+ * charts are redrawn with it. */
+function largeText() {
+  const button = $('#large-text');
+  const key = 'dlt-calc:large-text';
+  const set = (on) => {
+    document.documentElement.classList.toggle('large-text', on);
+    button.setAttribute('aria-pressed', String(on));
+  };
+  try { set(localStorage.getItem(key) === '1'); } catch { /* not kept here */ }
+  button.addEventListener('click', () => {
+    const on = button.getAttribute('aria-pressed') !== 'true';
+    set(on);
+    try { localStorage.setItem(key, on ? '1' : '0'); } catch { /* not kept here */ }
+    for (const s of sections) if (s.response && !s.root.hidden) s.show(s.response);
+  });
+}
+
 async function main() {
+  largeText();
   try {
     await init(globalThis.dltBundle?.wasm);
   } catch (err) {

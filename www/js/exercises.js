@@ -136,7 +136,7 @@ export class ExerciseSection extends Section {
       delete this.memory[this.sheetKey()];
       this.show(response);
     });
-    const title = el('h3', { id: 'exercises-title' }, paper.title || 'Exercise sheet');
+    const title = el('h3', { id: 'exercises-sheet-title' }, paper.title || 'Exercise sheet');
     const about = el('p', { className: 'note' }, `Seed ${paper.seed}; ${paper.exercises.length} exercises. `
       + (this.store ? 'Your answers are kept in this browser.' : 'This browser does not keep data for this page: '
         + 'download your answers before closing it.'));

@@ -3,15 +3,19 @@
 // come, so lines appear while the rest is computed. Nothing here knows a
 // model: the split, the join and the wording come from the core.
 import { split, join } from '../pkg/dlt_calc.js';
-import { Section, fmt } from './section.js';
+import { Section, el, fmt } from './section.js';
+import { keep, recall } from './cache.js';
 
 /** Milliseconds between two redraws of provisional answers. */
 const REDRAW_EVERY = 250;
 
 export class PooledSection extends Section {
-  async compute(request) {
+  /** Computes `request`, or shows the answer this browser kept for it
+   * (unless `fresh`). */
+  async compute(request, { fresh = false } = {}) {
     const parts = split(request);
     if (parts.length === 0) return super.compute(request);
+    if (!fresh && await this.recalled(request)) return;
     this.stale = false;
     const started = performance.now();
     const latest = new Array(parts.length).fill(null);
@@ -49,9 +53,33 @@ export class PooledSection extends Section {
       this.show(this.response);
       this.markStale(null);
       this.showError('');
-      this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s on ${this.ui.pool.size} workers.`);
+      const seconds = (performance.now() - started) / 1000;
+      this.ui.status(`Computed in ${fmt(seconds)} s on ${this.ui.pool.size} workers.`);
+      keep(request, this.response, seconds);
     } catch (err) {
       this.failed(err, token, 'Cancelled; what was computed so far is shown.');
     }
+  }
+
+  /** Shows the kept answer to `request`, if any, with when it was computed
+   * and a button to compute it again. */
+  async recalled(request) {
+    const token = {};
+    this.latest = token;
+    const kept = await recall(request);
+    if (!kept || this.latest !== token) return false;
+    this.stale = false;
+    this.response = kept.response;
+    this.computed = JSON.stringify(request);
+    this.show(kept.response);
+    this.markStale(null);
+    this.showError('');
+    const when = kept.at.replace('T', ' ').slice(0, 16);
+    const again = el('button', { type: 'button', id: `${this.spec.id}-recompute` }, 'Compute again');
+    again.addEventListener('click', () => this.compute(request, { fresh: true }));
+    this.result.prepend(el('p', { className: 'note', id: `${this.spec.id}-kept` },
+      `Kept in this browser: computed ${when} UTC in ${fmt(kept.seconds)} s. `, again));
+    this.ui.status(`Shown at once: this browser kept the answer (computed ${when} UTC).`);
+    return true;
   }
 }

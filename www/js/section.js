@@ -75,6 +75,22 @@ function marked(e, html) {
   return e;
 }
 
+/** How much larger the page's text is drawn (the large-text toggle). */
+export function textScale() {
+  return document.documentElement.classList.contains('large-text') ? 1.4 : 1;
+}
+
+/** A chart canvas's drawing width: as wide as it is shown (so that its
+ * text, 11 px and up, is never shrunk on a phone), divided by the text
+ * scale (so that the projector's large text is drawn larger; the canvas is
+ * then shown up to 1 260 px wide), at most the 900 px the charts are
+ * designed for. */
+function canvasWidth(container) {
+  const shown = container.clientWidth || 900;
+  const scale = textScale();
+  return Math.max(260, Math.round(Math.min(900 * scale, shown) / scale));
+}
+
 /** What a field means and the values it takes, said on hover. */
 function hint(f) {
   const unit = f.unit ? `, in ${f.unit}` : '';
@@ -487,7 +503,7 @@ export class Section {
     const parts = (response.view ?? []).map(block);
     const figures = [];
     if (response.gantt) {
-      const canvas = el('canvas', { width: 900, height: 110 + 44 * response.gantt.rows.length,
+      const canvas = el('canvas', { width: canvasWidth(this.root), height: 110 + 44 * response.gantt.rows.length,
         role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
       figures.push(this.figure(canvas, 'Gantt chart', 'gantt',
         (c) => drawGantt(c, response.gantt), (w, h) => ganttSvg(response.gantt, w, h)));
@@ -498,7 +514,9 @@ export class Section {
     const map = this.spec.layout === 'pooled-map';
     drawn.forEach((chart, i) => {
       const large = map && i === 0;
-      const canvas = el('canvas', { width: 900, height: large ? 600 : 520, role: 'img', 'aria-label': chart.title,
+      const width = canvasWidth(this.root);
+      const height = Math.round(Math.max(300, (large ? 600 : 520) * Math.min(1, width / 700)));
+      const canvas = el('canvas', { width, height, role: 'img', 'aria-label': chart.title,
         className: 'chart', ...(large ? { id: `${this.spec.id}-canvas` } : {}) });
       let frame = null;
       figures.push(this.figure(canvas, chart.title, chart.name,
