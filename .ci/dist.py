@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WWW = ROOT / "www"
 DIST = ROOT / "dist"
 # The page's modules, each after the modules it imports.
-MODULES = ["pkg/dlt_calc.js", "js/cache.js", "js/form.js", "js/compute.js", "js/section.js", "js/pooled.js", "js/exercises.js", "js/app.js"]
+MODULES = ["pkg/dlt_calc.js", "js/core.js", "js/cache.js", "js/form.js", "js/compute.js", "js/section.js", "js/pooled.js", "js/exercises.js", "js/app.js"]
 
 
 def read(path):
@@ -89,6 +89,7 @@ def page(wasm_b64):
   const workerSource = {script_json(worker_script())};
   globalThis.dltBundle = {{
     wasm: {{ module_or_path: bytes }},
+    moduleSource: sources['pkg/dlt_calc.js'],
     worker: url('self.dltWasm = {{ module_or_path: Uint8Array.from(atob(' + JSON.stringify(wasmB64)
       + '), (c) => c.charCodeAt(0)) }};\\n' + workerSource),
   }};

@@ -232,6 +232,29 @@ test('a crashing worker is replaced and the user told; inputs and result stay', 
   assert.equal(await page.inputValue('#m3-V'), '2.5');
 });
 
+test('a crash of the page\'s own instance is caught, reported and the instance re-created', async (page) => {
+  const fresh = [];
+  const onRequest = (r) => { if (/pkg\/dlt_calc\.js\?instance=\d+$/.test(r.url())) fresh.push(r.url()); };
+  page.on('request', onRequest);
+  await page.click('#tab-m3');
+  // A wasm trap (what a panic in the page's instance raises), reaching the
+  // page as an uncaught error.
+  await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error',
+    { error: new WebAssembly.RuntimeError('unreachable'), message: 'unreachable' })));
+  await page.waitForFunction(() => /crashed \(unreachable\) and was restarted; your inputs are kept/.test(document.querySelector('#crash-note')?.textContent ?? ''), null, { timeout: 20000 });
+  page.off('request', onRequest);
+  assert.equal(fresh.length, 1, 'no fresh instance was loaded');
+  // The new instance checks the fields and the tab computes again.
+  await page.fill('#m3-V', '-1');
+  await page.waitForFunction(() => (document.querySelector('#m3 [data-error-for="load"]')?.textContent ?? '') !== '');
+  assert.match(await page.textContent('#m3 [data-error-for="load"]'), /must be greater than zero/);
+  await page.fill('#m3-V', '2');
+  await page.waitForFunction(() => document.querySelector('#m3-makespan')?.textContent === '5.75' &&
+    !document.querySelector('#m3-result').classList.contains('stale'), null, { timeout: 20000 });
+  // Drawing uses the new instance too.
+  assert.ok((await chartPixels(page)).receive > 100, 'the Gantt chart is not drawn');
+});
+
 test('exports the chart as SVG and PNG', async (page) => {
   const fig = '#m3-result figure[data-name="gantt"]';
   for (const [button, kind] of [[`${fig} .export-svg`, 'svg'], [`${fig} .export-png`, 'png']]) {
@@ -638,6 +661,11 @@ test('the single file works opened from a file, and computes on the page where w
       await result(p, 'm3');
       assert.equal(await p.textContent('#m3-makespan'), '5.75');
       assert.equal(await p.isVisible('#inline-note'), refused);
+      // Its own instance is re-created after a crash from the inlined module.
+      await p.evaluate(() => window.dispatchEvent(new ErrorEvent('error', { error: new WebAssembly.RuntimeError('unreachable') })));
+      await p.waitForFunction(() => /crashed \(unreachable\) and was restarted/.test(document.querySelector('#crash-note')?.textContent ?? ''), null, { timeout: 20000 });
+      await p.fill('#m3-V', '2.5');
+      await p.waitForFunction((v) => document.querySelector('#m3-makespan')?.textContent === v, fmt(cli(worked(2.5)).report.makespan), { timeout: 20000 });
       await p.click('#tab-m8');
       await result(p, 'm8');
       assert.deepEqual(errors, []);

@@ -1,7 +1,7 @@
 // The page: one tab per model of the core's registry (forms built from the
 // models' descriptions), one shared worker and a pool, one status bar, and
 // every tab's inputs in the URL.
-import init, { bibliography, example, tabs as registry, version } from '../pkg/dlt_calc.js';
+import { core, isCrash, replace, start } from './core.js';
 import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
 import { PooledSection } from './pooled.js';
@@ -90,6 +90,43 @@ function show(id) {
   if (!active.response || active.stale) active.changed({ now: true });
 }
 
+/** The most times the page's own instance is replaced in a minute; past
+ * that something is wrong with every instance, and the page says so. */
+const MAX_REPLACED = 3;
+let replaced = [];
+let replacing = null;
+
+/** The page's own instance crashed (`err`): a fresh one replaces it, the
+ * user is told, the inputs stay and the tab on screen is computed again. */
+function crashed(err) {
+  if (replacing) return;
+  const now = Date.now();
+  replaced = replaced.filter((t) => now - t < 60_000);
+  const what = err?.message ?? String(err);
+  if (replaced.length >= MAX_REPLACED) {
+    status(`The calculator on this page keeps crashing (${what}); reload the page. Your inputs are in its link.`);
+    return;
+  }
+  replaced.push(now);
+  status(`The calculator on this page crashed (${what}) and is being restarted; your inputs are kept.`);
+  replacing = replace().then(() => {
+    replacing = null;
+    // Kept on screen: the status line moves on when the tab computes.
+    const note = $('#crash-note') ?? $('#status').insertAdjacentElement('afterend',
+      Object.assign(document.createElement('p'), { id: 'crash-note', className: 'error', role: 'alert' }));
+    note.textContent = `The calculator on this page crashed (${what}) and was restarted; your inputs are kept.`;
+    status('The calculator on this page crashed and was restarted; your inputs are kept.');
+    if (active) { active.stale = true; active.changed({ now: true }); }
+  }, (e) => {
+    replacing = null;
+    status(`The calculator on this page crashed and could not be restarted (${e?.message ?? e}); reload the page.`);
+  });
+}
+
+// A crash anywhere on the page (an input's check, a drawing) is caught here.
+window.addEventListener('error', (e) => { if (isCrash(e.error)) { e.preventDefault(); crashed(e.error); } });
+window.addEventListener('unhandledrejection', (e) => { if (isCrash(e.reason)) { e.preventDefault(); crashed(e.reason); } });
+
 /** Opens `request` (an exercise's) in its model's tab and computes it. */
 function open(request) {
   const section = sections.find((s) => s.tab.model === request.model);
@@ -138,18 +175,18 @@ function largeText() {
 async function main() {
   largeText();
   try {
-    await init(globalThis.dltBundle?.wasm);
+    await start();
   } catch (err) {
     status(`The calculator could not be loaded: ${err}`);
     return;
   }
-  $('#version').textContent = version();
+  $('#version').textContent = core.version();
   const computer = new Computer();
   const pool = new Pool();
-  const works = bibliography();
-  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open };
+  const works = core.bibliography();
+  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open, crashed };
   const kinds = { report: Section, exercises: ExerciseSection };
-  sections = registry().map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
+  sections = core.tabs().map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
   const list = $('nav [role="tablist"]');
   for (const s of sections) {
     const tab = document.createElement('button');
@@ -166,7 +203,7 @@ async function main() {
   showBibliography(works);
   const { params, refused } = linkParams(location.search);
   for (const s of sections) {
-    s.fill(s.fromParams(params) ?? s.stateOf(example(s.tab.presets[0][0])));
+    s.fill(s.fromParams(params) ?? s.stateOf(core.example(s.tab.presets[0][0])));
   }
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {

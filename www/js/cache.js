@@ -3,7 +3,7 @@
 // so that a reload shows them at once. A new build never reads an older
 // build's answers. Where IndexedDB is refused (some private windows, some
 // file pages) nothing is kept and nothing fails.
-import { buildId } from '../pkg/dlt_calc.js';
+import { core } from './core.js';
 
 const DB = 'dlt-calc';
 const STORE = 'answers';
@@ -34,7 +34,7 @@ function done(req) {
   });
 }
 
-const keyOf = (request) => `${buildId()} ${JSON.stringify(request)}`;
+const keyOf = (request) => `${core.buildId()} ${JSON.stringify(request)}`;
 
 /** The kept answer to `request` ({response, at, seconds}), or null. */
 export async function recall(request) {

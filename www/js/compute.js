@@ -3,7 +3,7 @@
 // crash, so a failure never leaves the page stuck. Where the browser refuses
 // to start a worker at all (some do for a page opened from a file), the
 // requests run on the page itself instead, and `inline` says so.
-import { runWithPartials } from '../pkg/dlt_calc.js';
+import { core } from './core.js';
 
 export class Cancelled extends Error {
   constructor() { super('cancelled'); this.name = 'Cancelled'; }
@@ -86,7 +86,7 @@ export class Computer {
     if (this.inline) {
       // Give the page a moment to show "Computing…" before it freezes.
       await new Promise((r) => setTimeout(r, 30));
-      return runWithPartials(request, () => true, (value) => onPartial?.(value));
+      return core.runWithPartials(request, () => true, (value) => onPartial?.(value));
     }
     return new Promise((resolve, reject) => {
       const id = this.nextId++;

@@ -3,7 +3,7 @@
 // questions with answer boxes. Typed answers are checked by the core
 // (checkAnswer), kept in this browser's local storage per sheet, and
 // exported as CSV. Nothing here computes an answer.
-import { checkAnswer, exerciseKinds, responseCsv } from '../pkg/dlt_calc.js';
+import { core } from './core.js';
 import { Section, el, download } from './section.js';
 
 const STORE = 'dlt-calc:answers:';
@@ -43,7 +43,7 @@ export class ExerciseSection extends Section {
   }
 
   build() {
-    this.kinds = new Map(exerciseKinds().map((k) => [k.id, k]));
+    this.kinds = new Map(core.exerciseKinds().map((k) => [k.id, k]));
     super.build();
     const form = this.root.querySelector('form');
     // The sheet's settings are for whoever makes it; a student mostly
@@ -67,7 +67,7 @@ export class ExerciseSection extends Section {
     file.addEventListener('change', () => this.openFile(file));
     this.key = el('button', { type: 'button', id: 'exercises-key', disabled: true }, 'Answer key (CSV)');
     this.key.addEventListener('click', () => this.response && download('answer-key.csv',
-      new Blob([responseCsv(this.response)], { type: 'text/csv' })));
+      new Blob([core.responseCsv(this.response)], { type: 'text/csv' })));
     form.querySelector('.actions').append(reseed, save, open, file, this.key);
   }
 
@@ -165,7 +165,7 @@ export class ExerciseSection extends Section {
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const typed = this.typed(form);
-      const v = checkAnswer(e.answer, typed);
+      const v = core.checkAnswer(e.answer, typed);
       say(v);
       const before = this.answers()[e.number] ?? {};
       this.record(e.number, {

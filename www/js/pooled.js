@@ -2,7 +2,7 @@
 // parts run on the pool of workers and the answer is joined in Rust as they
 // come, so lines appear while the rest is computed. Nothing here knows a
 // model: the split, the join and the wording come from the core.
-import { split, join } from '../pkg/dlt_calc.js';
+import { core } from './core.js';
 import { Section, el, fmt } from './section.js';
 import { keep, recall } from './cache.js';
 
@@ -13,7 +13,7 @@ export class PooledSection extends Section {
   /** Computes `request`, or shows the answer this browser kept for it
    * (unless `fresh`). */
   async compute(request, { fresh = false } = {}) {
-    const parts = split(request);
+    const parts = core.split(request);
     if (parts.length === 0) return super.compute(request);
     if (!fresh && await this.recalled(request)) return;
     this.stale = false;
@@ -28,7 +28,7 @@ export class PooledSection extends Section {
       const now = performance.now();
       if (!force && now - shown < REDRAW_EVERY) return;
       shown = now;
-      this.show(join(request, latest.filter(Boolean)));
+      this.show(core.join(request, latest.filter(Boolean)));
       this.markStale(null);
     };
     try {
@@ -48,7 +48,7 @@ export class PooledSection extends Section {
         latest[i] = value;
         redraw(false);
       });
-      this.response = join(request, latest);
+      this.response = core.join(request, latest);
       this.computed = JSON.stringify(request);
       this.show(this.response);
       this.markStale(null);

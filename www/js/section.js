@@ -2,9 +2,7 @@
 // from the model's description in Rust, its state in the URL, field messages
 // from the wasm core, runs in the shared worker, and the result (the
 // answer's blocks, then the Gantt chart and line charts, each exportable).
-import {
-  problems, fillRow, drawGantt, ganttSvg, drawChart, chartSvg, chartValueAt, charts, example, responseCsv, Pointer,
-} from '../pkg/dlt_calc.js';
+import { core, isCrash } from './core.js';
 import { Cancelled, Crashed } from './compute.js';
 import { fields, fromRequest, toRequest, viewOptions } from './form.js';
 
@@ -162,7 +160,7 @@ export class Section {
       ...this.tab.presets.map(([name, label]) => el('option', { value: name }, label)));
     const load = el('button', { type: 'button', id: `${spec.id}-load-preset` }, 'Load preset');
     load.addEventListener('click', () => {
-      this.fill(this.stateOf(example(presets.value)));
+      this.fill(this.stateOf(core.example(presets.value)));
       this.changed({ now: true });
     });
     form.append(el('div', { className: 'row' }, el('label', { htmlFor: presets.id }, 'Preset'), presets, load));
@@ -288,7 +286,7 @@ export class Section {
   fillRow(tr, key) {
     const cells = [...tr.querySelectorAll('input, select')];
     const row = Object.fromEntries(cells.map((input) => [input.dataset.key, input.value]));
-    const filled = fillRow(this.tab.model, key, row);
+    const filled = core.fillRow(this.tab.model, key, row);
     for (const input of cells) {
       const v = filled[input.dataset.key];
       if (v !== undefined && v !== input.value) input.value = v;
@@ -379,7 +377,7 @@ export class Section {
   validate(request) {
     for (const e of this.root.querySelectorAll('[data-error-for]')) e.textContent = '';
     for (const e of this.root.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
-    const list = problems(request);
+    const list = core.problems(request);
     const unplaced = [];
     const slotOf = (f) => this.root.querySelector(`[data-error-for="${CSS.escape(f)}"]`);
     for (const { field, message } of list) {
@@ -471,6 +469,13 @@ export class Section {
   /** Tells why computation `token` gave no result; `cancelled` is the
    * status for a cancel by the user. */
   failed(err, token, cancelled) {
+    // The page's own instance crashed (joining or drawing an answer): the
+    // page replaces it and says so.
+    if (isCrash(err)) {
+      this.markStale('Changed — the calculator on this page crashed; the result below is for the previous inputs.');
+      this.ui.crashed(err);
+      return;
+    }
     // Superseded by a newer computation of this section: nothing to say.
     if (err instanceof Cancelled && this.latest !== token) return;
     if (err instanceof Cancelled) {
@@ -506,11 +511,11 @@ export class Section {
       const canvas = el('canvas', { width: canvasWidth(this.root), height: 110 + 44 * response.gantt.rows.length,
         role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
       figures.push(this.figure(canvas, 'Gantt chart', 'gantt',
-        (c) => drawGantt(c, response.gantt), (w, h) => ganttSvg(response.gantt, w, h)));
+        (c) => core.drawGantt(c, response.gantt), (w, h) => core.ganttSvg(response.gantt, w, h)));
     }
     // View options (e.g. a map's overlays) redraw without computing again.
     const options = this.view();
-    const drawn = Object.keys(options).length ? charts(response, options) : (response.charts ?? []);
+    const drawn = Object.keys(options).length ? core.charts(response, options) : (response.charts ?? []);
     const map = this.spec.layout === 'pooled-map';
     drawn.forEach((chart, i) => {
       const large = map && i === 0;
@@ -520,7 +525,7 @@ export class Section {
         className: 'chart', ...(large ? { id: `${this.spec.id}-canvas` } : {}) });
       let frame = null;
       figures.push(this.figure(canvas, chart.title, chart.name,
-        (c) => { frame = drawChart(c, chart); }, (w, h) => chartSvg(chart, w, h)));
+        (c) => { frame = core.drawChart(c, chart); }, (w, h) => core.chartSvg(chart, w, h)));
       if (large) figures.push(this.pointer(canvas, () => frame, response));
     });
     const json = el('button', { type: 'button', className: 'export-json' }, 'Download result (JSON)');
@@ -530,7 +535,7 @@ export class Section {
     if (response.has_csv) {
       const csv = el('button', { type: 'button', className: 'export-csv' }, 'Download result (CSV)');
       csv.addEventListener('click', () => download(`${drawn[0]?.name ?? `${this.spec.id}-result`}.csv`,
-        new Blob([responseCsv(response)], { type: 'text/csv' })));
+        new Blob([core.responseCsv(response)], { type: 'text/csv' })));
       exports.append(' ', csv);
     }
     this.result.replaceChildren(...parts, ...figures, exports);
@@ -544,11 +549,11 @@ export class Section {
     const hint = 'Point at the chart to read its values.';
     const line = el('p', { id: `${this.spec.id}-hover`, className: 'note', 'aria-live': 'polite' }, hint);
     this.lookup?.free();
-    this.lookup = new Pointer(response);
+    this.lookup = new core.Pointer(response);
     const lookup = this.lookup;
     canvas.addEventListener('mousemove', (e) => {
       const rect = canvas.getBoundingClientRect();
-      const at = frame() && chartValueAt(frame(), (e.clientX - rect.left) * canvas.width / rect.width,
+      const at = frame() && core.chartValueAt(frame(), (e.clientX - rect.left) * canvas.width / rect.width,
         (e.clientY - rect.top) * canvas.height / rect.height);
       line.textContent = (at && lookup === this.lookup && lookup.at(at[0], at[1])) || hint;
     });
