@@ -297,6 +297,13 @@ pub fn build_id() -> String {
     option_env!("DLT_BUILD").unwrap_or("dev").to_string()
 }
 
+/// `text` with its numbers written for reading (four significant digits,
+/// thin spaces, engineering exponents); see [`crate::core::number::readable`].
+#[wasm_bindgen]
+pub fn readable(text: &str) -> String {
+    crate::core::number::readable(text)
+}
+
 /// The calculator's version.
 #[wasm_bindgen]
 pub fn version() -> String {

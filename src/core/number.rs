@@ -43,9 +43,168 @@ pub fn number(x: f64) -> String {
     format!("{sign}{body}")
 }
 
+/// `text` with every number in it written for reading: four significant
+/// digits, thin spaces between thousands, and an engineering exponent
+/// (`12.35·10⁶`) below 0.001 or from a million up; whole numbers below a
+/// million keep every digit (`134 485`). Numbers glued to letters (`P1`,
+/// `a2`) are names, not numbers, and stay. The page shows this and keeps
+/// the full text on hover and in exports.
+pub fn readable(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        let glued = |k: usize| {
+            k > 0 && (chars[k - 1].is_alphanumeric() || matches!(chars[k - 1], '.' | '_' | '^'))
+        };
+        let digit_at = |k: usize| chars.get(k).is_some_and(char::is_ascii_digit);
+        let signed = chars[i] == '-' && digit_at(i + 1);
+        if !(chars[i].is_ascii_digit() || signed) || glued(i) {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        i += usize::from(signed);
+        while digit_at(i) {
+            i += 1;
+        }
+        if chars.get(i) == Some(&'.') && digit_at(i + 1) {
+            i += 1;
+            while digit_at(i) {
+                i += 1;
+            }
+        }
+        if chars.get(i) == Some(&'e') {
+            let mut k = i + 1;
+            if matches!(chars.get(k), Some('+' | '-')) {
+                k += 1;
+            }
+            if digit_at(k) {
+                i = k;
+                while digit_at(i) {
+                    i += 1;
+                }
+            }
+        }
+        let token: String = chars[start..i].iter().collect();
+        let followed = chars
+            .get(i)
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_'));
+        if followed {
+            out.push_str(&token);
+        } else {
+            out.push_str(&short(&token));
+        }
+    }
+    out
+}
+
+/// One number token for reading (see [`readable`]).
+fn short(token: &str) -> String {
+    let Ok(x) = token.parse::<f64>() else {
+        return token.to_string();
+    };
+    let whole = !token.contains(['.', 'e']);
+    if x == 0.0 || !x.is_finite() {
+        return token.to_string();
+    }
+    if whole && x.abs() < 1e6 {
+        return grouped(token);
+    }
+    // Four significant digits first, so that 999 999.9 reads 1·10⁶.
+    let x: f64 = format!("{x:.3e}").parse().unwrap_or(x);
+    let size = x.abs();
+    let trimmed = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if (1e-3..1e6).contains(&size) {
+        let decimals = (3 - size.log10().floor() as i32).max(0) as usize;
+        return grouped(&trimmed(format!("{x:.decimals$}")));
+    }
+    let exponent = (size.log10().floor() as i32).div_euclid(3) * 3;
+    let mantissa = x / 10f64.powi(exponent);
+    let digits = (3 - mantissa.abs().log10().floor() as i32).max(0) as usize;
+    format!(
+        "{}·10{}",
+        trimmed(format!("{mantissa:.digits$}")),
+        superscript(exponent)
+    )
+}
+
+/// Thin spaces between thousands of the whole part (from five digits).
+fn grouped(number: &str) -> String {
+    let (sign, rest) = number.strip_prefix('-').map_or(("", number), |r| ("-", r));
+    let (int, frac) = rest
+        .split_once('.')
+        .map_or((rest, None), |(a, b)| (a, Some(b)));
+    if int.len() < 5 {
+        return number.to_string();
+    }
+    let mut out = String::new();
+    for (k, c) in int.chars().enumerate() {
+        if k > 0 && (int.len() - k) % 3 == 0 {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    match frac {
+        Some(f) => format!("{sign}{out}.{f}"),
+        None => format!("{sign}{out}"),
+    }
+}
+
+/// An exponent in superscript digits.
+fn superscript(n: i32) -> String {
+    let digits = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+    let mut out = String::new();
+    if n < 0 {
+        out.push('⁻');
+    }
+    for c in n.unsigned_abs().to_string().chars() {
+        let d = c.to_digit(10).unwrap_or(0) as usize;
+        out.push(digits.chars().nth(d).unwrap_or('⁰'));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_read_at_four_significant_digits() {
+        let n = '\u{202f}';
+        let cases = [
+            ("5.75", "5.75".to_string()),
+            ("1587.234568", "1587".to_string()),
+            ("0.3333333333", "0.3333".to_string()),
+            ("134485", format!("134{n}485")),
+            ("134485.25", format!("134{n}500")),
+            ("12.5 s", "12.5 s".to_string()),
+            (
+                "T = 1091.665168 s, gap 0.32 %",
+                "T = 1092 s, gap 0.32 %".to_string(),
+            ),
+            ("1e+21", "1·10²¹".to_string()),
+            ("12345678.9", "12.35·10⁶".to_string()),
+            ("0.0000999", "99.9·10⁻⁶".to_string()),
+            ("-0.00012346", "-123.5·10⁻⁶".to_string()),
+            ("999999.9", "1·10⁶".to_string()),
+            ("P1 and a2 stay, m = 4", "P1 and a2 stay, m = 4".to_string()),
+            ("0 – 2.25", "0 – 2.25".to_string()),
+            ("2026-11-25", "2026-11-25".to_string()),
+            ("x1.2345", "x1.2345".to_string()),
+            ("(1.666666667, 0.3333333333)", "(1.667, 0.3333)".to_string()),
+        ];
+        for (text, want) in cases {
+            assert_eq!(readable(text), want, "{text}");
+        }
+    }
 
     /// The same text as JavaScript's `String(Number(x.toPrecision(10)))`.
     #[test]

@@ -29,6 +29,16 @@ export function el(tag, props = {}, ...children) {
   return e;
 }
 
+/** `e` showing `text` for reading (its numbers to four significant digits,
+ * written by the core), with the full text on hover; exports keep it. */
+export function readable(e, text) {
+  const full = String(text ?? '');
+  const short = core.readable(full);
+  e.textContent = short;
+  if (short !== full) e.title = full;
+  return e;
+}
+
 /** A table with a caption, a header row and rows of cells (strings), and a
  * button that downloads it as CSV (the cells as shown). */
 export function table(caption, head, rows, id) {
@@ -36,7 +46,7 @@ export function table(caption, head, rows, id) {
   const quote = (c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
   csv.addEventListener('click', () => download(`${id || 'table'}.csv`, new Blob(
     [[head, ...rows].map((r) => r.map((c) => quote(String(c))).join(',')).join('\n') + '\n'], { type: 'text/csv' })));
-  const body = el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el(i === 0 ? 'th' : 'td', {}, c)))));
+  const body = el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => readable(el(i === 0 ? 'th' : 'td'), c)))));
   // A click on a column's head sorts the rows by it (numbers as numbers,
   // units and percent signs ignored), again to reverse.
   const heads = head.map((h, k) => {
@@ -46,7 +56,8 @@ export function table(caption, head, rows, id) {
       const up = th.getAttribute('aria-sort') !== 'ascending';
       for (const other of heads) other.removeAttribute('aria-sort');
       th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
-      const text = (tr) => tr.cells[k]?.textContent ?? '';
+      // The full text (a shown number may be shortened).
+      const text = (tr) => tr.cells[k]?.title || tr.cells[k]?.textContent || '';
       const number = (tr) => parseFloat(text(tr).replace(/[\s\u2009]/g, ''));
       const trs = [...body.rows];
       const numeric = trs.every((tr) => Number.isFinite(number(tr)));
@@ -101,13 +112,13 @@ function block(b) {
   if (b.kind === 'headline') {
     const p = el('p', { className: 'headline' });
     marked(p, b.label);
-    p.append(' = ', el('output', { id: b.id }, b.value));
+    p.append(' = ', readable(el('output', { id: b.id }), b.value));
     if (b.verdict) {
       p.append(el('span', { id: b.verdict.id, className: `verdict ${b.verdict.ok ? 'ok' : 'bad'}` }, b.verdict.text));
     }
     return p;
   }
-  if (b.kind === 'note') return el('p', { id: b.id, className: b.aside ? 'note' : '' }, b.text);
+  if (b.kind === 'note') return readable(el('p', { id: b.id, className: b.aside ? 'note' : '' }), b.text);
   return table(b.caption, b.head, b.rows, b.id);
 }
 
