@@ -246,7 +246,12 @@ impl Request {
             }
         };
         let max_seconds = match body.get("max_seconds") {
-            Some(v) if model.owns_time_limit() => v.as_f64().map(backstop),
+            // The model checks its own value (a bad one is its field's
+            // error); only a valid one sets the backstop.
+            Some(v) if model.owns_time_limit() => v
+                .as_f64()
+                .filter(|s| *s > 0.0 && *s <= MAX_SECONDS)
+                .map(backstop),
             Some(v) => {
                 let seconds = v.as_f64().filter(|s| *s > 0.0 && *s <= MAX_SECONDS);
                 let invalid = Invalid::OutOfBounds {
@@ -349,7 +354,9 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
     let Some(seconds) = request.max_seconds else {
         return request.model.run(request.body.clone(), progress);
     };
-    let end = web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds);
+    let limit = web_time::Duration::try_from_secs_f64(seconds.clamp(0.0, MAX_SECONDS))
+        .unwrap_or(web_time::Duration::ZERO);
+    let end = web_time::Instant::now() + limit;
     let mut limited = Deadline {
         inner: progress,
         end,

@@ -291,3 +291,11 @@ fn linear_million_machines_at_max_seconds_0_001_returns_the_best_prefix_marked_p
     assert!(report["lower_bound"].as_f64().unwrap() <= report["makespan"].as_f64().unwrap());
     assert_eq!(report["verdict"]["ok"], true);
 }
+
+/// M7 keeps its own time limit: a negative one is its field's message, not
+/// a panic while the backstop limit was set from it.
+#[test]
+fn heterogeneous_max_seconds_minus_1() {
+    let request = example_with("heterogeneous", |r| r["max_seconds"] = json!(-1));
+    rejected(&request, "max_seconds: must");
+}

@@ -91,6 +91,10 @@ pub struct Field {
     pub range: &'static str,
     /// The words a [`Kind::Choice`] offers, the default first.
     pub options: &'static [&'static str],
+    /// Values a text field suggests as it is typed (value, what it is),
+    /// e.g. every parameter a map may vary; any other value may be typed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<(String, String)>,
 }
 
 /// The kinds of values a field takes.
@@ -178,7 +182,14 @@ impl Field {
             unit: "",
             range: "",
             options: &[],
+            suggestions: Vec::new(),
         }
+    }
+
+    /// With `suggestions` offered as it is typed.
+    pub fn suggesting(mut self, suggestions: Vec<(String, String)>) -> Field {
+        self.suggestions = suggestions;
+        self
     }
 
     /// A choice among `options`, the first being the default.

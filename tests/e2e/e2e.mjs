@@ -524,6 +524,10 @@ test('generalised maps: a preset, a bad parameter name, CSV export', async (page
   assert.match(await page.textContent(slot), /"speed" is not one \(machines, load, compute/);
   assert.equal(await page.textContent('#gmap-summary'), summary);
   await page.fill('#gmap-xp', 'compute');
+  // Parameters are offered from a list (with what they are), the quantity chosen from one.
+  const offered = await page.$$eval('#gmap-xp-offered option', (os) => os.map((o) => [o.value, o.label]));
+  assert.ok(offered.some(([v, l]) => v === 'load' && /linear/.test(l)), JSON.stringify(offered.slice(0, 5)));
+  assert.deepEqual(await page.$$eval('#gmap-q option', (os) => os.map((o) => o.value)), ['efficiency', 'speedup', 'makespan', 'energy']);
   await page.selectOption('#gmap-preset', 'map-startup');
   await page.click('#gmap-load-preset');
   await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#gmap-summary')?.textContent ?? ''), null, { timeout: 120000 });

@@ -247,10 +247,15 @@ export class Section {
         id, autocomplete: 'off', placeholder: f.placeholder ?? '', dataset: { field, key: f.key },
         ...(wide ? { className: 'text', spellcheck: false } : { inputMode: 'decimal' }),
       });
+    // Values offered as the field is typed (every parameter of a map).
+    const offered = f.suggestions?.length
+      ? el('datalist', { id: `${id}-offered` }, ...f.suggestions.map(([value, what]) => el('option', { value, label: what })))
+      : null;
+    if (offered) input.setAttribute('list', offered.id);
     const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
     const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
     const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
-    return [el('span', { className: kind }, label, input, ...unit), error];
+    return [el('span', { className: kind }, label, input, ...unit, offered), error];
   }
 
   row(i, values) {

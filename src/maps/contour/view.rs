@@ -6,7 +6,7 @@ use crate::core::map::Parameter;
 use crate::core::view::{gap, Block};
 
 /// The fields of one axis.
-fn axis(axis: &'static str, legend: &'static str) -> Group {
+fn axis(axis: &'static str, legend: &'static str, suggestions: Vec<(String, String)>) -> Group {
     let [parameter, from, to, steps, log] = match axis {
         "x" => ["x.parameter", "x.from", "x.to", "x.steps", "x.log"],
         _ => ["y.parameter", "y.from", "y.to", "y.steps", "y.log"],
@@ -19,7 +19,8 @@ fn axis(axis: &'static str, legend: &'static str) -> Group {
         legend,
         vec![
             Field::new(kp, parameter, "parameter", Kind::Text)
-                .help("a parameter of the model, listed above"),
+                .help("a parameter of the model, listed above")
+                .suggesting(suggestions),
             Field::number(kf, from, "from")
                 .help("in the parameter's unit")
                 .range("> 0 on a logarithmic axis"),
@@ -30,6 +31,27 @@ fn axis(axis: &'static str, legend: &'static str) -> Group {
             Field::new(kl, log, "logarithmic", Kind::Check),
         ],
     )
+}
+
+/// Every parameter a map may vary, as an axis names it (a row's parameter
+/// on the first row), with its meaning, unit and models.
+fn suggestions(mapped: &[(&str, Vec<Parameter>)]) -> Vec<(String, String)> {
+    let mut list: Vec<(String, String, Vec<&str>)> = Vec::new();
+    for (model, parameters) in mapped {
+        for p in parameters {
+            let value = match p.row_of {
+                Some(table) => format!("{table}[0].{}", p.name),
+                None => p.name.to_string(),
+            };
+            match list.iter_mut().find(|(v, ..)| *v == value) {
+                Some((_, _, models)) => models.push(model),
+                None => list.push((value, p.meaning.to_string(), vec![model])),
+            }
+        }
+    }
+    list.into_iter()
+        .map(|(value, meaning, models)| (value, format!("{meaning} ({})", models.join(", "))))
+        .collect()
 }
 
 /// The idea, and the parameters of every model a map may be drawn for.
@@ -64,17 +86,18 @@ pub fn form(mapped: &[(&str, Vec<Parameter>)]) -> Form {
                 "Fixed parameters (JSON of the model):",
                 vec![Field::new("base", "base", "model", Kind::Json)],
             ),
-            axis("x", "Across:"),
-            axis("y", "Up:"),
+            axis("x", "Across:", suggestions(mapped)),
+            axis("y", "Up:", suggestions(mapped)),
             Group::of(
                 "",
                 vec![
-                    Field::new(
+                    Field::choice(
                         "q",
                         "quantity",
-                        "quantity (efficiency, speedup, makespan, energy)",
-                        Kind::Text,
-                    ),
+                        "quantity",
+                        &["efficiency", "speedup", "makespan", "energy"],
+                    )
+                    .help("what the lines are drawn of; energy needs the model's powers"),
                     Field::new("levels", "levels", "levels", Kind::List),
                 ],
             ),
