@@ -53,6 +53,10 @@ pub struct Line {
     /// lines for a legend).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The line whose colour it takes (an estimate drawn beside its
+    /// level's line); its own name otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
 }
 
 /// A chart with a title, two axes and its lines.
@@ -130,6 +134,15 @@ impl Line {
             markers,
             style: Style::Solid,
             label: None,
+            group: None,
+        }
+    }
+
+    /// The same line in the colour of line `name`.
+    pub fn in_group(self, name: &str) -> Line {
+        Line {
+            group: Some(name.into()),
+            ..self
         }
     }
 

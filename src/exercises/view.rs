@@ -16,6 +16,7 @@ pub fn form(templates: &[(&'static str, Template)]) -> Form {
     let exercise = Column {
         kind: Kind::Choice,
         options: Cow::Owned(ids.clone()),
+        range: "one of the exercises listed",
         ..Column::number(
             "exercise",
             "exercise",

@@ -8,13 +8,20 @@ use crate::core::chart::{Frame, LineChart, Style};
 use crate::core::error::Error;
 
 /// Colours of successive lines.
-const PALETTE: [RGBColor; 5] = [
+const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
 ];
+
+/// Dash and gap lengths of solid lines after the palette's first round
+/// (none: solid), so that no two lines look alike.
+const ROUNDS: [Option<(u32, u32)>; 3] = [None, Some((9, 3)), Some((2, 3))];
 
 /// Widens a degenerate range so the axis has some extent.
 fn widen([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
@@ -151,6 +158,11 @@ where
     let mut names: Vec<&str> = Vec::new();
     // The running tops of the stacked bars, by x.
     let mut stack: Vec<(f64, f64)> = Vec::new();
+    // End labels, placed after every line is drawn.
+    let mut labels: Vec<(String, (f64, f64), RGBColor)> = Vec::new();
+    // The dashed lines' own names (their part after their group's), for
+    // the key of a chart without a legend.
+    let mut estimates: Vec<String> = Vec::new();
     for line in &chart.lines {
         let (i, first) = match names.iter().position(|n| *n == line.name) {
             Some(i) => (i, false),
@@ -159,6 +171,19 @@ where
                 (names.len() - 1, true)
             }
         };
+        // A line of a group takes the colour of the group's line.
+        let i = match &line.group {
+            Some(group) => names.iter().position(|n| n == group).unwrap_or(i),
+            None => i,
+        };
+        let round = ROUNDS[(i / PALETTE.len()) % ROUNDS.len()];
+        if let (Style::Dashed, Some(group)) = (line.style, &line.group) {
+            let own = line.name.strip_prefix(group.as_str()).unwrap_or(&line.name);
+            let own = own.trim().to_string();
+            if !estimates.contains(&own) {
+                estimates.push(own);
+            }
+        }
         let colour = match line.style {
             Style::Bold => BLACK,
             _ => PALETTE[i % PALETTE.len()],
@@ -200,11 +225,16 @@ where
             Style::Dashed | Style::Bar => 1,
         };
         let style = colour.stroke_width(width);
-        let series = match line.style {
-            Style::Dashed => c
-                .draw_series(DashedLineSeries::new(points.clone(), 4, 3, style))
+        let dashes = match (line.style, round) {
+            (Style::Dashed, _) => Some((4, 3)),
+            (Style::Solid, Some(dashes)) => Some(dashes),
+            _ => None,
+        };
+        let series = match dashes {
+            Some((dash, gap)) => c
+                .draw_series(DashedLineSeries::new(points.clone(), dash, gap, style))
                 .map_err(drawing)?,
-            _ => c
+            None => c
                 .draw_series(LineSeries::new(points.clone(), style))
                 .map_err(drawing)?,
         };
@@ -218,17 +248,62 @@ where
                 .map_err(drawing)?;
         }
         if let (Some(label), Some(&end)) = (&line.label, points.last()) {
-            let text = Text::new(
-                label.clone(),
-                end,
-                ("sans-serif", 11).into_font().color(&colour),
-            );
-            c.draw_series(std::iter::once(text)).map_err(drawing)?;
+            labels.push((label.clone(), end, colour));
         }
+    }
+    // End labels apart: each moved down (or up) from its line's end until
+    // it overlaps no label placed before it.
+    let base = area.get_base_pixel();
+    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
+    for (text, end, colour) in labels {
+        let (x, y) = c.backend_coord(&end);
+        let width = 7 * text.chars().count() as i32;
+        let free = |y: i32, placed: &[(i32, i32, i32)]| {
+            placed.iter().all(|&(px, py, pw)| {
+                (y - py).abs() >= LABEL_HEIGHT || x + width < px || px + pw < x
+            })
+        };
+        let y = (0..12)
+            .flat_map(|k| [y + k * LABEL_HEIGHT / 2, y - k * LABEL_HEIGHT / 2])
+            .find(|&y| free(y, &placed))
+            .unwrap_or(y);
+        placed.push((x, y, width));
+        let font = ("sans-serif", 11).into_font().color(&colour);
+        area.draw(&Text::new(text, (x + 2 - base.0, y - 6 - base.1), font))
+            .map_err(drawing)?;
     }
     let (xr, yr) = c.plotting_area().get_pixel_range();
     let frame = ([xr.start, xr.end], [yr.start, yr.end]);
     if !chart.legend {
+        // The dashed estimates still need saying what they are.
+        if !estimates.is_empty() {
+            let grey = RGBColor(90, 90, 90);
+            let text = format!("dashed: {}", estimates.join(", "));
+            let (x, y) = (xr.start + 10 - base.0, yr.start + 8 - base.1);
+
+            area.draw(&Rectangle::new(
+                [
+                    (x - 4, y - 3),
+                    (x + 34 + 7 * text.chars().count() as i32, y + 15),
+                ],
+                WHITE.mix(0.85).filled(),
+            ))
+            .map_err(drawing)?;
+            for dash in 0..4 {
+                let from = x + 7 * dash;
+                area.draw(&PathElement::new(
+                    vec![(from, y + 6), (from + 4, y + 6)],
+                    grey.stroke_width(1),
+                ))
+                .map_err(drawing)?;
+            }
+            area.draw(&Text::new(
+                text,
+                (x + 30, y),
+                ("sans-serif", 12).into_font().color(&grey),
+            ))
+            .map_err(drawing)?;
+        }
         return Ok(frame);
     }
     c.configure_series_labels()
@@ -241,18 +316,11 @@ where
     Ok(frame)
 }
 
-/// A tick label: plain for moderate magnitudes, scientific otherwise.
+/// The height of an end label, in pixels.
+const LABEL_HEIGHT: i32 = 12;
+
+/// A tick label, written as results are (four significant digits, thin
+/// spaces, engineering exponents).
 fn short(v: f64) -> String {
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if (1e-3..1e5).contains(&a) {
-        format!("{}", (v * 1e4).round() / 1e4)
-    } else {
-        // 1.250e15 → 1.25e15
-        let text = format!("{v:.3e}");
-        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
-        format!("{mantissa}e{exponent}")
-    }
+    crate::core::number::readable(&crate::core::number::number(v))
 }

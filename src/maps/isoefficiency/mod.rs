@@ -541,8 +541,10 @@ impl Map {
                         .iter()
                         .filter_map(|c| c.overlay.load(estimate, level).map(|v| (c.machines, v)))
                         .collect();
-                    let name = format!("{} {}", level_name(level), estimate.name());
-                    lines.extend(steps(&name, &cells, Style::Dashed, false));
+                    let group = level_name(level);
+                    let name = format!("{group} {}", estimate.name());
+                    let drawn = steps(&name, &cells, Style::Dashed, false);
+                    lines.extend(drawn.into_iter().map(|l| l.in_group(&group)));
                 }
             }
         }
