@@ -293,6 +293,30 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
     }
 }
 
+/// Draws with `make` until it gives a question worth asking (`make` says
+/// so beside what it drew), at most `tries` times; when none is, the first
+/// one drawn. Templates whose random numbers sometimes make a poor
+/// question (a machine not worth using, rules that tie) draw again.
+///
+/// # Errors
+///
+/// The first error of `make`.
+pub fn worth_asking<T>(
+    d: &mut Draw,
+    tries: usize,
+    mut make: impl FnMut(&mut Draw) -> Result<(T, bool), Error>,
+) -> Result<T, Error> {
+    let mut first = None;
+    for _ in 0..tries.max(1) {
+        let (drawn, good) = make(d)?;
+        if good {
+            return Ok(drawn);
+        }
+        first.get_or_insert(drawn);
+    }
+    first.ok_or_else(|| Error::Malformed("nothing drawn".into()))
+}
+
 /// A template's request read and validated whole, as the calculator
 /// would (a drawn instance that is not valid is a bug of the template).
 ///

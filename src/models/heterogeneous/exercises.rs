@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::{Heterogeneous, Instance, Report};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{request, tagged, with_unit, Answer, Posed, Template};
+use crate::core::exercise::{request, tagged, with_unit, worth_asking, Answer, Posed, Template};
 use crate::core::number::number;
 use crate::core::progress::Silent;
 
@@ -71,8 +71,7 @@ fn instance(kinds: &Cluster, rule: &str) -> Value {
 const TRIES: usize = 40;
 
 fn sort_rule(d: &mut Draw) -> Result<Posed, Error> {
-    let mut drawn = None;
-    for _ in 0..TRIES {
+    let (kinds, times, correct) = worth_asking(d, TRIES, |d| {
         let kinds = cluster(d);
         let times: Vec<f64> = RULES
             .iter()
@@ -85,16 +84,8 @@ fn sort_rule(d: &mut Draw) -> Result<Posed, Error> {
         // A question worth asking: one rule wins, by at least 0.5 %.
         let unique = correct.len() == 1
             && times.iter().filter(|&&t| t > best * 1.005).count() == RULES.len() - 1;
-        let done = unique || drawn.is_none();
-        if done {
-            drawn = Some((kinds, times, correct));
-        }
-        if unique {
-            break;
-        }
-    }
-    let (kinds, times, correct) =
-        drawn.ok_or_else(|| Error::Malformed("no cluster drawn".into()))?;
+        Ok(((kinds, times, correct), unique))
+    })?;
     let shown = instance(&kinds, RULES[correct[0]].0);
     let described: Vec<String> = kinds
         .iter()

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::{Instance, Linear, Report};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{request, tagged, with_unit, Answer, Posed, Template};
+use crate::core::exercise::{request, tagged, with_unit, worth_asking, Answer, Posed, Template};
 use crate::core::number::number;
 use crate::core::progress::Silent;
 
@@ -55,8 +55,7 @@ fn split(d: &mut Draw) -> Result<Posed, Error> {
     // By hand a student solves "all finish together" for all three
     // machines; with start-ups that may not be the fastest schedule (the
     // calculator may leave a machine out), so such draws are drawn again.
-    let mut drawn = None;
-    for _ in 0..TRIES {
+    let (v, machines, json, r) = worth_asking(d, TRIES, |d| {
         let v = d.pick(&[10.0, 20.0, 50.0, 100.0]);
         let machines: Vec<(f64, f64, f64)> = (0..3)
             .map(|_| {
@@ -73,14 +72,8 @@ fn split(d: &mut Draw) -> Result<Posed, Error> {
         });
         let r = solved(&json)?;
         let every = r.active == 3 && closed_form(&machines, v).iter().all(|&x| x > 0.0);
-        if every || drawn.is_none() {
-            drawn = Some((v, machines, json, r));
-        }
-        if every {
-            break;
-        }
-    }
-    let (v, machines, json, r) = drawn.ok_or_else(|| Error::Malformed("nothing drawn".into()))?;
+        Ok(((v, machines, json, r), every))
+    })?;
     let table: Vec<String> = machines
         .iter()
         .enumerate()
@@ -154,8 +147,7 @@ fn split(d: &mut Draw) -> Result<Posed, Error> {
 
 fn speedup(d: &mut Draw) -> Result<Posed, Error> {
     // As for the split: drawn again until every machine is worth using.
-    let mut drawn = None;
-    for _ in 0..TRIES {
+    let (m, s, c, a, v, json, r) = worth_asking(d, TRIES, |d| {
         let count = d.pick(&[2_u64, 3, 4, 5]);
         let (s, c, a) = (d.pick(&[0.0, 1.0]), d.pick(&[0.1, 0.2, 0.5]), d.pick(&[1.0, 2.0]));
         let v = d.pick(&[10.0, 100.0]);
@@ -165,14 +157,8 @@ fn speedup(d: &mut Draw) -> Result<Posed, Error> {
         });
         let r = solved(&json)?;
         let every = r.active as u64 == count;
-        if every || drawn.is_none() {
-            drawn = Some((count as f64, s, c, a, v, json, r));
-        }
-        if every {
-            break;
-        }
-    }
-    let (m, s, c, a, v, json, r) = drawn.ok_or_else(|| Error::Malformed("nothing drawn".into()))?;
+        Ok(((count as f64, s, c, a, v, json, r), every))
+    })?;
     let value = r.single / r.makespan;
     Ok(Posed {
         question: format!(
