@@ -298,6 +298,27 @@ fn m1_and_m4_answers_agree_with_their_formulas() {
     }
 }
 
+/// M5: one machine's time, from the request's parameters by the formula;
+/// the efficiency from the calculator's own answer to the request.
+#[test]
+fn m5_answers_agree_with_the_formula_and_the_calculator() {
+    for seed in 0..20 {
+        let p = paper(sheet(seed, &["m5-single", "m5-efficiency"]));
+        let e = &p.exercises[0].posed;
+        let f = |k: &str| e.request[k].as_f64().unwrap();
+        let v = f("load");
+        let want =
+            f("startup") + f("overhead") + f("rate") * v + (f("a1") * v).max(f("a2") * v + f("b2"));
+        assert!(close(number(&e.answer), want, 1e-12), "seed {seed}");
+        let e = &p.exercises[1].posed;
+        let r = report(&e.request);
+        assert_eq!(r["status"], "optimal", "seed {seed}");
+        let m = e.request["machines"].as_f64().unwrap();
+        let want = r["single"].as_f64().unwrap() / (m * r["makespan"].as_f64().unwrap());
+        assert!(close(number(&e.answer), want, 1e-9), "seed {seed}");
+    }
+}
+
 /// M4 and M7 choices: the option marked right is the fastest of the
 /// calculator's answers to the alternatives.
 #[test]

@@ -36,6 +36,7 @@ pub fn form(templates: &[(&'static str, Template)]) -> Form {
         // together).
         sources: &[
             "drozdowski-basics",
+            "drozdowski-singh-marszalkowski",
             "drozdowski-wolniewicz-2003",
             "grama-2003",
             "karp-flatt-1990",

@@ -4,6 +4,7 @@
 use super::probe::Probe;
 use super::{Instance, Report};
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::count::Count;
 use crate::core::gantt::Gantt;
@@ -52,6 +53,10 @@ impl Model for Startup {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 
     /// Each cell of a map is a search of its own: about ten minutes for
