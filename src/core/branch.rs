@@ -67,6 +67,47 @@ pub struct Stop {
     pub what: &'static str,
 }
 
+/// How far a search is, for a progress bar: the orders of magnitude by
+/// which the gap has closed of those between the first gap and the gap
+/// asked for (a gap falls by orders of magnitude, so `1 − gap` would sit at
+/// 99 % from a 1 % gap on), or the share of the time limit spent, whichever
+/// is further; below 1 until the search ends.
+struct Done {
+    target: f64,
+    first: Option<f64>,
+    started: Instant,
+    deadline: Option<Instant>,
+}
+
+impl Done {
+    fn new(stop: &Stop) -> Done {
+        Done {
+            target: stop.gap.max(1e-9),
+            first: None,
+            started: Instant::now(),
+            deadline: stop.deadline,
+        }
+    }
+
+    /// The share done with this incumbent and least bound.
+    fn at(&mut self, incumbent: f64, least: f64) -> f64 {
+        let gap = (incumbent - least) / incumbent.abs();
+        let by_gap = if gap.is_finite() && gap > 0.0 {
+            let first = *self.first.get_or_insert(gap.max(self.target * 10.0));
+            ((first / gap).ln() / (first / self.target).ln()).max(0.0)
+        } else if gap.is_finite() {
+            1.0
+        } else {
+            0.0
+        };
+        let by_time = self.deadline.map_or(0.0, |end| {
+            let total = end.saturating_duration_since(self.started).as_secs_f64();
+            self.started.elapsed().as_secs_f64() / total.max(1e-9)
+        });
+        by_gap.max(by_time).clamp(0.0, 0.99)
+    }
+}
+
 /// Why a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -181,6 +222,7 @@ pub fn best_first<T: Tree>(
     // Shown: when, and the incumbent then (a new one is shown sooner).
     let (mut shown_at, mut shown) = (Instant::now(), f64::NAN);
     let mut bound = f64::INFINITY;
+    let mut done = Done::new(stop);
     while let Some(next) = heap.pop() {
         let least = next.bound.min(dropped);
         let incumbent = tree.incumbent();
@@ -193,12 +235,7 @@ pub fn best_first<T: Tree>(
         } else if stop.deadline.is_some_and(|d| Instant::now() >= d) {
             Ending::Time
         } else {
-            let done = if incumbent.is_finite() {
-                1.0 - (incumbent - least) / incumbent
-            } else {
-                0.0
-            };
-            if progress.report(done.clamp(0.0, 0.99), stop.what) {
+            if progress.report(done.at(incumbent, least), stop.what) {
                 Ending::Complete
             } else {
                 Ending::Cancelled
@@ -232,4 +269,32 @@ pub fn best_first<T: Tree>(
         ending,
         nodes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A closing gap moves the bar by orders of magnitude: it does not sit
+    /// at 99 % once the gap is below 1 %, and it grows as the gap closes.
+    #[test]
+    fn progress_follows_the_gap_by_orders_of_magnitude() {
+        let stop = Stop {
+            gap: 1e-9,
+            deadline: None,
+            what: "test",
+        };
+        let mut done = Done::new(&stop);
+        let shares: Vec<f64> = [1e-1, 1e-2, 1e-4, 1e-6, 1e-8]
+            .iter()
+            .map(|gap| done.at(100.0, 100.0 * (1.0 - gap)))
+            .collect();
+        assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
+        assert!(
+            shares[1] < 0.2 && shares[2] < 0.5 && shares[4] < 0.99,
+            "{shares:?}"
+        );
+        assert_eq!(done.at(100.0, 100.0), 0.99);
+        assert_eq!(Done::new(&stop).at(f64::INFINITY, 1.0), 0.0);
+    }
 }
