@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::core::draw::Draw;
 use crate::core::error::{Error, Validate};
 use crate::core::model::Model;
-use crate::core::number::number;
+use crate::core::number::{number, readable};
 
 /// A kind of exercise a model poses.
 #[derive(Debug, Clone, Copy)]
@@ -113,13 +113,24 @@ impl Answer {
     }
 }
 
-/// A number to four significant digits with its unit.
+/// A number to four significant digits with its unit, written for
+/// reading (`5.051·10⁶ s`, `134 485 MB`).
 pub fn with_unit(x: f64, unit: &str) -> String {
-    let shown = number(format!("{x:.3e}").parse().unwrap_or(x));
+    let shown = figure(format!("{x:.3e}").parse().unwrap_or(x));
     if unit.is_empty() {
         shown
     } else {
         format!("{shown} {unit}")
+    }
+}
+
+/// A given number written for reading, every digit kept (`16·10⁶`,
+/// `5·10⁻⁶`, `20 000`).
+pub fn figure(x: f64) -> String {
+    let shown = readable(&number(x));
+    match shown.strip_prefix('-') {
+        Some(magnitude) => format!("−{magnitude}"),
+        None => shown,
     }
 }
 

@@ -30,6 +30,7 @@
 //! `Vmax` (they would need idle time inserted on purpose). A level outside
 //! the range of `E` over the load range has no point on that side.
 
+mod exercises;
 mod model;
 pub mod overlay;
 mod search;

@@ -7,6 +7,7 @@ use super::{Map, Request, Table};
 use crate::core::chart::LineChart;
 use crate::core::count::Count;
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::model::{Model, Preset};
 use crate::core::progress::Progress;
@@ -120,6 +121,10 @@ impl Model for IsoefficiencyMap {
 
     fn form() -> Form {
         super::view::map_form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 
     fn split(request: &Request) -> Vec<Request> {

@@ -57,16 +57,32 @@ pub struct Overlay {
     pub approximation: Vec<Option<f64>>,
 }
 
+/// The bounds (13) on the efficiency of `m` machines at load `v`:
+/// `(lower, upper)`.
+pub fn bounds(request: &Request, machines: usize, v: f64) -> (f64, f64) {
+    let r = request;
+    let (m, n) = (machines as f64, r.chunks.as_f64());
+    let single = r.startup + r.overhead + r.rate * v + (r.a1 * v).max(r.a2 * v + r.b2);
+    let upper = single / (m * r.startup + m * r.overhead + r.a1 * v);
+    let lower = single / (m * r.startup + n * m * r.overhead + m * r.rate * v + r.a1 * v);
+    (lower, upper)
+}
+
+/// The approximation (15) of the load where `m` machines reach efficiency
+/// `e` above `Vmax` (meaningful for `e > 1` only).
+pub fn approximation(request: &Request, machines: usize, e: f64) -> f64 {
+    let r = request;
+    let (m, n) = (machines as f64, r.chunks.as_f64());
+    (r.b2 * (e * n - 1.0) + r.startup * (e * m - 1.0) + r.overhead * (e * n - 1.0))
+        / ((r.rate + r.a2) * (1.0 - e))
+}
+
 impl Overlay {
     /// The overlays of `m` machines, for loads up to `vmax`.
     pub fn of(request: &Request, machines: usize, vmax: f64, levels: &[f64]) -> Overlay {
-        let r = request;
-        let (m, n) = (machines as f64, r.chunks.as_f64());
-        let single = |v: f64| r.startup + r.overhead + r.rate * v + (r.a1 * v).max(r.a2 * v + r.b2);
-        let upper = |v: f64| single(v) / (m * r.startup + m * r.overhead + r.a1 * v);
-        let lower =
-            |v: f64| single(v) / (m * r.startup + n * m * r.overhead + m * r.rate * v + r.a1 * v);
-        let low = r.load_min.min(vmax);
+        let upper = |v: f64| bounds(request, machines, v).1;
+        let lower = |v: f64| bounds(request, machines, v).0;
+        let low = request.load_min.min(vmax);
         Overlay {
             levels: levels.to_vec(),
             upper_bound: levels
@@ -80,10 +96,7 @@ impl Overlay {
             approximation: levels
                 .iter()
                 .map(|&e| {
-                    let v = (r.b2 * (e * n - 1.0)
-                        + r.startup * (e * m - 1.0)
-                        + r.overhead * (e * n - 1.0))
-                        / ((r.rate + r.a2) * (1.0 - e));
+                    let v = approximation(request, machines, e);
                     (e > 1.0 && v.is_finite() && v > vmax).then_some(v)
                 })
                 .collect(),

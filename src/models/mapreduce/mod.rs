@@ -73,6 +73,7 @@
 
 mod best;
 mod bound;
+mod exercises;
 mod gantt;
 mod list;
 mod model;

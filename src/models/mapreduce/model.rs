@@ -3,6 +3,7 @@
 use super::{Instance, Report, Series};
 use crate::core::count::Count;
 use crate::core::error::Error;
+use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{hand_out, Model, Preset};
@@ -91,6 +92,10 @@ impl Model for MapReduce {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn exercises() -> Vec<Template> {
+        super::exercises::templates()
     }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {
