@@ -152,11 +152,10 @@ fn brute_force(m: usize, job: [f64; 8]) -> f64 {
     for _ in 0..30 {
         let steps = 40;
         let mut grid = vec![vec![]];
-        for d in 0..m - 1 {
+        for &c in &centre {
             grid = grid
                 .into_iter()
                 .flat_map(|p: Vec<f64>| {
-                    let c = centre[d];
                     (0..=steps).map(move |i| {
                         let mut q = p.clone();
                         q.push((c - width / 2.0 + width * i as f64 / steps as f64).clamp(0.0, 1.0));
