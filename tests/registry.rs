@@ -97,3 +97,24 @@ fn every_citation_is_in_the_bibliography() {
         assert!(cited.contains(w.key), "{} is cited by no tab", w.key);
     }
 }
+
+/// Every tab explains itself: an "About the model" panel with at least two
+/// formulas, each saying what it gives, in balanced markup.
+#[test]
+fn every_tab_has_its_formulas() {
+    for tab in tabs() {
+        assert!(tab.form.about.len() >= 2, "{} has no formulas", tab.model);
+        for f in tab.form.about {
+            assert!(!f.what.is_empty() && !f.formula.is_empty(), "{}", tab.model);
+            for t in ["i", "sub", "sup"] {
+                let text = format!("{} {}", f.what, f.formula);
+                assert_eq!(
+                    text.matches(&format!("<{t}>")).count(),
+                    text.matches(&format!("</{t}>")).count(),
+                    "{}: <{t}> unbalanced in {text}",
+                    tab.model
+                );
+            }
+        }
+    }
+}

@@ -28,6 +28,9 @@ pub struct Form {
     pub sources: &'static [&'static str],
     /// The idea of the model in a paragraph (same markup as `title`).
     pub intro: Cow<'static, str>,
+    /// The formulas behind the tab, for its "About the model" panel: a
+    /// student checks a result by hand from them.
+    pub about: &'static [Formula],
     /// The scalar fields, in rows.
     pub groups: Vec<Group>,
     /// The table of machines, when the model has one.
@@ -39,6 +42,22 @@ pub struct Form {
     /// What the parts of a pooled request are, in the plural ("machine
     /// counts"), for the progress line.
     pub parts: &'static str,
+}
+
+/// One line of a tab's "About the model" panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Formula {
+    /// What it gives, in words ("all machines finish together").
+    pub what: &'static str,
+    /// The formula (same markup as [`Form::title`]).
+    pub formula: &'static str,
+}
+
+impl Formula {
+    /// `what`: `formula`.
+    pub const fn new(what: &'static str, formula: &'static str) -> Formula {
+        Formula { what, formula }
+    }
 }
 
 /// How the page shows an answer.

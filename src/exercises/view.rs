@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::core::exercise::{Answer, Template};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::view::Block;
 
 use super::Paper;
@@ -49,6 +49,7 @@ pub fn form(templates: &[(&'static str, Template)]) -> Form {
             downloaded as CSV. Teachers: pick the exercises and a seed, then share the link \
             or download the sheet."
             .into(),
+        about: ABOUT,
         groups: vec![Group::of(
             "Sheet:",
             vec![
@@ -139,3 +140,9 @@ impl Paper {
         csv
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("a typed number is right when", "|typed − answer| ≤ 0.005 · |answer| (three significant digits)"),
+    F::new("an exercise's numbers", "drawn from the sheet's seed, the exercise's place and its name: the same sheet gives the same exercises everywhere"),
+];

@@ -846,6 +846,10 @@ test('every tab fits a 360 px phone with chart text at full size, and reads on a
   try {
     for (const tab of tabs) {
       await visit(tab);
+      // The "About the model" panel, opened: its formulas, its sources linked.
+      await page.click(`#${tab}-about summary`);
+      assert.ok(await page.locator(`#${tab}-about dd`).count() >= 2, `${tab}: no formulas`);
+      assert.ok(await page.locator(`#${tab}-about a[href^="#bib-"]`).count() >= 1, `${tab}: no source`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${tab}: the page is ${overflow}px wider than the screen`);
       assert.deepEqual(await shrunk(), [], `${tab}: a chart's text is drawn smaller than 11 px`);

@@ -122,6 +122,21 @@ function block(b) {
   return table(b.caption, b.head, b.rows, b.id);
 }
 
+/** The tab's "About the model" panel: its formulas (from Rust), folded,
+ * and the works they come from. */
+function about(spec, works) {
+  const panel = el('details', { className: 'about', id: `${spec.id}-about` }, el('summary', {}, 'About the model: formulas'));
+  const list = el('dl');
+  for (const f of spec.about ?? []) list.append(marked(el('dt'), f.what), marked(el('dd'), f.formula));
+  const cited = (spec.sources ?? []).map((key) => works.findIndex((w) => w.key === key)).filter((n) => n >= 0);
+  const from = el('p', { className: 'explain' }, 'From ');
+  cited.forEach((n, k) => from.append(k ? ', ' : '', el('a', { href: `#bib-${works[n].key}` }, `[${n + 1}] ${works[n].title}`)));
+  from.append('.');
+  panel.append(list);
+  if (cited.length) panel.append(from);
+  return panel;
+}
+
 export class Section {
   /**
    * @param tab    the model's tab: {model, form, presets} (from Rust)
@@ -141,7 +156,7 @@ export class Section {
     }
     cite.append(')');
     h2.append(' ', cite);
-    this.root.append(h2, marked(el('p', { className: 'explain' }), this.spec.intro), el('div', { className: 'form-slot' }));
+    this.root.append(h2, marked(el('p', { className: 'explain' }), this.spec.intro), about(this.spec, ui.works ?? []), el('div', { className: 'form-slot' }));
     this.response = null;
     this.debounce = 0;
     this.build();

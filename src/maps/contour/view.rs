@@ -1,7 +1,7 @@
 //! Generalised maps on the page: the form and the summary.
 
 use super::Contour;
-use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::map::Parameter;
 use crate::core::view::{gap, Block};
 
@@ -81,6 +81,7 @@ pub fn form(mapped: &[(&str, Vec<Parameter>)]) -> Form {
         citation: "Drozdowski, DLT from basics to applications, part 5",
         sources: &["drozdowski-basics"],
         intro: intro(mapped).into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "Fixed parameters (JSON of the model):",
@@ -133,3 +134,10 @@ impl Contour {
         )]
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("a generalised isoline of level <i>c</i>", "the points (<i>X</i>, <i>Y</i>) with <i>Q</i>(<i>X</i>, <i>Y</i>) = <i>c</i>, every other parameter fixed"),
+    F::new("how it is traced", "<i>Q</i> on a grid (logarithmic for loads and rates), then marching squares with linear interpolation along cell edges"),
+    F::new("quantities", "efficiency, speedup <i>T</i>(1)/<i>T</i>, makespan <i>T</i>, or energy <i>E</i> of the model's fastest schedule"),
+];

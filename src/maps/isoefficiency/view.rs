@@ -3,7 +3,7 @@
 
 use super::{Map, Request, Table};
 use crate::core::count::Count;
-use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::view::{gap, number, Block};
 use crate::models::startup::model_groups;
 
@@ -65,6 +65,7 @@ pub fn map_form() -> Form {
             shared among one worker per core, and lines appear as they are computed. The dashed \
             estimates are the bounds (13) below MAX and the approximation (15) above it."
             .into(),
+        about: ABOUT_MAP,
         groups,
         rows: None,
         fixed: Vec::new(),
@@ -98,6 +99,7 @@ pub fn table_form() -> Form {
             limited to 300 s per solve; for the reference instance they are shown alongside, \
             with our efficiency at the paper's own <i>V</i><sub>max</sub>."
             .into(),
+        about: ABOUT_TABLE,
         groups,
         rows: None,
         fixed: vec![("levels", serde_json::json!([1.0]))],
@@ -240,3 +242,18 @@ impl Table {
         )]
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT_MAP: &[F] = &[
+    F::new("efficiency of the start-up model", "<i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>T</i>(1,1,<i>V</i>)/(<i>m</i> · <i>T</i>(<i>m</i>,<i>n</i>,<i>V</i>))"),
+    F::new("an isoefficiency line of level <i>e</i>", "the loads <i>V</i> with <i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>e</i>, one below <i>V</i><sub>max</sub> and (for <i>e</i> ≥ 1) one above, found by bisection to the tolerance"),
+    F::new("the bounds (13), below <i>V</i><sub>max</sub>", "(<i>S</i> + <i>O</i> + <i>CV</i> + <i>a′V</i>)/(<i>mS</i> + <i>nmO</i> + <i>mCV</i> + <i>a</i><sub>1</sub><i>V</i>) ≤ <i>E</i> ≤ (<i>S</i> + <i>O</i> + <i>CV</i> + <i>a′V</i>)/(<i>mS</i> + <i>mO</i> + <i>a</i><sub>1</sub><i>V</i>), <i>a′V</i> = max{<i>a</i><sub>1</sub><i>V</i>, <i>a</i><sub>2</sub><i>V</i> + <i>b</i><sub>2</sub>}"),
+    F::new("the approximation (15), above <i>V</i><sub>max</sub>", "<i>I</i>(<i>e</i>,<i>m</i>,<i>n</i>) ≈ [<i>b</i><sub>2</sub>(<i>en</i> − 1) + <i>S</i>(<i>em</i> − 1) + <i>O</i>(<i>en</i> − 1)]/[(<i>C</i> + <i>a</i><sub>2</sub>)(1 − <i>e</i>)]"),
+];
+
+/// The formulas of the "About the model" panel.
+const ABOUT_TABLE: &[F] = &[
+    F::new("the largest efficiency of <i>m</i> machines", "<i>E</i><sub>max</sub>(<i>m</i>) = max<sub><i>V</i></sub> <i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>), reached at <i>V</i><sub>max</sub>"),
+    F::new("efficiency", "<i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>T</i>(1,1,<i>V</i>)/(<i>m</i> · <i>T</i>(<i>m</i>,<i>n</i>,<i>V</i>))"),
+    F::new("certified", "an upper bound on <i>E</i><sub>max</sub> from the exact search's lower bound on <i>T</i>; gap = (bound − <i>E</i><sub>max</sub>)/bound"),
+];

@@ -6,7 +6,7 @@ use super::Output;
 use crate::core::response::Answer;
 use super::Instance;
 use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
 use crate::core::gantt::{Activity, Bar, Gantt, Row};
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
@@ -49,6 +49,7 @@ pub fn form() -> Form {
             least-energy) schedule of at most <i>n</i> chunks; SSC and GSS are the online \
             heuristics of the paper, under a processor sort rule."
             .into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "",
@@ -375,3 +376,12 @@ fn front_chart(report: &Report) -> LineChart {
         legend: true,
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("machine <i>i</i>: computing, sending, ready", "τ<sub><i>i</i></sub>(α) = max{<i>a</i>1<sub><i>i</i></sub>α, <i>a</i>2<sub><i>i</i></sub>α + <i>b</i>2<sub><i>i</i></sub>}, <i>O<sub>i</sub></i> + <i>C<sub>i</sub></i>α, woken at <i>w<sub>i</sub></i> and ready at <i>w<sub>i</sub></i> + <i>S<sub>i</sub></i>"),
+    F::new("energy of a machine used", "<i>P</i><sup>sleep</sup><i>w<sub>i</sub></i> + <i>P</i><sup>wake</sup><i>S<sub>i</sub></i> + <i>P</i><sup>idle</sup>(<i>T</i> − <i>w<sub>i</sub></i> − <i>S<sub>i</sub></i>) + Σ<sub>its chunks</sub>[<i>P</i><sup>net</sup>(<i>O<sub>i</sub></i> + <i>C<sub>i</sub></i>α<sub><i>j</i></sub>) + <i>P</i><sup>comp</sup>τ<sub><i>i</i></sub>(α<sub><i>j</i></sub>)]"),
+    F::new("a machine unused; the originator", "<i>P</i><sup>sleep</sup><i>T</i>; <i>P</i><sup>idle</sup><sub>0</sub><i>T</i> + <i>P</i><sup>net</sup><sub>0</sub>Σ<sub><i>j</i></sub>(<i>O<sub>j</sub></i> + <i>C<sub>j</sub></i>α<sub><i>j</i></sub>)"),
+    F::new("heuristics' chunks", "SSC: ρ<sub><i>i</i></sub>; GSS: max{minimum chunk, min{ρ<sub><i>i</i></sub>, remaining/<i>m</i>}}"),
+    F::new("Pareto front (ε-constraint)", "least <i>E</i> subject to <i>T</i> ≤ <i>T̄</i>, for limits <i>T̄</i> from the slowest to the fastest"),
+];

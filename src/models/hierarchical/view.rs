@@ -1,7 +1,7 @@
 //! M3 on the page: the form and the report's layout.
 
 use super::{Method, Report};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
 use crate::core::response::Describe;
 use crate::core::view::{cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN};
 
@@ -82,6 +82,7 @@ pub fn form() -> Form {
             chunk fits in memory, the out-of-core line beyond the swap point. A linear program (or \
             a closed form with an optimality certificate) finds the split with the shortest \
             schedule.".into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "",
@@ -187,3 +188,11 @@ fn comparison(report: &Report) -> Block {
         rows,
     )
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("processing time with a memory hierarchy (convex, piecewise linear)", "<i>t<sub>i</sub></i>(<i>x</i>) = max<sub><i>k</i></sub>(<i>A</i><sub><i>ik</i>1</sub> + <i>xA</i><sub><i>ik</i>2</sub>); the swap point is where the lines meet"),
+    F::new("the linear program", "minimize <i>C</i><sub>max</sub> subject to Σ<sub><i>j</i>≤<i>i</i></sub>(<i>S<sub>j</sub></i> + <i>α<sub>j</sub>C<sub>j</sub></i>) + <i>t<sub>i</sub></i> ≤ <i>C</i><sub>max</sub>, <i>t<sub>i</sub></i> ≥ <i>A</i><sub><i>ik</i>1</sub> + <i>α<sub>i</sub>A</i><sub><i>ik</i>2</sub> for every level <i>k</i>, Σ<i>α<sub>i</sub></i> = <i>V</i>, <i>α<sub>i</sub></i> ≥ 0"),
+    F::new("optional memory caps", "<i>α<sub>i</sub></i> ≤ <i>B<sub>i</sub></i>"),
+    F::new("worked example (two machines, 1 + <i>x</i> and −9 + 10<i>x</i>, <i>C</i> = <i>S</i> = 1, <i>V</i> = 2)", "<i>α</i> = (1.25, 0.75), <i>C</i><sub>max</sub> = 5.75; a core-only model predicts 4.333 for a split that really takes 10.33"),
+];

@@ -1,7 +1,7 @@
 //! M2 on the page: the form and the report's layout.
 
 use super::{Energy, Report};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
@@ -22,6 +22,7 @@ pub fn form() -> Form {
             <i>P</i><sub>N</sub> and the idle reduction <i>k</i> it splits the energy into idle \
             base, network and processors, and over growing <i>m</i> shows energy against \
             schedule length.".into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "",
@@ -250,3 +251,13 @@ impl Report {
             .min_by(|a, b| a.0.total_cmp(&b.0))
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("sending <i>x</i> to <i>P<sub>i</sub></i>, computing it", "<i>S<sub>i</sub></i> + <i>xC<sub>i</sub></i>, <i>A<sub>i</sub>x</i> (results are not returned)"),
+    F::new("all machines used finish together", "<i>α<sub>i</sub>A<sub>i</sub></i> = <i>S</i><sub><i>i</i>+1</sub> + <i>α</i><sub><i>i</i>+1</sub>(<i>A</i><sub><i>i</i>+1</sub> + <i>C</i><sub><i>i</i>+1</sub>), Σ<i>α<sub>i</sub></i> = <i>V</i>"),
+    F::new("solved from the last machine back", "<i>α<sub>i</sub></i> = <i>k<sub>i</sub>α<sub>m</sub></i> + <i>l<sub>i</sub></i>, <i>α<sub>m</sub></i> = (<i>V</i> − Σ<i>l<sub>i</sub></i>)/Σ<i>k<sub>i</sub></i>"),
+    F::new("makespan", "<i>T</i> = <i>S</i><sub>1</sub> + <i>α</i><sub>1</sub>(<i>C</i><sub>1</sub> + <i>A</i><sub>1</sub>); one machine: <i>T</i>(1) = <i>S</i> + (<i>C</i> + <i>A</i>)<i>V</i>"),
+    F::new("when the load is too small for every machine", "a negative <i>α</i> means a machine is not worth its start-up: the calculator finds the best subset in the given order"),
+    F::new("energy (idle power divided by <i>k</i>)", "<i>E</i> = <i>T</i>(<i>m</i>)((<i>m</i> + 1)<i>P<sub>C</sub></i> + <i>P<sub>N</sub></i>)/<i>k</i> + <i>P<sub>N</sub></i>(<i>k</i> − 1)/<i>k</i> · (<i>mS</i> + <i>CV</i>) + <i>P<sub>C</sub></i>(<i>k</i> − 1)/<i>k</i> · (2<i>mS</i> + (2<i>C</i> + <i>A</i>)<i>V</i>)"),
+];

@@ -2,7 +2,7 @@
 
 use super::Report;
 use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::form::{Field, Form, Group, Kind, Layout, Formula as F};
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
@@ -30,6 +30,7 @@ pub fn form() -> Form {
             as soon as possible, keeping the shorter), proves a lower bound, and shows why the \
             speedup levels off as mappers are added."
             .into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "",
@@ -386,3 +387,13 @@ fn line_name(l: &super::Line) -> String {
     };
     format!("{symbol} = {}", number(l.value))
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("time per byte of mapping and of reducing", "<i>A</i> = <i>a</i><sub>map</sub> + <i>s</i><sub>map</sub>/<i>lu</i>, <i>B</i> = <i>a</i><sub>red</sub> + <i>s</i><sub>red</sub>/<i>lu</i>"),
+    F::new("mapper <i>k</i> (from 0)", "ready at (<i>k</i> + 1)<i>S</i>, maps α<sub><i>k</i></sub> until (<i>k</i> + 1)<i>S</i> + <i>A</i>α<sub><i>k</i></sub>, then sends γα<sub><i>k</i></sub>/<i>r</i> to every reducer in <i>C</i>γα<sub><i>k</i></sub>/<i>r</i> each, at most ℓ transfers at once"),
+    F::new("reducer <i>j</i>", "ready at (<i>m</i> + <i>j</i> + 1)<i>S</i>; reduces γ<i>V</i>/<i>r</i> in <i>B</i>γ<i>V</i>/<i>r</i> once it has every piece"),
+    F::new("one machine does everything", "<i>T</i><sub>seq</sub> = <i>S</i> + <i>AV</i> + <i>B</i>γ<i>V</i>; speedup <i>T</i><sub>seq</sub>/<i>T</i>"),
+    F::new("the speedup more mappers approach, before the start-ups (<i>m</i> + <i>r</i>)<i>S</i> pull it down", "<i>T</i><sub>seq</sub>/(<i>C</i>γ<i>V</i>/min(ℓ, <i>r</i>) + <i>B</i>γ<i>V</i>/<i>r</i>)"),
+    F::new("how sure the answer is", "<i>T</i> ≥ <i>D</i> + <i>B</i>γ<i>V</i>/<i>r</i> (<i>D</i> bounds the last arrival); gap = (<i>T</i> − bound)/<i>T</i>, 0 with one reducer"),
+];

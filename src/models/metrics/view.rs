@@ -1,7 +1,7 @@
 //! M1 on the page: the form and the report's layout.
 
 use super::Report;
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows};
+use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
 use crate::core::response::Describe;
 use crate::core::view::{cut, number, Block, ROWS_SHOWN};
 
@@ -24,6 +24,7 @@ pub fn form() -> Form {
             <i>p</i> of the least parallel time, and, from measured run times, the Karp–Flatt \
             serial fraction and the fits of Amdahl's law and the universal scalability law."
             .into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "",
@@ -250,3 +251,15 @@ impl Report {
         blocks
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("speedup, efficiency, cost", "<i>S</i> = <i>T<sub>s</sub></i>/<i>T<sub>p</sub></i>, <i>E</i> = <i>S</i>/<i>p</i>, <i>C</i> = <i>p</i><i>T<sub>p</sub></i> (cost-optimal when <i>pT<sub>p</sub></i> = Θ(<i>T<sub>s</sub></i>))"),
+    F::new("overhead", "<i>T<sub>o</sub></i> = <i>pT<sub>p</sub></i> − <i>T<sub>s</sub></i>, so <i>E</i> = 1/(1 + <i>T<sub>o</sub></i>/<i>T<sub>s</sub></i>)"),
+    F::new("isoefficiency (work that keeps <i>E</i> fixed as <i>p</i> grows)", "<i>T<sub>s</sub></i>(<i>W</i>) = <i>K</i> <i>T<sub>o</sub></i>(<i>W</i>, <i>p</i>), <i>K</i> = <i>E</i>/(1 − <i>E</i>)"),
+    F::new("Karp–Flatt serial fraction of a measured speedup", "<i>f</i> = (1/<i>S</i> − 1/<i>p</i>)/(1 − 1/<i>p</i>)"),
+    F::new("Amdahl (fixed size), Gustafson (scaled size)", "<i>S</i> = 1/(<i>f</i> + (1 − <i>f</i>)/<i>p</i>), <i>S</i> = <i>f</i> + (1 − <i>f</i>)<i>p</i>"),
+    F::new("universal scalability law (fitted by least squares)", "<i>X</i>(<i>p</i>) = λ<i>p</i>/(1 + σ(<i>p</i> − 1) + κ<i>p</i>(<i>p</i> − 1))"),
+    F::new("isospeed; isospeed-e with marked speeds <i>C</i> = Σ<i>C<sub>i</sub></i>", "ψ(<i>p</i>, <i>p′</i>) = <i>p′W</i>/(<i>pW′</i>), ψ(<i>C</i>, <i>C′</i>) = <i>C′W</i>/(<i>CW′</i>)"),
+    F::new("fastest processor count", "d<i>T<sub>p</sub></i>/d<i>p</i> = 0 (adding <i>n</i> numbers: <i>p</i> = <i>n</i>/2, <i>T</i><sub>min</sub> = 2 log <i>n</i>)"),
+];

@@ -1,7 +1,7 @@
 //! M4 on the page: the form and the report's layout.
 
 use super::Report;
-use crate::core::form::{Field, Form, Group, Kind, Layout, Rows};
+use crate::core::form::{Field, Form, Group, Kind, Layout, Rows, Formula as F};
 use crate::core::response::Describe;
 use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
 use crate::models::hierarchical::two_level_columns;
@@ -20,6 +20,7 @@ pub fn form() -> Form {
             point. The calculator evaluates the schedule exactly, gives the admissible range of \
             <i>β</i> and the paper's heuristic choice (or says why it does not apply), and \
             compares processing time against load with one installment.".into(),
+        about: ABOUT,
         groups: vec![
             Group::of(
                 "",
@@ -130,3 +131,11 @@ impl Describe for Report {
         ]
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("time per unit of load of one round of <i>m</i> chunks of size <i>β</i>", "(Σ<i>S<sub>i</sub></i> + <i>β</i>Σ<i>C<sub>i</sub></i>)/(<i>mβ</i>)"),
+    F::new("out-of-core rate of one installment", "1/Σ(1/<i>A</i><sup><i>h</i></sup><sub><i>i</i>2</sub>)"),
+    F::new("chunk sizes where rounds beat out-of-core", "<i>β</i> ∈ (Σ<i>S<sub>i</sub></i>/(<i>m</i>/Σ(1/<i>A</i><sup><i>h</i></sup><sub><i>i</i>2</sub>) − Σ<i>C<sub>i</sub></i>), max swp<sub><i>i</i></sub>); identical machines: (<i>mS</i>/(<i>A</i><sup><i>h</i></sup><sub>2</sub> − <i>mC</i>), swp)"),
+    F::new("a machine computes for a whole round (identical machines)", "<i>β</i> = (<i>mS</i> − <i>A</i><sup><i>l</i></sup><sub>1</sub>)/(<i>A</i><sup><i>l</i></sup><sub>2</sub> − <i>mC</i>), when both are positive"),
+];

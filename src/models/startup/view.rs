@@ -1,7 +1,7 @@
 //! M5 on the page: the form and the report's layout.
 
 use super::{Report, Status};
-use crate::core::form::{Field, Form, Group, Kind, Layout};
+use crate::core::form::{Field, Form, Group, Kind, Layout, Formula as F};
 use crate::core::response::Describe;
 use crate::core::view::{
     gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN,
@@ -101,6 +101,7 @@ pub fn form() -> Form {
             come from a linear program; a branch and bound over sequences proves how far from \
             optimal the answer can be (the gap), and stops when it is proven optimal or its LP \
             budget is spent.".into(),
+        about: ABOUT,
         groups,
         rows: None,
         fixed: Vec::new(),
@@ -193,3 +194,13 @@ impl Describe for Report {
         ]
     }
 }
+
+/// The formulas of the "About the model" panel.
+const ABOUT: &[F] = &[
+    F::new("computing a chunk of <i>α</i>; the usable memory", "τ(α) = max{<i>a</i><sub>1</sub>α, <i>a</i><sub>2</sub>α + <i>b</i><sub>2</sub>}, ρ = <i>b</i><sub>2</sub>/(<i>a</i><sub>1</sub> − <i>a</i><sub>2</sub>)"),
+    F::new("sending a chunk; a machine is ready", "<i>O</i> + <i>C</i>α, at <i>S</i>"),
+    F::new("one machine, one chunk", "<i>T</i>(1,1,<i>V</i>) = <i>S</i> + <i>O</i> + <i>CV</i> + max{<i>a</i><sub>1</sub><i>V</i>, <i>a</i><sub>2</sub><i>V</i> + <i>b</i><sub>2</sub>}"),
+    F::new("efficiency (above 1 when <i>m</i> machines stay in memory and one would not; at most about <i>a</i><sub>2</sub>/<i>a</i><sub>1</sub>)", "<i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>T</i>(1,1,<i>V</i>)/(<i>m</i> · <i>T</i>(<i>m</i>,<i>n</i>,<i>V</i>))"),
+    F::new("for one sequence of receivers, a linear program", "minimize <i>T</i> over α<sub><i>j</i></sub>, send times <i>t<sub>j</sub></i> and τ<sub><i>j</i></sub> ≥ <i>a</i><sub>1</sub>α<sub><i>j</i></sub>, τ<sub><i>j</i></sub> ≥ <i>a</i><sub>2</sub>α<sub><i>j</i></sub> + <i>b</i><sub>2</sub>; a machine's next chunk waits for the true τ of its previous one"),
+    F::new("how sure the answer is", "gap = (<i>T</i> − lower bound)/<i>T</i>; 0 means proven optimal"),
+];
