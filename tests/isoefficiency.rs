@@ -412,3 +412,29 @@ fn every_core_gives_the_results_of_one_thread() {
     assert_eq!(all.1, one.1, "Table 1");
     assert_eq!(all.2, one.2, "the generalised map");
 }
+
+/// A generalised map asks whether to go on before every cell (a cell may
+/// be a whole search), not once a row: a cancel waits for one cell.
+#[test]
+fn a_generalised_map_can_be_stopped_at_every_cell() {
+    let request = contour::Request::<Models>::compute_vs_communication();
+    let mut asked = 0;
+    let mut count = |_: f64, _: &str| {
+        asked += 1;
+        true
+    };
+    // On one thread every question reaches the caller (the pool relays
+    // only some of them, and stops its pieces itself).
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let contour::Output { contour, .. } = one
+        .install(|| GeneralisedMap::<Models>::solve(&request, &mut count))
+        .unwrap();
+    let cells = contour.x.len() * contour.y.len();
+    assert!(asked >= cells, "asked {asked} times for {cells} cells");
+    let mut stop = |_: f64, _: &str| false;
+    let stopped = GeneralisedMap::<Models>::solve(&request, &mut stop);
+    assert!(matches!(stopped, Err(Error::Cancelled)), "{stopped:?}");
+}

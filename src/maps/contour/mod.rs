@@ -250,11 +250,7 @@ impl<C: Catalogue> Request<C> {
                 invalid_cells: 0,
             };
             for (j, &y) in ys.iter().enumerate().take(to).skip(from) {
-                let done = (j - from) as f64 / (to - from) as f64;
-                if !progress.report(done, "grid of the map") {
-                    return Err(Error::Cancelled);
-                }
-                self.row(&xs, y, j, &mut band, &mut cells)?;
+                self.row(&xs, y, j, &mut band, &mut cells, to - from, progress)?;
             }
             Ok(band)
         };
@@ -276,8 +272,11 @@ impl<C: Catalogue> Request<C> {
         Ok(grid)
     }
 
-    /// Computes row `j` (at `y`) of a band, in serpentine order so that
-    /// what the model caches moves to a neighbour cell.
+    /// Computes row `j` (at `y`) of a band of `height` rows, in serpentine
+    /// order so that what the model caches moves to a neighbour cell. Asks
+    /// `progress` before every cell: a cell may take a whole search, so a
+    /// cancel need not wait for the row.
+    #[allow(clippy::too_many_arguments)]
     fn row(
         &self,
         xs: &[f64],
@@ -285,6 +284,8 @@ impl<C: Catalogue> Request<C> {
         j: usize,
         band: &mut Band,
         cells: &mut Cells,
+        height: usize,
+        progress: &mut dyn Progress,
     ) -> Result<(), Error> {
         let width = xs.len();
         let order: Vec<usize> = if j % 2 == 0 {
@@ -292,7 +293,11 @@ impl<C: Catalogue> Request<C> {
         } else {
             (0..width).rev().collect()
         };
-        for i in order {
+        for (k, i) in order.into_iter().enumerate() {
+            let done = ((j - band.from) * width + k) as f64 / (height * width) as f64;
+            if !progress.report(done, "grid of the map") {
+                return Err(Error::Cancelled);
+            }
             let settings = [(cells.axes[0], xs[i]), (cells.axes[1], y)];
             match cells
                 .base
