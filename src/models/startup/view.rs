@@ -188,7 +188,7 @@ impl Describe for Report {
             Block::table(
                 "m5-chunks",
                 "Chunks in sending order",
-                &["chunk", "machine", "α", "memory", "send", "compute"],
+                &["chunk", "machine", "α (MB)", "memory", "send (s)", "compute (s)"],
                 rows,
             ),
         ]
