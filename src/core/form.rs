@@ -114,6 +114,12 @@ pub struct Field {
     /// e.g. every parameter a map may vary; any other value may be typed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub suggestions: Vec<(String, String)>,
+    /// The models whose tab's inputs a [`Kind::Json`] field may take as
+    /// its value (a generalised map's fixed parameters), so that they are
+    /// entered in that tab's form, with its units and checks, not typed
+    /// as JSON.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from_tabs: Vec<&'static str>,
 }
 
 /// The kinds of values a field takes.
@@ -202,12 +208,19 @@ impl Field {
             range: "",
             options: &[],
             suggestions: Vec::new(),
+            from_tabs: Vec::new(),
         }
     }
 
     /// With `suggestions` offered as it is typed.
     pub fn suggesting(mut self, suggestions: Vec<(String, String)>) -> Field {
         self.suggestions = suggestions;
+        self
+    }
+
+    /// Taking its value from the inputs of the tabs of `models`.
+    pub fn from_tabs(mut self, models: Vec<&'static str>) -> Field {
+        self.from_tabs = models;
         self
     }
 

@@ -486,6 +486,23 @@ test('map: an invalid input keeps the map; reload restores; cancel stops every w
   assert.equal(await page.locator('#map-kept').count(), 0);
 });
 
+test('the map\'s time left follows the recent pace, not the quick first parts', async (page) => {
+  const said = await page.evaluate(async () => {
+    const { TimeLeft } = await import('./js/pooled.js');
+    const eta = new TimeLeft();
+    const out = [];
+    // Half the work in the first 2 s (small machine counts), then 5 % a second.
+    for (let t = 0; t <= 12; t += 0.5) {
+      const fraction = t <= 2 ? 0.25 * t : Math.min(1, 0.5 + 0.05 * (t - 2));
+      out.push([t, eta.at(t, fraction)]);
+    }
+    return out;
+  });
+  assert.equal(said.find(([t]) => t === 1)[1], null, 'nothing said before the pace is known');
+  // At 10 s, 90 % done at 5 % a second: 2 s left (the average since the start would say 1 s).
+  assert.equal(said.find(([t]) => t === 10)[1], 2);
+});
+
 test('Table 1: our maximum efficiency beside the paper, as the CLI computes it', async (page) => {
   await page.click('#tab-table1');
   await page.fill('#table1-to', '3');
@@ -504,7 +521,7 @@ test('Table 1: our maximum efficiency beside the paper, as the CLI computes it',
   assert.ok(emax > 300, `Emax chart not drawn (${emax} coloured pixels)`);
   const shown = await downloaded(page, '#table1-result .export-table-csv');
   assert.equal(shown.name, 'table1.csv');
-  assert.match(shown.text, /^m,Emax,Vmax,T,/);
+  assert.match(shown.text, /^m,Emax,Vmax \(MB\),T \(s\),/);
   const others = await page.evaluate(() => document.querySelectorAll('#map-result .export-table-csv').length);
   assert.equal(others, 1, 'the map\'s table has no CSV export');
   const csv = await downloaded(page, '#table1-result .export-csv');
@@ -534,6 +551,18 @@ test('generalised maps: a preset, a bad parameter name, CSV export', async (page
   const csv = await downloaded(page, '#gmap-result .export-csv');
   assert.equal(csv.text.trim().split('\n').length, 1 + 16 * 16);
   await page.screenshot({ path: path.join(shots, 'generalised-map.png'), fullPage: true });
+  // The fixed parameters taken from a tab's inputs, not typed as JSON.
+  assert.equal(await page.inputValue('#gmap-base-tab'), 'startup');
+  await page.click('#tab-m5');
+  await page.fill('#m5-m', '4');
+  await page.click('#tab-gmap');
+  await page.click('#gmap-base-take');
+  assert.equal(JSON.parse(await page.inputValue('#gmap-base')).machines, 4);
+  await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#gmap-summary')?.textContent ?? '') && !document.querySelector('#gmap-result').classList.contains('stale'), null, { timeout: 120000 });
+  // And opened in their tab to be edited there.
+  await page.click('#gmap-base-edit');
+  await page.waitForSelector('#m5:not([hidden])');
+  assert.equal(await page.inputValue('#m5-m'), '4');
 });
 
 test('metrics: formulas typed, isoefficiency, a bad formula named where it is wrong, the USL preset', async (page) => {

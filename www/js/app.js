@@ -184,7 +184,8 @@ async function main() {
   const computer = new Computer();
   const pool = new Pool();
   const works = core.bibliography();
-  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open, crashed };
+  const requestOf = (model) => sections.find((s) => s.tab.model === model)?.request();
+  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open, crashed, requestOf };
   const kinds = { report: Section, exercises: ExerciseSection };
   sections = core.tabs().map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
   const list = $('nav [role="tablist"]');

@@ -9,6 +9,29 @@ import { keep, recall } from './cache.js';
 /** Milliseconds between two redraws of provisional answers. */
 const REDRAW_EVERY = 250;
 
+/** The time left from the recent pace, not the average since the start:
+ * parts differ in cost (a map's large machine counts take longest), so the
+ * first quick parts would promise far too little. Says nothing until the
+ * pace is known. */
+export class TimeLeft {
+  constructor(window = 6) {
+    this.window = window;
+    this.samples = [];
+  }
+
+  /** Seconds left (rounded) at `now` seconds with `fraction` done, or null. */
+  at(now, fraction) {
+    const s = this.samples;
+    s.push([now, fraction]);
+    while (s.length > 2 && now - s[1][0] >= this.window) s.shift();
+    const [then, before] = s[0];
+    const pace = (fraction - before) / (now - then);
+    if (now < 2 || fraction < 0.05 || !(pace > 0)) return null;
+    const left = (1 - fraction) / pace;
+    return left < 10 ? Math.max(1, Math.round(left)) : 5 * Math.round(left / 5);
+  }
+}
+
 export class PooledSection extends Section {
   /** Computes `request`, or shows the answer this browser kept for it
    * (unless `fresh`). */
@@ -22,6 +45,7 @@ export class PooledSection extends Section {
     const done = new Array(parts.length).fill(false);
     const token = {};
     this.latest = token;
+    const eta = new TimeLeft();
     this.ui.status('Computing…', { busy: true });
     let shown = 0;
     const redraw = (force) => {
@@ -38,10 +62,10 @@ export class PooledSection extends Section {
         done[i] = true;
         redraw(true);
       }, (fraction) => {
-        const elapsed = (performance.now() - started) / 1000;
-        const left = fraction > 0.02 ? ` about ${fmt(Math.round(elapsed * (1 - fraction) / fraction))} s left,` : '';
+        const left = eta.at((performance.now() - started) / 1000, fraction);
+        const text = left === null ? '' : ` about ${fmt(left)} s left,`;
         const finished = done.filter(Boolean).length;
-        this.ui.progress(fraction, `${finished} of ${parts.length} ${this.spec.parts} done,${left} ${this.ui.pool.size} workers`);
+        this.ui.progress(fraction, `${finished} of ${parts.length} ${this.spec.parts} done,${text} ${this.ui.pool.size} workers`);
       }, (i, value) => {
         // A part's provisional answer (a column with its first lines).
         if (this.latest !== token || done[i]) return;

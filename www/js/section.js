@@ -270,7 +270,39 @@ export class Section {
     const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
     const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
     const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
-    return [el('span', { className: kind }, label, input, ...unit, offered), error];
+    const take = f.from_tabs?.length ? [this.taking(f, input)] : [];
+    return [...take, el('span', { className: kind }, label, input, ...unit, offered), error];
+  }
+
+  /** A JSON field's value taken from another tab's inputs (as they stand
+   * there, checked there), or that tab opened to edit them. */
+  taking(f, input) {
+    const id = `${this.spec.id}-${f.key}`;
+    const tabs = core.tabs().filter((t) => f.from_tabs.includes(t.model));
+    const select = el('select', { id: `${id}-tab`, 'aria-label': 'tab' },
+      ...tabs.map((t) => el('option', { value: t.model }, t.form.tab.replace(/<[^>]*>/g, ''))));
+    const take = el('button', { type: 'button', id: `${id}-take` }, 'Take the inputs of');
+    take.addEventListener('click', () => {
+      const request = this.ui.requestOf?.(select.value);
+      if (!request) return;
+      input.value = JSON.stringify(request, null, 1);
+      this.changed({ now: true });
+    });
+    const edit = el('button', { type: 'button', id: `${id}-edit` }, 'Edit them in their tab');
+    edit.addEventListener('click', () => {
+      try {
+        const base = JSON.parse(input.value);
+        if (base?.model) { select.value = base.model; this.ui.open(base); return; }
+      } catch { /* not JSON yet: open the chosen tab as it is */ }
+      this.ui.open({ model: select.value, ...this.ui.requestOf?.(select.value) });
+    });
+    // The tab the base is for, when it is typed or set from a preset or a link.
+    const sync = () => {
+      try { const m = JSON.parse(input.value)?.model; if (tabs.some((t) => t.model === m)) select.value = m; } catch { /* keep */ }
+    };
+    input.addEventListener('change', sync);
+    (this.syncs ??= []).push(sync);
+    return el('span', { className: 'field take' }, take, select, edit);
   }
 
   row(i, values) {
@@ -358,6 +390,7 @@ export class Section {
       else input.value = v ?? '';
     }
     if (this.spec.rows) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
+    for (const sync of this.syncs ?? []) sync();
   }
 
   /** The form's state. */

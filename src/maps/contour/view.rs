@@ -58,7 +58,7 @@ fn suggestions(mapped: &[(&str, Vec<Parameter>)]) -> Vec<(String, String)> {
 fn intro(mapped: &[(&str, Vec<Parameter>)]) -> String {
     let mut text = String::from(
         "Lines of equal efficiency, speedup, makespan or energy over any two parameters of a \
-         model, the others fixed (edit the model's JSON). The value is computed on a grid and \
+         model, the others fixed: as in the model's own tab (<i>Take the inputs of</i> it), or as JSON. The value is computed on a grid and \
          the lines traced by marching squares.",
     );
     for (model, parameters) in mapped {
@@ -72,7 +72,7 @@ fn intro(mapped: &[(&str, Vec<Parameter>)]) -> String {
 }
 
 /// The generalised-maps tab, for the models in `mapped`.
-pub fn form(mapped: &[(&str, Vec<Parameter>)]) -> Form {
+pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
     Form {
         id: "gmap",
         prefix: "g.",
@@ -84,8 +84,10 @@ pub fn form(mapped: &[(&str, Vec<Parameter>)]) -> Form {
         about: ABOUT,
         groups: vec![
             Group::of(
-                "Fixed parameters (JSON of the model):",
-                vec![Field::new("base", "base", "model", Kind::Json)],
+                "Fixed parameters: a tab's inputs, or its request as JSON:",
+                vec![Field::new("base", "base", "model", Kind::Json)
+                    .help("take the inputs of a tab (edit them there), or edit the JSON")
+                    .from_tabs(mapped.iter().map(|(name, _)| *name).collect())],
             ),
             axis("x", "Across:", suggestions(mapped)),
             axis("y", "Up:", suggestions(mapped)),

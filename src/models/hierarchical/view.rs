@@ -154,7 +154,7 @@ impl Describe for Report {
             Block::table(
                 "m3-chunks",
                 "Optimal split",
-                &["processor", "α", "memory", "send", "compute", "idle"],
+                &["processor", "α (units)", "memory", "send (s)", "compute (s)", "idle (s)"],
                 cut(rows, total, "processors"),
             ),
         ];
@@ -184,7 +184,7 @@ fn comparison(report: &Report) -> Block {
     Block::table(
         "m3-comparison",
         "What linear DLT would predict for its own split, and what that split really takes",
-        &["assumption", "split α", "predicted Cmax", "real Cmax"],
+        &["assumption", "split α (units)", "predicted Cmax (s)", "real Cmax (s)"],
         rows,
     )
 }

@@ -189,7 +189,7 @@ fn energy_table(e: &Energy) -> Block {
     .iter()
     .map(|(part, value)| vec![part.to_string(), number(*value)])
     .collect();
-    Block::table("m2-energy", "Energy", &["part", "energy"], rows)
+    Block::table("m2-energy", "Energy", &["part", "energy (J)"], rows)
 }
 
 impl Report {
@@ -205,7 +205,7 @@ impl Report {
         Block::table(
             "m2-sizes",
             "Loads of the machines in use, in serving order",
-            &["machine", "α"],
+            &["machine", "α (units)"],
             cut(rows, self.active, "machines"),
         )
     }

@@ -125,7 +125,7 @@ impl Describe for Report {
             Block::table(
                 "m4-machines",
                 "Machines",
-                &["processor", "chunks", "load", "computing", "finishes"],
+                &["processor", "chunks", "load (units)", "computing (s)", "finishes (s)"],
                 cut(rows, self.machines.len(), "machines"),
             ),
         ]
