@@ -416,6 +416,7 @@ fn every_core_gives_the_results_of_one_thread() {
 /// A generalised map asks whether to go on before every cell (a cell may
 /// be a whole search), not once a row: a cancel waits for one cell.
 #[test]
+#[cfg(not(target_arch = "wasm32"))]
 fn a_generalised_map_can_be_stopped_at_every_cell() {
     let request = contour::Request::<Models>::compute_vs_communication();
     let mut asked = 0;
