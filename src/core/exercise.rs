@@ -114,7 +114,7 @@ impl Answer {
 }
 
 /// A number to four significant digits with its unit, written for
-/// reading (`5.051·10⁶ s`, `134 485 MB`).
+/// reading (`5.051·10⁶ s`, `134 500 MB`).
 pub fn with_unit(x: f64, unit: &str) -> String {
     let shown = figure(format!("{x:.3e}").parse().unwrap_or(x));
     if unit.is_empty() {
@@ -124,8 +124,9 @@ pub fn with_unit(x: f64, unit: &str) -> String {
     }
 }
 
-/// A given number written for reading, every digit kept (`16·10⁶`,
-/// `5·10⁻⁶`, `20 000`).
+/// A given number written for reading as results are (`16·10⁶`,
+/// `5·10⁻⁶`, `20 000`; four significant digits from a million up), with
+/// a true minus sign.
 pub fn figure(x: f64) -> String {
     let shown = readable(&number(x));
     match shown.strip_prefix('-') {

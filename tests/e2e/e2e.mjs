@@ -498,9 +498,12 @@ test('the map\'s time left follows the recent pace, not the quick first parts', 
     }
     return out;
   });
-  assert.equal(said.find(([t]) => t === 1)[1], null, 'nothing said before the pace is known');
-  // At 10 s, 90 % done at 5 % a second: 2 s left (the average since the start would say 1 s).
-  assert.equal(said.find(([t]) => t === 10)[1], 2);
+  const at = (t) => said.find(([u]) => u === t)[1];
+  assert.equal(at(1), null, 'nothing said before the pace is known');
+  // At 4 s, 60 % done at 5 % a second: 8 s left (the average since the start would say 3 s).
+  assert.equal(at(4), 8);
+  // At 10 s, 90 % done: 2 s left (the average since the start would say 1 s).
+  assert.equal(at(10), 2);
 });
 
 test('Table 1: our maximum efficiency beside the paper, as the CLI computes it', async (page) => {
@@ -559,6 +562,16 @@ test('generalised maps: a preset, a bad parameter name, CSV export', async (page
   await page.click('#gmap-base-take');
   assert.equal(JSON.parse(await page.inputValue('#gmap-base')).machines, 4);
   await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#gmap-summary')?.textContent ?? '') && !document.querySelector('#gmap-result').classList.contains('stale'), null, { timeout: 120000 });
+  const names = await page.$$eval('#gmap-base-tab option', (os) => os.map((o) => o.textContent));
+  assert.ok(names.every((n) => !n.includes('&amp;') && !n.includes('<')), JSON.stringify(names));
+  // Invalid inputs are not taken.
+  await page.click('#tab-m5');
+  await page.fill('#m5-m', 'x');
+  await page.click('#tab-gmap');
+  const before = await page.inputValue('#gmap-base');
+  await page.click('#gmap-base-take');
+  assert.equal(await page.inputValue('#gmap-base'), before);
+  assert.match(await page.textContent('#gmap [data-error-for="base"]'), /invalid inputs: fix them there first/);
   // And opened in their tab to be edited there.
   await page.click('#gmap-base-edit');
   await page.waitForSelector('#m5:not([hidden])');

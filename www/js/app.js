@@ -127,7 +127,8 @@ function crashed(err) {
 window.addEventListener('error', (e) => { if (isCrash(e.error)) { e.preventDefault(); crashed(e.error); } });
 window.addEventListener('unhandledrejection', (e) => { if (isCrash(e.reason)) { e.preventDefault(); crashed(e.reason); } });
 
-/** Opens `request` (an exercise's) in its model's tab and computes it. */
+/** Opens `request` (an exercise's, a generalised map's fixed parameters)
+ * in its model's tab and computes it. */
 function open(request) {
   const section = sections.find((s) => s.tab.model === request.model);
   if (!section) return;

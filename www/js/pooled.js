@@ -11,11 +11,13 @@ const REDRAW_EVERY = 250;
 
 /** The time left from the recent pace, not the average since the start:
  * parts differ in cost (a map's large machine counts take longest), so the
- * first quick parts would promise far too little. Says nothing until the
- * pace is known. */
+ * first quick parts would promise far too little. The pace is measured
+ * over the last half of the time spent, at most `span` seconds. Says
+ * nothing until it is known (in the first 2 s, below 5 % done) or while
+ * it is not positive (a part that reports less than before). */
 export class TimeLeft {
-  constructor(window = 6) {
-    this.window = window;
+  constructor(span = 6) {
+    this.span = span;
     this.samples = [];
   }
 
@@ -23,10 +25,12 @@ export class TimeLeft {
   at(now, fraction) {
     const s = this.samples;
     s.push([now, fraction]);
-    while (s.length > 2 && now - s[1][0] >= this.window) s.shift();
-    const [then, before] = s[0];
-    const pace = (fraction - before) / (now - then);
-    if (now < 2 || fraction < 0.05 || !(pace > 0)) return null;
+    while (s.length > 1 && s[1][0] <= now - this.span) s.shift();
+    const since = now - Math.min(this.span, now / 2);
+    const base = s.findLast(([t]) => t <= since);
+    if (!base || now < 2 || fraction < 0.05 || now - base[0] < 0.5) return null;
+    const pace = (fraction - base[1]) / (now - base[0]);
+    if (!(pace > 0)) return null;
     const left = (1 - fraction) / pace;
     return left < 10 ? Math.max(1, Math.round(left)) : 5 * Math.round(left / 5);
   }

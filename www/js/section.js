@@ -274,25 +274,35 @@ export class Section {
     return [...take, el('span', { className: kind }, label, input, ...unit, offered), error];
   }
 
-  /** A JSON field's value taken from another tab's inputs (as they stand
-   * there, checked there), or that tab opened to edit them. */
+  /** A JSON field's value taken from another tab's inputs (only when
+   * that tab finds them valid), or that tab opened to edit them. */
   taking(f, input) {
     const id = `${this.spec.id}-${f.key}`;
     const tabs = core.tabs().filter((t) => f.from_tabs.includes(t.model));
-    const select = el('select', { id: `${id}-tab`, 'aria-label': 'tab' },
-      ...tabs.map((t) => el('option', { value: t.model }, t.form.tab.replace(/<[^>]*>/g, ''))));
+    const select = el('select', { id: `${id}-tab`, 'aria-label': 'the tab whose inputs to take' },
+      ...tabs.map((t) => marked(el('option', { value: t.model }), t.form.tab)));
+    // Choosing a tab changes no input of this one.
+    select.addEventListener('input', (e) => e.stopPropagation());
+    select.addEventListener('change', (e) => e.stopPropagation());
     const take = el('button', { type: 'button', id: `${id}-take` }, 'Take the inputs of');
     take.addEventListener('click', () => {
       const request = this.ui.requestOf?.(select.value);
       if (!request) return;
-      input.value = JSON.stringify(request, null, 1);
+      const name = select.selectedOptions[0]?.textContent ?? select.value;
+      if (core.problems(request).length > 0) {
+        // Said next to the field (the status line belongs to computations).
+        const slot = this.root.querySelector(`[data-error-for="${CSS.escape(f.path)}"]`);
+        if (slot) slot.textContent = `the ${name} tab has invalid inputs: fix them there first (Edit them in their tab)`;
+        return;
+      }
+      input.value = JSON.stringify(request);
       this.changed({ now: true });
     });
     const edit = el('button', { type: 'button', id: `${id}-edit` }, 'Edit them in their tab');
     edit.addEventListener('click', () => {
       try {
         const base = JSON.parse(input.value);
-        if (base?.model) { select.value = base.model; this.ui.open(base); return; }
+        if (tabs.some((t) => t.model === base?.model)) { select.value = base.model; this.ui.open(base); return; }
       } catch { /* not JSON yet: open the chosen tab as it is */ }
       this.ui.open({ model: select.value, ...this.ui.requestOf?.(select.value) });
     });

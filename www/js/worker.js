@@ -15,8 +15,15 @@ self.onmessage = async (event) => {
   await ready;
   const { id, request } = event.data;
   try {
+    // At most one progress message every 50 ms: a search or a map's grid
+    // reports at every node or cell, and each message costs the page a redraw.
+    let posted = -Infinity;
     const response = runWithPartials(request, (done, what) => {
-      self.postMessage({ id, type: 'progress', done, what });
+      const now = performance.now();
+      if (now - posted >= 50) {
+        posted = now;
+        self.postMessage({ id, type: 'progress', done, what });
+      }
       return true;
     }, (value) => self.postMessage({ id, type: 'partial', value }));
     self.postMessage({ id, type: 'result', response });

@@ -250,7 +250,7 @@ impl<C: Catalogue> Request<C> {
                 invalid_cells: 0,
             };
             for (j, &y) in ys.iter().enumerate().take(to).skip(from) {
-                self.row(&xs, y, j, &mut band, &mut cells, to - from, progress)?;
+                self.row(&xs, y, j, &mut band, &mut cells, progress)?;
             }
             Ok(band)
         };
@@ -272,11 +272,10 @@ impl<C: Catalogue> Request<C> {
         Ok(grid)
     }
 
-    /// Computes row `j` (at `y`) of a band of `height` rows, in serpentine
-    /// order so that what the model caches moves to a neighbour cell. Asks
-    /// `progress` before every cell: a cell may take a whole search, so a
-    /// cancel need not wait for the row.
-    #[allow(clippy::too_many_arguments)]
+    /// Computes row `j` (at `y`) of a band, in serpentine order so that
+    /// what the model caches moves to a neighbour cell. Asks `progress`
+    /// before every cell: a cell may take a whole search, so a cancel or a
+    /// time limit need not wait for the row.
     fn row(
         &self,
         xs: &[f64],
@@ -284,10 +283,9 @@ impl<C: Catalogue> Request<C> {
         j: usize,
         band: &mut Band,
         cells: &mut Cells,
-        height: usize,
         progress: &mut dyn Progress,
     ) -> Result<(), Error> {
-        let width = xs.len();
+        let (width, height) = (xs.len(), band.values.len());
         let order: Vec<usize> = if j % 2 == 0 {
             (0..width).collect()
         } else {

@@ -57,11 +57,12 @@ fn bound(d: &mut Draw) -> Result<Posed, Error> {
     let m = d.pick(&[2_u64, 3, 4]);
     let n = d.pick(&[4_u64, 6, 10]);
     // Below `Vmax`, which is about `n` chunks that just fit in memory
-    // (6 739 MB each): (13) assumes every chunk is computed in memory.
+    // (ρ each): (13) assumes every chunk is computed in memory.
     let fill = d.pick(&[0.25, 0.5, 0.75]);
-    let load = (fill * n as f64 * 6_739.0 / 1_000.0).round() * 1_000.0;
     let upper = d.pick(&[true, false]);
     let r = reference(n);
+    let ram = r.b2 / (r.a1 - r.a2);
+    let load = (fill * n as f64 * ram / 1_000.0).round() * 1_000.0;
     let (low, high) = bounds(&r, m as usize, load);
     let v = figure(load);
     let single = r.startup + r.overhead + r.rate * load + (r.a1 * load).max(r.a2 * load + r.b2);
@@ -129,7 +130,8 @@ fn bound(d: &mut Draw) -> Result<Posed, Error> {
 
 fn approximate(d: &mut Draw) -> Result<Posed, Error> {
     let m = d.pick(&[4_u64, 8, 12, 16, 20]);
-    let e = d.pick(&[2.0, 5.0, 10.0, 15.0]);
+    // Levels of the map's default list, so that its dashed line is there.
+    let e = d.pick(&[2.0, 4.0, 10.0, 15.0]);
     let n = 20;
     let r = reference(n);
     let load = approximation(&r, m as usize, e);
@@ -143,8 +145,8 @@ fn approximate(d: &mut Draw) -> Result<Posed, Error> {
              <i>V</i><sub>max</sub> the isoefficiency line of level <i>e</i> is approximated by \
              (15): <i>I</i>(<i>e</i>,<i>m</i>,<i>n</i>) ≈ [<i>b</i><sub>2</sub>(<i>en</i> − 1) \
              + <i>S</i>(<i>em</i> − 1) + <i>O</i>(<i>en</i> − 1)] / [(<i>C</i> + \
-             <i>a</i><sub>2</sub>)(1 − <i>e</i>)]. At which load does the efficiency fall to \
-             <i>e</i> = {}?",
+             <i>a</i><sub>2</sub>)(1 − <i>e</i>)]. By (15), at which load does the \
+             efficiency fall to <i>e</i> = {}?",
             figure(e)
         ),
         answer: Answer::number("load <i>I</i>(<i>e</i>,<i>m</i>,<i>n</i>)", load, "MB"),

@@ -255,5 +255,5 @@ const ABOUT_MAP: &[F] = &[
 const ABOUT_TABLE: &[F] = &[
     F::new("the largest efficiency of <i>m</i> machines", "<i>E</i><sub>max</sub>(<i>m</i>) = max<sub><i>V</i></sub> <i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>), reached at <i>V</i><sub>max</sub>"),
     F::new("efficiency", "<i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>T</i>(1,1,<i>V</i>)/(<i>m</i> · <i>T</i>(<i>m</i>,<i>n</i>,<i>V</i>))"),
-    F::new("certified", "an upper bound on <i>E</i><sub>max</sub> from the exact search's lower bound on <i>T</i>; gap = (bound − <i>E</i><sub>max</sub>)/bound"),
+    F::new("certified", "an upper bound on <i>E</i> at that <i>V</i><sub>max</sub>, from the exact search's lower bound on <i>T</i>; gap = (bound − <i>E</i>)/bound"),
 ];

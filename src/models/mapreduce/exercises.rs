@@ -49,7 +49,8 @@ impl Job {
     fn draw(d: &mut Draw) -> Job {
         Job {
             load: d.pick(&[1e12, 1e13, 1e14, 1e15]),
-            unit: d.pick(&[16e6, 64e6, 128e6]),
+            // Small records, so that each one's start-up counts.
+            unit: d.pick(&[1e3, 4e3, 16e3]),
             map: d.pick(&[1e-5, 2e-5, 5e-6]),
             reduce: d.pick(&[1e-5, 2e-5, 5e-6]),
             gamma: d.pick(&[0.01, 0.1, 0.5, 1.0]),
@@ -94,7 +95,7 @@ impl Job {
         vec![
             format!(
                 "<i>A</i> = <i>a</i><sub>map</sub> + <i>s</i><sub>map</sub>/<i>lu</i> = {} + \
-                 0.01/({}) = {} s per byte; likewise <i>B</i> = {} s per byte.",
+                 0.01/{} = {} s per byte; likewise <i>B</i> = {} s per byte.",
                 figure(self.map),
                 figure(self.unit),
                 with_unit(a, ""),
@@ -171,8 +172,9 @@ fn level(d: &mut Draw) -> Result<Posed, Error> {
         question: format!(
             "{} There are <i>r</i> = {r} reducers and at most ℓ = {l} transfers run at once. \
              As the number of mappers <i>m</i> grows, mapping takes less and less time, but \
-             the shuffle and the reduce do not. Ignoring the start-ups, which speedup \
-             <i>T</i><sub>seq</sub>/<i>T</i> can the job approach at most?",
+             the shuffle and the reduce do not. Ignoring the machines' start-ups \
+             (<i>m</i> + <i>r</i>)<i>S</i>, which speedup <i>T</i><sub>seq</sub>/<i>T</i> can \
+             the job approach at most?",
             job.setting()
         ),
         answer: Answer::number("speedup", value, ""),
