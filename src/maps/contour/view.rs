@@ -85,7 +85,7 @@ pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
         groups: vec![
             Group::of(
                 "Fixed parameters: a tab's inputs, or its request as JSON:",
-                vec![Field::new("base", "base", "model", Kind::Json)
+                vec![Field::new("base", "base", "the request (JSON)", Kind::Json)
                     .help("take the inputs of a tab (edit them there), or edit the JSON")
                     .from_tabs(mapped.iter().map(|(name, _)| *name).collect())],
             ),
