@@ -122,18 +122,23 @@ function block(b) {
   return table(b.caption, b.head, b.rows, b.id);
 }
 
+/** The places in the bibliography (`works`) of the works a tab cites. */
+function cited(spec, works) {
+  return (spec.sources ?? []).map((key) => works.findIndex((w) => w.key === key)).filter((n) => n >= 0);
+}
+
 /** The tab's "About the model" panel: its formulas (from Rust), folded,
  * and the works they come from. */
 function about(spec, works) {
   const panel = el('details', { className: 'about', id: `${spec.id}-about` }, el('summary', {}, 'About the model: formulas'));
   const list = el('dl');
   for (const f of spec.about ?? []) list.append(marked(el('dt'), f.what), marked(el('dd'), f.formula));
-  const cited = (spec.sources ?? []).map((key) => works.findIndex((w) => w.key === key)).filter((n) => n >= 0);
   const from = el('p', { className: 'explain' }, 'From ');
-  cited.forEach((n, k) => from.append(k ? ', ' : '', el('a', { href: `#bib-${works[n].key}` }, `[${n + 1}] ${works[n].title}`)));
+  const places = cited(spec, works);
+  places.forEach((n, k) => from.append(k ? ', ' : '', el('a', { href: `#bib-${works[n].key}` }, `[${n + 1}] ${works[n].title}`)));
   from.append('.');
   panel.append(list);
-  if (cited.length) panel.append(from);
+  if (places.length) panel.append(from);
   return panel;
 }
 
@@ -150,9 +155,8 @@ export class Section {
     const h2 = marked(el('h2'), this.spec.title);
     // The citation, each work it names linked to the bibliography.
     const cite = el('span', { className: 'cite' }, `(${this.spec.citation.replaceAll('&amp;', '&')}`);
-    for (const key of this.spec.sources ?? []) {
-      const n = (ui.works ?? []).findIndex((w) => w.key === key);
-      if (n >= 0) cite.append(' ', el('a', { href: `#bib-${key}`, title: ui.works[n].title }, `[${n + 1}]`));
+    for (const n of cited(this.spec, ui.works ?? [])) {
+      cite.append(' ', el('a', { href: `#bib-${ui.works[n].key}`, title: ui.works[n].title }, `[${n + 1}]`));
     }
     cite.append(')');
     h2.append(' ', cite);
@@ -298,18 +302,17 @@ export class Section {
       input.value = JSON.stringify(request);
       this.changed({ now: true });
     });
+    // The field's value when it is a request of one of those tabs.
+    const base = () => {
+      try { const b = JSON.parse(input.value); return tabs.some((t) => t.model === b?.model) ? b : null; } catch { return null; }
+    };
+    // The tab the base is for, when it is typed or set from a preset or a link.
+    const sync = () => { const b = base(); if (b) select.value = b.model; };
     const edit = el('button', { type: 'button', id: `${id}-edit` }, 'Edit them in their tab');
     edit.addEventListener('click', () => {
-      try {
-        const base = JSON.parse(input.value);
-        if (tabs.some((t) => t.model === base?.model)) { select.value = base.model; this.ui.open(base); return; }
-      } catch { /* not JSON yet: open the chosen tab as it is */ }
-      this.ui.open({ model: select.value, ...this.ui.requestOf?.(select.value) });
+      sync();
+      this.ui.open(base() ?? { model: select.value, ...this.ui.requestOf?.(select.value) });
     });
-    // The tab the base is for, when it is typed or set from a preset or a link.
-    const sync = () => {
-      try { const m = JSON.parse(input.value)?.model; if (tabs.some((t) => t.model === m)) select.value = m; } catch { /* keep */ }
-    };
     input.addEventListener('change', sync);
     (this.syncs ??= []).push(sync);
     return el('span', { className: 'field take' }, take, select, edit);

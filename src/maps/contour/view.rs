@@ -73,6 +73,7 @@ fn intro(mapped: &[(&str, Vec<Parameter>)]) -> String {
 
 /// The generalised-maps tab, for the models in `mapped`.
 pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
+    let offered = suggestions(mapped);
     Form {
         id: "gmap",
         prefix: "g.",
@@ -89,8 +90,8 @@ pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
                     .help("take the inputs of a tab (edit them there), or edit the JSON")
                     .from_tabs(mapped.iter().map(|(name, _)| *name).collect())],
             ),
-            axis("x", "Across:", suggestions(mapped)),
-            axis("y", "Up:", suggestions(mapped)),
+            axis("x", "Across:", offered.clone()),
+            axis("y", "Up:", offered),
             Group::of(
                 "",
                 vec![

@@ -3,9 +3,9 @@
 //! isoefficiency line above it (both by hand; the calculator's exact
 //! efficiency is one click away to compare).
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::overlay::{approximation, bounds};
+use super::overlay::{approximation, Bounds};
 use super::Request;
 use crate::core::draw::Draw;
 use crate::core::error::Error;
@@ -40,12 +40,10 @@ fn reference(chunks: u64) -> Request {
 
 /// The start-up model's request for the same machines, to compare with
 /// the exact efficiency.
-fn exact(m: u64, n: u64, load: f64) -> Value {
-    let r = Request::reference();
-    tagged::<Startup>(&json!({
-        "a1": r.a1, "a2": r.a2, "b2": r.b2, "rate": r.rate, "overhead": r.overhead,
-        "startup": r.startup, "machines": m, "chunks": n, "load": load,
-    }))
+fn exact(r: &Request, m: u64, load: f64) -> Result<Value, Error> {
+    let instance = r.instance(m as usize, load);
+    let json = serde_json::to_value(instance).map_err(|e| Error::Malformed(e.to_string()))?;
+    Ok(tagged::<Startup>(&json))
 }
 
 const SETTING: &str = "The machines of the isoefficiency-map paper: each is ready \
@@ -61,23 +59,23 @@ fn bound(d: &mut Draw) -> Result<Posed, Error> {
     let fill = d.pick(&[0.25, 0.5, 0.75]);
     let upper = d.pick(&[true, false]);
     let r = reference(n);
-    let ram = r.b2 / (r.a1 - r.a2);
-    let load = (fill * n as f64 * ram / 1_000.0).round() * 1_000.0;
-    let (low, high) = bounds(&r, m as usize, load);
+    let instance = r.instance(m as usize, 0.0);
+    let load = (fill * n as f64 * instance.ram() / 1_000.0).round() * 1_000.0;
+    let b = Bounds::of(&r, m as usize, load);
+    let (low, high, single) = (b.lower(), b.upper(), b.single);
     let v = figure(load);
-    let single = r.startup + r.overhead + r.rate * load + (r.a1 * load).max(r.a2 * load + r.b2);
     let (which, value, denominator, formula) = if upper {
         (
             "upper",
             high,
-            m as f64 * (r.startup + r.overhead) + r.a1 * load,
+            b.upper_denominator,
             "<i>mS</i> + <i>mO</i> + <i>a</i><sub>1</sub><i>V</i>",
         )
     } else {
         (
             "lower",
             low,
-            m as f64 * (r.startup + n as f64 * r.overhead + r.rate * load) + r.a1 * load,
+            b.lower_denominator,
             "<i>mS</i> + <i>nmO</i> + <i>mCV</i> + <i>a</i><sub>1</sub><i>V</i>",
         )
     };
@@ -104,7 +102,7 @@ fn bound(d: &mut Draw) -> Result<Posed, Error> {
         solution: vec![
             format!(
                 "<i>a′V</i> = max(0.109 · {v}, 4.132 · {v} − 27 109) = {} s.",
-                with_unit((r.a1 * load).max(r.a2 * load + r.b2), "")
+                with_unit(instance.processing_time().eval(load), "")
             ),
             format!(
                 "Numerator: 25.4 + 0.075 + 0.005 · {v} + <i>a′V</i> = {} s.",
@@ -124,7 +122,7 @@ fn bound(d: &mut Draw) -> Result<Posed, Error> {
                 with_unit(high, "")
             ),
         ],
-        request: exact(m, n, load),
+        request: exact(&r, m, load)?,
     })
 }
 
@@ -183,6 +181,6 @@ fn approximate(d: &mut Draw) -> Result<Posed, Error> {
                 with_unit(load, "MB")
             ),
         ],
-        request: exact(m, n, load),
+        request: exact(&r, m, load)?,
     })
 }

@@ -57,15 +57,39 @@ pub struct Overlay {
     pub approximation: Vec<Option<f64>>,
 }
 
-/// The bounds (13) on the efficiency of `m` machines at load `v`:
-/// `(lower, upper)`.
-pub fn bounds(request: &Request, machines: usize, v: f64) -> (f64, f64) {
-    let r = request;
-    let (m, n) = (machines as f64, r.chunks.as_f64());
-    let single = r.startup + r.overhead + r.rate * v + (r.a1 * v).max(r.a2 * v + r.b2);
-    let upper = single / (m * r.startup + m * r.overhead + r.a1 * v);
-    let lower = single / (m * r.startup + n * m * r.overhead + m * r.rate * v + r.a1 * v);
-    (lower, upper)
+/// The bounds (13) on the efficiency of `m` machines at load `v`, in
+/// parts (a worked solution shows each).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// The numerator, one machine's time `T(1,1,V)`.
+    pub single: f64,
+    /// The upper bound's denominator `mS + mO + a1V`.
+    pub upper_denominator: f64,
+    /// The lower bound's denominator `mS + nmO + mCV + a1V`.
+    pub lower_denominator: f64,
+}
+
+impl Bounds {
+    /// The bounds of `m` machines of `request` at load `v`.
+    pub fn of(request: &Request, machines: usize, v: f64) -> Bounds {
+        let r = request;
+        let (m, n) = (machines as f64, r.chunks.as_f64());
+        Bounds {
+            single: r.instance(machines, v).single(),
+            upper_denominator: m * r.startup + m * r.overhead + r.a1 * v,
+            lower_denominator: m * r.startup + n * m * r.overhead + m * r.rate * v + r.a1 * v,
+        }
+    }
+
+    /// `E ≤ T(1,1,V)/(mS + mO + a1V)`.
+    pub fn upper(&self) -> f64 {
+        self.single / self.upper_denominator
+    }
+
+    /// `E ≥ T(1,1,V)/(mS + nmO + mCV + a1V)`.
+    pub fn lower(&self) -> f64 {
+        self.single / self.lower_denominator
+    }
 }
 
 /// The approximation (15) of the load where `m` machines reach efficiency
@@ -80,8 +104,8 @@ pub fn approximation(request: &Request, machines: usize, e: f64) -> f64 {
 impl Overlay {
     /// The overlays of `m` machines, for loads up to `vmax`.
     pub fn of(request: &Request, machines: usize, vmax: f64, levels: &[f64]) -> Overlay {
-        let upper = |v: f64| bounds(request, machines, v).1;
-        let lower = |v: f64| bounds(request, machines, v).0;
+        let upper = |v: f64| Bounds::of(request, machines, v).upper();
+        let lower = |v: f64| Bounds::of(request, machines, v).lower();
         let low = request.load_min.min(vmax);
         Overlay {
             levels: levels.to_vec(),
