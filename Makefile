@@ -27,6 +27,7 @@ dist: build
 
 # Times the reference map and Table 1 in headless Chromium and natively.
 bench-maps: build
+	@.ci/setup test
 	cargo build --release --bin dlt
 	node tests/e2e/bench-maps.mjs
 

@@ -430,3 +430,37 @@ fn a_search_from_a_start_finds_shorter_sequences() {
         scan.makespan
     );
 }
+
+/// A badly scaled instance (no start-up or overhead, a nearly free channel,
+/// chunks of 0.0007 beside chunks of 3.5) where the LPs are exact only to
+/// their tolerance: the search's makespan is 2.6e-8 (relative) above the
+/// brute force's and its lower bound as far above the optimum, both within
+/// the 1e-7 to which the answers are stated. Found by the brute force over
+/// `m ≤ 5, n ≤ 9`.
+#[test]
+fn a_badly_scaled_instance_is_exact_to_the_lp_tolerance() {
+    let inst = Instance {
+        a1: 0.5106294836816321,
+        a2: 14.560741897438197,
+        b2: -1405.0112413756565,
+        rate: 0.0001,
+        overhead: 0.0,
+        startup: 0.0,
+        machines: Count::from(3),
+        chunks: Count::from(6),
+        load: 10.6,
+        exactly: false,
+        gap: None,
+        max_lps: None,
+        max_seconds: None,
+    };
+    let r = inst.solve(&mut Silent).unwrap();
+    let brute = brute_force_up_to_renaming(&inst);
+    assert_eq!(r.status, Status::Optimal);
+    assert!(close(r.makespan, brute, 1e-7), "{} vs {brute}", r.makespan);
+    assert!(
+        r.lower_bound <= brute * (1.0 + 1e-7),
+        "{} vs {brute}",
+        r.lower_bound
+    );
+}
