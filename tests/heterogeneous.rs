@@ -570,7 +570,7 @@ fn a_long_search_hands_out_its_best_schedule_so_far() {
 /// and a proven lower bound.
 #[test]
 fn a_long_search_stops_at_its_time_limit() {
-    let r = a_long_search(0.5)
+    let r = a_long_search(2.0)
         .solve(&mut Silent)
         .expect("an answer at the time limit");
     assert_eq!(r.status, Status::StoppedAtTime, "gap {:?}", r.gap);

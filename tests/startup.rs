@@ -133,7 +133,9 @@ proptest! {
         prop_assert!(r.verdict.ok, "{:?}", r.verdict);
         let brute = brute_force_up_to_renaming(&inst);
         prop_assert!(close(r.makespan, brute, 1e-7), "search {} vs brute force {}", r.makespan, brute);
-        prop_assert!(r.lower_bound <= brute * (1.0 + 1e-9));
+        // The bound holds to the LPs' tolerance (see the badly scaled
+        // instance below), as the makespan does.
+        prop_assert!(r.lower_bound <= brute * (1.0 + 1e-7));
         // From one round robin (all machines, all chunks) instead of the
         // scan of them all, as a map certifies a probe: still exact.
         let (m, n) = (inst.machines.get(), inst.chunks.get());
@@ -155,7 +157,7 @@ proptest! {
             let scan = early.solve(&mut Silent).unwrap();
             let from = early.solve_from(Some(&start), &mut Silent).unwrap();
             for (how, r) in [("scan", scan), ("start", from)] {
-                prop_assert!(r.lower_bound <= brute * (1.0 + 1e-9), "{} after {} LPs: bound {} above the optimum {}", how, r.lps, r.lower_bound, brute);
+                prop_assert!(r.lower_bound <= brute * (1.0 + 1e-7), "{} after {} LPs: bound {} above the optimum {}", how, r.lps, r.lower_bound, brute);
             }
         }
     }

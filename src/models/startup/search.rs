@@ -331,7 +331,8 @@ impl BoundLp {
             }
             // Computed before its machine's next chunk is sent (a prefix
             // message) or by T (a position): `t + O y + C x + τ ≤ w` with
-            // `τ ≥ a1 x` and `τ ≥ a2 x + b2 y`, one row each.
+            // `τ ≥ a1 x` and `τ ≥ a2 x + b2 y`, one row each (the second
+            // left out where every chunk runs in core).
             let before = if j < k {
                 let machine = prefix[j];
                 match (j + 1..k).find(|&l| prefix[l] == machine) {
@@ -375,7 +376,8 @@ impl BoundLp {
             let lp = &mut self.lp;
             lp.add_constraint(&[(self.f[i], 1.0), (si, -1.0)], Cmp::Le, 0.0);
             lp.add_constraint(&[(end, 1.0), (si, -1.0)], Cmp::Le, 0.0);
-            // In core at best, or out of core with k_i chunks of RAM size.
+            // In core at best, or out of core with k_i chunks of RAM size
+            // (left out where every chunk runs in core).
             lp.add_constraint(
                 &[(si, 1.0), (ki, o), (ri, c + a1), (big_t, -1.0)],
                 Cmp::Le,
