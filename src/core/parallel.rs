@@ -32,11 +32,6 @@ where
     I: Sync,
     T: Send,
 {
-    // A caller that already asks to stop gets no work started: quick
-    // pieces could otherwise all finish before it is asked again.
-    if !progress.report(0.0, &format!("0 of {} done", items.len())) {
-        return Err(Error::Cancelled);
-    }
     // Inside a piece (a rayon worker) the pieces run one after the other:
     // a worker blocked relaying nested pieces could leave none to run them.
     #[cfg(not(target_arch = "wasm32"))]
@@ -237,11 +232,6 @@ mod tests {
             Ok(i)
         };
         let got = each(&items, slow, &mut |_: f64, _: &str| false, |_, _, _| {});
-        assert_eq!(got, Err(Error::Cancelled));
-        // Pieces too quick to report: a caller stopping at once still gets
-        // a cancel, not the results.
-        let quick = |&i: &usize, _: &mut dyn Progress| Ok(i);
-        let got = each(&items, quick, &mut |_: f64, _: &str| false, |_, _, _| {});
         assert_eq!(got, Err(Error::Cancelled));
     }
 }
