@@ -425,11 +425,11 @@ impl BoundLp {
             o, c, a1, a2, b2, ..
         } = self.scaled;
         let (k, n, m) = (self.k, self.msg.len(), self.sigma.len());
-        let in_core = self.scaled.in_core();
+        let lines = [(c + a1, o), (c + a2, o + b2)];
+        let lines = &lines[..if self.scaled.in_core() { 1 } else { 2 }];
         for p in k..n {
             let q = m.min(n - p);
-            let lines = [(c + a1, o), (c + a2, o + b2)];
-            for &(slope, fixed) in &lines[..if in_core { 1 } else { 2 }] {
+            for &(slope, fixed) in lines {
                 let mut row: Vec<(Var, f64)> = Vec::with_capacity(2 * (n - p) + q + 1);
                 let mut held = 0.0;
                 for &(_, x, y) in &self.msg[p..] {
