@@ -287,9 +287,9 @@ fn an_early_stop_reports_a_valid_gap() {
 /// what stopped it).
 #[test]
 fn a_time_limit_stops_with_a_proven_gap() {
-    // Far from proven in 0.3 s: n = 40 chunks over 12 machines.
-    let mut timed = Instance::reference(12, 50_000.0);
-    timed.chunks = Count(40);
+    // Far from proven in 0.3 s: n = 64 chunks over 9 machines.
+    let mut timed = Instance::reference(9, 115_514.0);
+    timed.chunks = Count(64);
     timed.max_lps = Some(Count(100_000_000));
     timed.max_seconds = Some(0.3);
     let r = timed.solve(&mut Silent).unwrap();
@@ -316,8 +316,8 @@ fn a_long_search_shows_snapshots_and_stops_when_asked() {
             self.snapshots.push(serde_json::from_value(report).unwrap());
         }
     }
-    let mut long = Instance::reference(12, 50_000.0);
-    long.chunks = Count(40);
+    let mut long = Instance::reference(9, 115_514.0);
+    long.chunks = Count(64);
     long.max_lps = Some(Count(100_000_000));
     let mut progress = StopAfterSnapshots { snapshots: vec![] };
     let r = long.solve(&mut progress).unwrap();
