@@ -466,3 +466,18 @@ fn a_badly_scaled_instance_is_exact_to_the_lp_tolerance() {
         r.lower_bound
     );
 }
+
+/// Splitting on the number of chunks: `n = 40` over 12 machines at Table 1's
+/// `Vmax` is proven optimal in a few hundred LPs (the "exactly 40" side is
+/// tight), where branching on prefixes alone left 0.01 % after thousands.
+#[test]
+fn forty_chunks_over_twelve_machines_are_proven_within_a_budget() {
+    let mut long = Instance::reference(12, 86_545.0);
+    long.chunks = Count(40);
+    long.gap = Some(1e-6);
+    long.max_lps = Some(Count(2_000));
+    let r = long.solve(&mut Silent).unwrap();
+    assert!(r.gap <= 1e-6, "gap {} after {} LPs", r.gap, r.lps);
+    assert_eq!(r.sequence.len(), 40);
+    assert!(r.verdict.ok);
+}
