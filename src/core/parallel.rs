@@ -56,6 +56,30 @@ where
     Ok(results)
 }
 
+/// `f` of every item, in the items' order: a few LPs of one search (a
+/// node's children) on every core of a native machine, under the caller's
+/// deadline. One after the other in WebAssembly, and inside a piece of
+/// [`each`], whose pieces already keep every core busy.
+pub fn map<I, T>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T>
+where
+    I: Sync,
+    T: Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    if items.len() > 1
+        && rayon::current_num_threads() > 1
+        && rayon::current_thread_index().is_none()
+    {
+        use rayon::prelude::*;
+        let end = crate::core::deadline::current();
+        return items
+            .par_iter()
+            .map(|item| crate::core::deadline::within(end, || f(item)))
+            .collect();
+    }
+    items.iter().map(f).collect()
+}
+
 /// One piece's share of the whole's progress; partial results passed on.
 struct Part<'a> {
     whole: &'a mut dyn Progress,
@@ -233,5 +257,19 @@ mod tests {
         };
         let got = each(&items, slow, &mut |_: f64, _: &str| false, |_, _, _| {});
         assert_eq!(got, Err(Error::Cancelled));
+    }
+
+    /// A search's children come back in order, each computed under the
+    /// caller's deadline whichever thread computed it.
+    #[test]
+    fn map_keeps_the_order_and_the_deadline() {
+        let items: Vec<u64> = (0..64).collect();
+        let end = web_time::Instant::now() + std::time::Duration::from_secs(60);
+        let got = crate::core::deadline::with_deadline(end, || {
+            map(&items, |&i| (i * i, crate::core::deadline::current()))
+        });
+        let want: Vec<_> = items.iter().map(|&i| (i * i, Some(end))).collect();
+        assert_eq!(got, want);
+        assert_eq!(map(&items[..1], |&i| i + 1), vec![1]);
     }
 }

@@ -44,6 +44,7 @@ use crate::core::branch::{best_first, fractional_count, split_pays, Ended, Endin
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, LpError, Problem, Var, Warm};
 use crate::core::model::hand_out;
+use crate::core::parallel;
 use crate::core::progress::Progress;
 
 use super::{Instance, Solved};
@@ -830,11 +831,15 @@ impl<'a> Search<'a> {
         };
         let (lo, hi) = node.range[i];
         let k = node.counts[i];
-        let side = |part| node.side(self.instance, i, part, self.best.makespan);
-        let (low, high) = (side((lo, k.floor()))?, side((k.ceil(), hi))?);
+        let incumbent = self.best.makespan;
+        let parts = [(lo, k.floor()), (k.ceil(), hi)];
+        let sides = parallel::map(&parts, |&part| {
+            node.side(self.instance, i, part, incumbent)
+        });
         self.lps += 2;
-        let pays = split_pays(node.bound, [low.bound, high.bound], cutoff);
-        Ok(pays.then(|| vec![low, high]))
+        let sides: Vec<Node> = sides.into_iter().collect::<Result<_, _>>()?;
+        let pays = split_pays(node.bound, [sides[0].bound, sides[1].bound], cutoff);
+        Ok(pays.then_some(sides))
     }
 
     /// A node with at most `c` chunks in all, `c` more than its prefix,
@@ -848,14 +853,14 @@ impl<'a> Search<'a> {
             return Ok(None);
         }
         let cutoff = self.best.makespan;
-        let sides = [(most, true), (most - 1, false)].map(|(most, exactly)| {
+        let counts = [(most, true), (most - 1, false)];
+        let sides = parallel::map(&counts, |&(most, exactly)| {
             let chunks = Chunks { most, exactly };
             let (prefix, range) = (node.prefix.clone(), node.range.clone());
             Node::new(self.instance, prefix, chunks, range, cutoff)
         });
         self.lps += 2;
-        let [full, fewer] = sides;
-        Ok(Some(vec![full?, fewer?]))
+        sides.into_iter().collect::<Result<Vec<_>, _>>().map(Some)
     }
 
     /// The node's prefix solved as a whole sequence (an incumbent
@@ -882,33 +887,25 @@ impl<'a> Search<'a> {
         // Machines are numbered by first use: the next chunk goes to a
         // machine already used or to the first unused one.
         let used = prefix.iter().max().map_or(0, |&u| u + 1);
-        let choices: Vec<usize> = if prefix.len() < m {
-            vec![prefix.len()]
+        let choices = if prefix.len() < m {
+            prefix.len()..prefix.len() + 1
         } else {
-            (0..m.min(used + 1)).collect()
+            0..m.min(used + 1)
         };
-        let mut children = Vec::new();
-        for i in choices {
-            // One of machine i's remaining chunks is now in the prefix.
+        // One of machine i's remaining chunks is now in the prefix: its
+        // box loses one. The children's LPs are solved on every core.
+        let kids: Vec<usize> = choices.filter(|&i| node.range[i].1 >= 1.0).collect();
+        let cutoff = self.best.makespan;
+        let children = parallel::map(&kids, |&i| {
             let (lo, hi) = node.range[i];
-            if hi < 1.0 {
-                continue;
-            }
             let mut range = node.range.clone();
             range[i] = ((lo - 1.0).max(0.0), hi - 1.0);
             let mut child = prefix.clone();
             child.push(i);
-            let cutoff = self.best.makespan;
-            children.push(Node::new(
-                self.instance,
-                child,
-                node.chunks,
-                range,
-                cutoff,
-            )?);
-            self.lps += 1;
-        }
-        Ok(children)
+            Node::new(self.instance, child, node.chunks, range, cutoff)
+        });
+        self.lps += kids.len() as u64;
+        children.into_iter().collect()
     }
 
     /// The outcome: every subtree was expanded, dropped with its bound or
