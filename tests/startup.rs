@@ -481,3 +481,36 @@ fn forty_chunks_over_twelve_machines_are_proven_within_a_budget() {
     assert_eq!(r.sequence.len(), 40);
     assert!(r.verdict.ok);
 }
+
+/// One search gives the same answer, LP for LP, whether its nodes' children
+/// are solved on every core or one after the other (inside a one-thread
+/// pool).
+#[test]
+#[cfg(not(target_arch = "wasm32"))] // one thread: rayon, native only
+fn a_search_on_every_core_is_the_search_on_one_thread() {
+    let mut long = Instance::reference(5, 105_097.0);
+    long.chunks = Count(40);
+    long.gap = Some(1e-6);
+    long.max_lps = Some(Count(300));
+    let every = long.solve(&mut Silent).unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let one = one_thread.install(|| long.solve(&mut Silent)).unwrap();
+    let figures = |r: &dlt_calc::models::startup::Report| {
+        (
+            r.makespan,
+            r.lower_bound,
+            r.lps,
+            r.nodes,
+            r.sequence.clone(),
+        )
+    };
+    assert_eq!(figures(&every), figures(&one));
+    assert!(
+        every.nodes > 10,
+        "the search branched: {} nodes",
+        every.nodes
+    );
+}

@@ -1,5 +1,6 @@
-//! Independent pieces of one computation (a map's columns, Table 1's rows)
-//! on every core of a native machine.
+//! Independent pieces of one computation (a map's columns, Table 1's rows,
+//! [`each`]) or the children of a search's node ([`map`]) on every core of
+//! a native machine.
 //!
 //! Natively the pieces run on a work-stealing pool (`rayon`), one per core,
 //! while the calling thread relays progress: it reports the share of pieces
@@ -58,8 +59,8 @@ where
 
 /// `f` of every item, in the items' order: a few LPs of one search (a
 /// node's children) on every core of a native machine, under the caller's
-/// deadline. One after the other in WebAssembly, and inside a piece of
-/// [`each`], whose pieces already keep every core busy.
+/// deadline. One after the other in WebAssembly, and inside a piece that
+/// [`each`] runs on the pool, whose pieces already keep every core busy.
 pub fn map<I, T>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T>
 where
     I: Sync,

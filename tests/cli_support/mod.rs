@@ -23,9 +23,17 @@ pub struct Run {
 
 /// Runs `dlt args` with `stdin`, killing it after `limit`.
 pub fn dlt_within(args: &[&str], stdin: &str, limit: Duration) -> Run {
+    dlt_within_env(args, stdin, limit, &[])
+}
+
+/// [`dlt_within`] with environment variables set for `dlt` (e.g.
+/// `RAYON_NUM_THREADS`, so that a time-limited run does as much work on
+/// any number of cores).
+pub fn dlt_within_env(args: &[&str], stdin: &str, limit: Duration, vars: &[(&str, &str)]) -> Run {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_dlt"))
         .args(args)
+        .envs(vars.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

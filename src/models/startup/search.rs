@@ -3,11 +3,12 @@
 //! A node is a sequence prefix (machines numbered by first use); the root
 //! holds the first `min(m, n)` chunks on distinct machines, and shorter
 //! sequences are solved apart. A node that branches on the next chunk's
-//! machine gets the prefix solved as a complete sequence (an incumbent
-//! candidate); every node has a relaxation of every way to complete it
-//! ([`Instance::relax`]), a lower bound for its whole subtree. Nodes whose bound is not below the incumbent are dropped;
-//! the global lower bound is the least bound of the open nodes, so the gap
-//! is proven at every moment.
+//! machine gets the prefix solved as a complete sequence where its number
+//! of chunks allows that (an incumbent candidate); every node has a
+//! relaxation of every way to complete it ([`Instance::relax`]), a lower
+//! bound for its whole subtree. Nodes whose bound is not below the
+//! incumbent are dropped; the global lower bound is the least bound of the
+//! open nodes, so the gap is proven at every moment.
 //!
 //! **Boxes of chunk counts.** A node also holds a box `lo_i ≤ k_i ≤ hi_i`
 //! on how many more chunks each machine receives after the prefix, and its
@@ -37,8 +38,9 @@
 //! all hold a chunk, and "at most `c − 1`", which splits again when it is
 //! expanded (the two hold every completion). At `n = 40` on the reference
 //! instance with `m = 12` at Table 1's `Vmax`, the "exactly 40" side is
-//! proven optimal in 13 LPs and the search in about 500, where without
-//! the split it stood at 0.012 % after 10 s.
+//! proven optimal at its root (13 LPs with the round robin's) and the
+//! search in about 500 LPs, where without the split it stood at 0.012 %
+//! after 10 s.
 
 use crate::core::branch::{best_first, fractional_count, split_pays, Ended, Ending, Stop, Tree};
 use crate::core::error::Error;
@@ -314,7 +316,8 @@ impl BoundLp {
         // An optimal schedule of the subtree holds a chunk in every prefix
         // message: without an empty one it is a sequence of another subtree
         // or one with fewer than min(m, n) chunks, which are solved apart
-        // ([`Instance::short_sequences`]).
+        // ([`Instance::short_sequences`]). On an "exactly" side every
+        // position holds one too: fewer chunks are the other side's.
         let held = |j: usize| chunks.exactly || j < k;
         let mut lp = Problem::new();
         let big_t = lp.add_var(1.0, 0.0, f64::INFINITY);
@@ -577,7 +580,9 @@ impl Instance {
     }
 
     /// A lower bound on the makespan of every completion of `prefix` with at
-    /// most `n − |prefix|` more chunks: an LP every such completion with
+    /// most `n − |prefix|` more chunks (exactly that many on request; a
+    /// search's nodes also ask for other counts, [`Instance::relax_counted`]):
+    /// an LP every such completion with
     /// `T ≤ cutoff` satisfies, so its optimum bounds them all. Returns the
     /// bound and, for the split of boxes, each machine's relaxed count and
     /// load.
@@ -846,7 +851,8 @@ impl<'a> Search<'a> {
     /// split into exactly `c` and at most `c − 1` (see the module docs).
     /// Tried after the split of boxes: at a map's 1 % gap, boxes close the
     /// gap at the root, and an "exactly c" side first would dive through
-    /// prefixes (the reference map took 4.1 s instead of 1.4 s).
+    /// prefixes (the reference map took 7.8 s instead of 2.6 s on one
+    /// thread).
     fn split_count(&mut self, node: &Node) -> Result<Option<Vec<Node>>, Error> {
         let Chunks { most, exactly } = node.chunks;
         if exactly || most <= node.prefix.len() {
@@ -864,7 +870,8 @@ impl<'a> Search<'a> {
     }
 
     /// The node's prefix solved as a whole sequence (an incumbent
-    /// candidate), and one child per machine the next chunk can go to.
+    /// candidate) where the box and the number of chunks allow it, and one
+    /// child per machine the next chunk can go to.
     fn branch(&mut self, node: Node) -> Result<Vec<Node>, Error> {
         let m = self.instance.machines_usize();
         let Chunks { most: n, exactly } = node.chunks;
@@ -941,8 +948,9 @@ impl Tree for Search<'_> {
         self.best.makespan
     }
 
-    /// Splits the node's box where that pays, else branches on the next
-    /// chunk's machine.
+    /// Splits the node's box where that pays, else its number of chunks
+    /// ("at most c" into "exactly c" and "at most c − 1"), else branches on
+    /// the next chunk's machine.
     fn expand(&mut self, node: Node, cutoff: f64) -> Result<Vec<Node>, Error> {
         self.nodes += 1;
         if let Some(sides) = self.split(&node, cutoff)? {
