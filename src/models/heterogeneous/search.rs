@@ -38,6 +38,7 @@ use web_time::Instant;
 pub(crate) use crate::core::branch::Ending;
 use crate::core::branch::{best_first, fractional_count, split_pays, Tree};
 use crate::core::error::Error;
+use crate::core::parallel;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
 
@@ -150,32 +151,41 @@ struct Sequences<'a> {
 }
 
 impl Sequences<'_> {
-    /// A node and its relaxation; past the deadline, or where the
-    /// relaxation fails numerically, it keeps `parent`'s bound (valid for
-    /// it too) instead of an LP of its own.
+    /// A node and its relaxation ([`Sequences::nodes`] of one).
     fn node(&mut self, prefix: Vec<usize>, uses: Uses, parent: f64, solved: bool) -> Node {
+        let mut nodes = self.nodes(vec![(prefix, uses)], parent, solved);
+        nodes.pop().expect("one node for one prefix")
+    }
+
+    /// Nodes and their relaxations, solved on every core natively; past
+    /// the deadline, or where a relaxation fails numerically, a node keeps
+    /// `parent`'s bound (valid for it too) instead of an LP of its own.
+    fn nodes(&mut self, kids: Vec<(Vec<usize>, Uses)>, parent: f64, solved: bool) -> Vec<Node> {
         let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        let m = self.frame.workers.len();
-        let relaxed = if late {
-            None
-        } else {
-            self.lps += 1;
-            let more = self.n - prefix.len();
-            self.frame.relax(&prefix, more, &uses, self.goal, self.limits).ok()
-        };
-        let (bound, woken, counts, loads) = match relaxed {
-            Some(r) => (r.bound.max(parent), r.woken, r.counts, r.loads),
-            None => (parent, vec![0.0; m], vec![0.0; m], vec![0.0; m]),
-        };
-        Node {
-            bound,
-            prefix,
-            uses,
-            woken,
-            counts,
-            loads,
-            solved,
+        if !late {
+            self.lps += kids.len() as u64;
         }
+        let (frame, n, goal, limits) = (self.frame, self.n, self.goal, self.limits);
+        let m = frame.workers.len();
+        parallel::map(&kids, |(prefix, uses)| {
+            let more = n - prefix.len();
+            let relaxed = (!late)
+                .then(|| frame.relax(prefix, more, uses, goal, limits).ok())
+                .flatten();
+            let (bound, woken, counts, loads) = match relaxed {
+                Some(r) => (r.bound.max(parent), r.woken, r.counts, r.loads),
+                None => (parent, vec![0.0; m], vec![0.0; m], vec![0.0; m]),
+            };
+            Node {
+                bound,
+                prefix: prefix.clone(),
+                uses: uses.clone(),
+                woken,
+                counts,
+                loads,
+                solved,
+            }
+        })
     }
 
     /// The node's two sides where the relaxation wakes a class's machine
@@ -196,12 +206,13 @@ impl Sequences<'_> {
             barred: node.uses.barred | class,
             ..node.uses.clone()
         };
-        let sides = [
-            self.node(node.prefix.clone(), used, node.bound, true),
-            self.node(node.prefix.clone(), unused, node.bound, true),
-        ];
+        let sides = self.nodes(
+            vec![(node.prefix.clone(), used), (node.prefix.clone(), unused)],
+            node.bound,
+            true,
+        );
         let pays = split_pays(node.bound, [sides[0].bound, sides[1].bound], cutoff);
-        pays.then(|| sides.into())
+        pays.then_some(sides)
     }
 
     /// The node's two boxes where a machine's relaxed number of further
@@ -222,12 +233,13 @@ impl Sequences<'_> {
             uses
         };
         let (low, high) = (side((lo, counts[i].floor())), side((counts[i].ceil(), hi)));
-        let sides = [
-            self.node(node.prefix.clone(), low, node.bound, true),
-            self.node(node.prefix.clone(), high, node.bound, true),
-        ];
+        let sides = self.nodes(
+            vec![(node.prefix.clone(), low), (node.prefix.clone(), high)],
+            node.bound,
+            true,
+        );
         let pays = split_pays(node.bound, [sides[0].bound, sides[1].bound], cutoff);
-        pays.then(|| sides.into())
+        pays.then_some(sides)
     }
 }
 
@@ -271,7 +283,7 @@ impl Tree for Sequences<'_> {
         if let Some(sides) = self.split_count(&node, cutoff) {
             return Ok(sides);
         }
-        let mut children = Vec::new();
+        let mut kids = Vec::new();
         for i in successors(frame, &node.prefix, &node.uses) {
             // Machine i takes one of its further chunks now, and is no
             // longer new.
@@ -288,9 +300,9 @@ impl Tree for Sequences<'_> {
             }
             let mut prefix = node.prefix.clone();
             prefix.push(i);
-            children.push(self.node(prefix, uses, node.bound, false));
+            kids.push((prefix, uses));
         }
-        Ok(children)
+        Ok(self.nodes(kids, node.bound, false))
     }
 
     fn show(&mut self, bound: f64, progress: &mut dyn Progress) {
