@@ -36,10 +36,7 @@ where
     // Inside a piece (a rayon worker) the pieces run one after the other:
     // a worker blocked relaying nested pieces could leave none to run them.
     #[cfg(not(target_arch = "wasm32"))]
-    if items.len() > 1
-        && rayon::current_num_threads() > 1
-        && rayon::current_thread_index().is_none()
-    {
+    if on_the_pool(items.len()) {
         return native::each(items, &work, progress, &mut finished);
     }
     let share = 1.0 / items.len().max(1) as f64;
@@ -67,10 +64,7 @@ where
     T: Send,
 {
     #[cfg(not(target_arch = "wasm32"))]
-    if items.len() > 1
-        && rayon::current_num_threads() > 1
-        && rayon::current_thread_index().is_none()
-    {
+    if on_the_pool(items.len()) {
         use rayon::prelude::*;
         let end = crate::core::deadline::current();
         return items
@@ -79,6 +73,13 @@ where
             .collect();
     }
     items.iter().map(f).collect()
+}
+
+/// Whether `items` pieces go to the pool: more than one, a pool of more
+/// than one thread, and a caller outside it.
+#[cfg(not(target_arch = "wasm32"))]
+fn on_the_pool(items: usize) -> bool {
+    items > 1 && rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none()
 }
 
 /// One piece's share of the whole's progress; partial results passed on.
