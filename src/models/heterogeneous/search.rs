@@ -151,12 +151,6 @@ struct Sequences<'a> {
 }
 
 impl Sequences<'_> {
-    /// A node and its relaxation ([`Sequences::nodes`] of one).
-    fn node(&mut self, prefix: Vec<usize>, uses: Uses, parent: f64, solved: bool) -> Node {
-        let mut nodes = self.nodes(vec![(prefix, uses)], parent, solved);
-        nodes.pop().expect("one node for one prefix")
-    }
-
     /// Nodes and their relaxations, solved on every core natively; past
     /// the deadline, or where a relaxation fails numerically, a node keeps
     /// `parent`'s bound (valid for it too) instead of an LP of its own.
@@ -344,13 +338,13 @@ pub(crate) fn search(
         lps: 0,
     };
     // Criteria are never negative: 0 bounds them when the LP fails.
-    let root = tree.node(Vec::new(), Uses::default(), 0.0, true);
+    let root = tree.nodes(vec![(Vec::new(), Uses::default())], 0.0, true);
     let engine = crate::core::branch::Stop {
         gap: stop.gap,
         deadline: stop.deadline,
         what: "sequences (best first)",
     };
-    let ended = best_first(&mut tree, vec![root], f64::INFINITY, &engine, progress)?;
+    let ended = best_first(&mut tree, root, f64::INFINITY, &engine, progress)?;
     Ok(Outcome {
         best: tree.best,
         bound: ended.bound,
