@@ -283,14 +283,23 @@ fn an_early_stop_reports_a_valid_gap() {
     assert!(r.gap <= 0.05);
 }
 
+/// The reference instance with `chunks` chunks at `load`, searched to a
+/// proven `gap` (the default if `None`) within `max_lps` LPs.
+fn long_search(m: usize, load: f64, chunks: u64, gap: Option<f64>, max_lps: u64) -> Instance {
+    Instance {
+        chunks: Count(chunks),
+        gap,
+        max_lps: Some(Count(max_lps)),
+        ..Instance::reference(m, load)
+    }
+}
+
 /// A time limit stops the search with a proven gap (the LP budget is not
 /// what stopped it).
 #[test]
 fn a_time_limit_stops_with_a_proven_gap() {
     // Far from proven in 0.3 s: n = 64 chunks over 9 machines.
-    let mut timed = Instance::reference(9, 115_514.0);
-    timed.chunks = Count(64);
-    timed.max_lps = Some(Count(100_000_000));
+    let mut timed = long_search(9, 115_514.0, 64, None, 100_000_000);
     timed.max_seconds = Some(0.3);
     let r = timed.solve(&mut Silent).unwrap();
     assert_eq!(r.status, Status::StoppedAtTime);
@@ -316,9 +325,7 @@ fn a_long_search_shows_snapshots_and_stops_when_asked() {
             self.snapshots.push(serde_json::from_value(report).unwrap());
         }
     }
-    let mut long = Instance::reference(9, 115_514.0);
-    long.chunks = Count(64);
-    long.max_lps = Some(Count(100_000_000));
+    let long = long_search(9, 115_514.0, 64, None, 100_000_000);
     let mut progress = StopAfterSnapshots { snapshots: vec![] };
     let r = long.solve(&mut progress).unwrap();
     assert_eq!(r.status, Status::Interrupted);
@@ -472,10 +479,7 @@ fn a_badly_scaled_instance_is_exact_to_the_lp_tolerance() {
 /// tight), where branching on prefixes alone left 0.01 % after thousands.
 #[test]
 fn forty_chunks_over_twelve_machines_are_proven_within_a_budget() {
-    let mut long = Instance::reference(12, 86_545.0);
-    long.chunks = Count(40);
-    long.gap = Some(1e-6);
-    long.max_lps = Some(Count(2_000));
+    let long = long_search(12, 86_545.0, 40, Some(1e-6), 2_000);
     let r = long.solve(&mut Silent).unwrap();
     assert!(r.gap <= 1e-6, "gap {} after {} LPs", r.gap, r.lps);
     assert_eq!(r.sequence.len(), 40);
@@ -488,10 +492,7 @@ fn forty_chunks_over_twelve_machines_are_proven_within_a_budget() {
 #[test]
 #[cfg(not(target_arch = "wasm32"))] // one thread: rayon, native only
 fn a_search_on_every_core_is_the_search_on_one_thread() {
-    let mut long = Instance::reference(5, 105_097.0);
-    long.chunks = Count(40);
-    long.gap = Some(1e-6);
-    long.max_lps = Some(Count(300));
+    let long = long_search(5, 105_097.0, 40, Some(1e-6), 300);
     let every = long.solve(&mut Silent).unwrap();
     let one_thread = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
