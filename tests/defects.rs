@@ -88,6 +88,27 @@ fn load_1e999_names_its_field() {
     rejected(&request, "load: is not a finite number");
 }
 
+/// Text where a number belongs, as the page sends what it cannot read as a
+/// number: named, never taken for an empty (optional) field. Optional
+/// fields (`gap`, `max_seconds`, M4's `chunk`) once fell back to their
+/// defaults silently.
+#[test]
+fn text_where_a_number_belongs_is_named() {
+    let cases = [
+        ("startup", "load", "0,5", "load: is not a number (got \"0,5\"): write it without commas, decimals with a point (0.5)"),
+        ("startup", "gap", "abc", "gap: is not a number (got \"abc\")"),
+        ("startup", "max_seconds", "1e400", "max_seconds: must be a finite number (got \"1e400\")"),
+        ("startup", "max_lps", "1,000", "max_lps: is not a number (got \"1,000\")"),
+        ("startup", "machines", "Infinity", "machines: must be a finite number (got \"Infinity\")"),
+        ("startup", "load", "100", "load: must be a number, not text (got \"100\")"),
+        ("multi-installment", "chunk", "0,5", "chunk: is not a number (got \"0,5\")"),
+    ];
+    for (example, field, text, message) in cases {
+        let request = example_with(example, |r| r[field] = json!(text));
+        rejected(&request, message);
+    }
+}
+
 #[test]
 fn gap_1_says_the_range_excludes_1() {
     let request = example_with("startup", |r| r["gap"] = json!(1));
@@ -108,7 +129,7 @@ fn ten_megabyte_string_is_not_echoed() {
     assert_eq!(solve.code, Some(1));
     assert!(solve.stderr.len() < 300, "{} bytes", solve.stderr.len());
     let short = example_with("hierarchical", |r| r["load"] = json!("x".repeat(100_000)));
-    rejected(&short, "load: invalid type: string");
+    rejected(&short, "load: is not a number (got \"xxx");
 }
 
 #[test]

@@ -142,7 +142,7 @@ fn every_bad_field_has_its_message() {
                 chunk: Some(1e-4),
                 ..ok()
             },
-            "chunk: has too many entries",
+            "chunk: asks for too much work: V/β = ",
         ),
         (
             Instance {

@@ -355,6 +355,8 @@ impl Error {
             Invalid::Unreadable(why.to_string())
         } else if message.starts_with("invalid type: null, expected f64") {
             Invalid::NotFinite
+        } else if let Some(typed) = typed_text(&message) {
+            typed
         } else if missing.is_some() {
             Invalid::Needed("this field has no default".into())
         } else {
@@ -490,6 +492,28 @@ fn path_at(text: &[u8], at: usize) -> Option<String> {
 
 /// The most characters of a value quoted in a message.
 pub const MAX_QUOTED: usize = 80;
+
+/// A string where a number belongs (`invalid type: string "0,5", expected
+/// f64`): the page sends text it cannot read as a number as typed, so that
+/// the message can say what is wrong with it. `None` for any other message.
+fn typed_text(message: &str) -> Option<Invalid> {
+    let rest = message.strip_prefix("invalid type: string \"")?;
+    let (text, expected) = rest.rsplit_once("\", expected ")?;
+    if !(expected.starts_with("f64") || expected.starts_with("a whole number")) {
+        return None;
+    }
+    let text = shorten(text);
+    let trimmed = text.trim();
+    let why = match trimmed.parse::<f64>() {
+        Ok(v) if v.is_finite() => format!("must be a number, not text (got \"{text}\")"),
+        Ok(_) => format!("must be a finite number (got \"{text}\")"),
+        Err(_) if trimmed.contains(',') => format!(
+            "is not a number (got \"{text}\"): write it without commas, decimals with a point (0.5)"
+        ),
+        Err(_) => format!("is not a number (got \"{text}\")"),
+    };
+    Some(Invalid::Unreadable(why))
+}
 
 /// `text` with every run longer than [`MAX_QUOTED`] characters between
 /// quotes cut short, and the whole at most a few hundred characters, so a

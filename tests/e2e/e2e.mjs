@@ -149,6 +149,28 @@ test('a reload restores every input, the invalid ones included', async (page) =>
     fmt(cli(worked(3)).report.makespan), { timeout: 20000 });
 });
 
+test('a link keeps a cell typed with a comma in its column; a shortened link keeps the defaults', async (page) => {
+  const cell = '[data-field="processors[0].startup"]';
+  const rate = await page.inputValue('[data-field="processors[0].rate"]');
+  await page.fill(cell, '0,5');
+  const slot = '[data-error-for="processors[0].startup"]';
+  await page.waitForFunction((s) => /0,5/.test(document.querySelector(s)?.textContent ?? ''), slot);
+  assert.equal(await page.textContent(slot), 'is not a number (got "0,5"): write it without commas, decimals with a point (0.5)');
+  await page.reload();
+  await page.waitForFunction((s) => /0,5/.test(document.querySelector(s)?.textContent ?? ''), slot);
+  assert.equal(await page.inputValue(cell), '0,5');
+  assert.equal(await page.inputValue('[data-field="processors[0].rate"]'), rate);
+  // A link naming one field: the others keep the preset's values.
+  await page.goto(`${base}?tab=m5&s.m=9`);
+  await result(page, 'm5');
+  assert.equal(await page.inputValue('#m5-m'), '9');
+  const preset = JSON.parse(execFileSync(dlt, ['example', 'startup']));
+  assert.equal(Number(await page.inputValue('#m5-V')), preset.load);
+  const errors = await page.$$eval('#m5 [data-error-for]', (es) => es.map((e) => e.textContent).filter((t) => t !== ''));
+  assert.deepEqual(errors, []);
+  assert.equal(await full(page, '#m5-makespan'), fmt(cli({ ...preset, machines: 9 }).report.makespan));
+});
+
 test('long work shows progress and cancel keeps the previous result', async (page) => {
   // Eight different processors with binding memory caps, so that no order
   // has the certified closed form: trying every order is 8! = 40320 LPs.
@@ -325,6 +347,12 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
   await page.waitForFunction(() => (document.querySelector('#m4 [data-error-for="chunk"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('#m4 [data-error-for="chunk"]'), 'must be greater than zero (got 0)');
   assert.equal(await full(page, '#m4-makespan'), before);
+  // A decimal comma in the optional β is named, not taken for an empty β.
+  await page.fill('#m4-beta', '0,5');
+  await page.waitForFunction(() => /0,5/.test(document.querySelector('#m4 [data-error-for="chunk"]')?.textContent ?? ''));
+  assert.equal(await page.textContent('#m4 [data-error-for="chunk"]'),
+    'is not a number (got "0,5"): write it without commas, decimals with a point (0.5)');
+  assert.equal(await full(page, '#m4-makespan'), before);
   // Empty β: the heuristic's 1e4.
   await page.fill('#m4-beta', '');
   await page.waitForFunction(() => /heuristic/.test(document.querySelector('#m4-chunk')?.textContent));
@@ -394,6 +422,11 @@ test('start-up model: a long search shows its best schedule so far, and cancel k
   const px = await chartPixels(page, '#m5-result canvas.gantt');
   assert.ok(px.outOfCore + px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
   assert.match(await page.textContent('#m5-verdict'), /verified/i);
+  // The result was cut short: Compute searches again.
+  await page.click('#m5-compute');
+  await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
+  await page.click('#cancel');
+  await page.waitForFunction(() => /^Cancelled/.test(document.querySelector('#status-text')?.textContent ?? ''));
   // The restarted worker still computes.
   await page.fill('#m5-lps', '60');
   await page.waitForFunction(() => /LP budget/.test(document.querySelector('#m5-status')?.textContent ?? ''), null, { timeout: 30000 });
@@ -458,10 +491,15 @@ test('map: an invalid input keeps the map; reload restores; cancel stops every w
   assert.equal(await page.textContent('#map-summary'), summary);
   await page.fill('#map-levels', '1, x');
   await page.waitForFunction(() => (document.querySelector('#map [data-error-for="levels"]')?.textContent ?? '') !== '');
-  assert.equal(await page.textContent('#map [data-error-for="levels"]'), 'entry 2 must be a finite number');
+  assert.equal(await page.textContent('#map [data-error-for="levels"]'), 'entry 2 is not a number (got "x")');
+  // Among entries separated by spaces, "2,5" is a decimal comma, not 2 and 5.
+  await page.fill('#map-levels', '2,5 10 20');
+  await page.waitForFunction(() => /2,5/.test(document.querySelector('#map [data-error-for="levels"]')?.textContent ?? ''));
+  assert.equal(await page.textContent('#map [data-error-for="levels"]'),
+    'entry 1 is not a number (got "2,5"): write it without commas, decimals with a point (0.5)');
   await page.reload();
   await page.waitForSelector('#map-levels');
-  assert.equal(await page.inputValue('#map-levels'), '1, x');
+  assert.equal(await page.inputValue('#map-levels'), '2,5 10 20');
   assert.equal(await page.inputValue('#map-to'), '1');
   assert.equal(await page.isChecked('#map-overlays'), true);
   // The full reference map takes a while: cancel it half-way.

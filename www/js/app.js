@@ -13,10 +13,15 @@ const DEFAULT_TAB = 'm3';
 let sections = [];
 let active = null;
 let progressTimer = 0;
+/** Whether work is still going on (set once the workers exist). */
+let working = () => false;
 
 function status(text, { busy = false } = {}) {
   $('#status-text').textContent = text;
   clearTimeout(progressTimer);
+  // A tab that finished while another one's work goes on in the background
+  // (a map on the pool) leaves that work its progress and its cancel.
+  if (!busy && working()) return;
   if (busy) {
     // Show progress and cancel only for work that takes a while.
     progressTimer = setTimeout(() => {
@@ -87,7 +92,10 @@ function show(id) {
     tab.tabIndex = on ? 0 : -1;
   }
   saveUrl();
-  if (!active.response || active.stale) active.changed({ now: true });
+  // A tab computes when first shown, when its inputs changed while it was
+  // hidden, and when its last computation was cut short (a cancel, or
+  // another tab's computation on the same worker), best-so-far kept or not.
+  if (!active.response || active.stale || active.partial) active.changed({ now: true, again: true });
 }
 
 /** The most times the page's own instance is replaced in a minute; past
@@ -184,6 +192,7 @@ async function main() {
   $('#version').textContent = core.version();
   const computer = new Computer();
   const pool = new Pool();
+  working = () => computer.busy || pool.busy;
   const works = core.bibliography();
   const requestOf = (model) => sections.find((s) => s.tab.model === model)?.request();
   const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open, crashed, requestOf };
@@ -205,7 +214,8 @@ async function main() {
   showBibliography(works);
   const { params, refused } = linkParams(location.search);
   for (const s of sections) {
-    s.fill(s.fromParams(params) ?? s.stateOf(core.example(s.tab.presets[0][0])));
+    const defaults = s.stateOf(core.example(s.tab.presets[0][0]));
+    s.fill(s.fromParams(params, defaults) ?? defaults);
   }
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {

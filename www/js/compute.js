@@ -111,6 +111,8 @@ export class Pool {
     this.size = size;
     this.computers = [];
     this.generation = 0;
+    /** The generation of the `runAll` going on, 0 when none. */
+    this.running = 0;
   }
 
   /** Starts the workers ahead of use (loading the wasm takes a moment). */
@@ -140,11 +142,14 @@ export class Pool {
         onResult(i, response);
       }
     };
+    this.running = generation;
     try {
       await Promise.all(this.computers.slice(0, requests.length).map(lane));
     } catch (err) {
       if (generation === this.generation) this.cancel();
       throw err;
+    } finally {
+      if (this.running === generation) this.running = 0;
     }
   }
 
@@ -152,4 +157,7 @@ export class Pool {
     this.generation++;
     for (const c of this.computers) c.cancel();
   }
+
+  /** Whether a `runAll` is still going (not cancelled, not finished). */
+  get busy() { return this.running === this.generation && this.running !== 0; }
 }

@@ -33,14 +33,32 @@ function set(obj, path, value) {
 
 const blank = (text) => String(text ?? '').trim() === '';
 
-/** A number as typed: empty or unreadable text becomes NaN, which the core
- * reports as "must be a finite number" for that field. */
+/** Decimal notation only: `0x10`, `1_000` or `0,5` are not read as numbers. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** A number as typed. Empty text becomes NaN (JSON's null: the core says
+ * "must be a finite number", and an optional field is left out); any other
+ * text that is not a finite decimal number goes to the core as it was typed,
+ * which names it ("is not a number (got "0,5")…"), so that an optional
+ * field with a typo is never taken for an empty one. */
 export function num(text) {
-  return blank(text) ? NaN : Number(String(text).trim());
+  if (blank(text)) return NaN;
+  const t = String(text).trim();
+  const v = DECIMAL.test(t) ? Number(t) : NaN;
+  return Number.isFinite(v) ? v : t;
 }
 
-/** "0.5, 1 2" → [0.5, 1, 2]; unreadable entries become NaN (the core names them). */
-const list = (text) => String(text ?? '').split(/[\s,;]+/).filter((t) => t !== '').map(num);
+/** "0.5, 1 2" → [0.5, 1, 2]: entries are separated by spaces, semicolons or
+ * commas, but among several space-separated entries a comma inside one
+ * (`2,5 10`) is a decimal comma, not a separator: that entry goes to the core
+ * as typed, which names it, instead of being read as two numbers. */
+const list = (text) => {
+  const tokens = String(text ?? '').split(/[\s;]+/).filter((t) => t !== '');
+  return tokens.flatMap((t) => {
+    const parts = t.split(',').filter((p) => p !== '');
+    return tokens.length > 1 && parts.length > 1 ? [t] : parts;
+  }).map(num);
+};
 
 /** The request value of a field's text, or undefined to leave it out. */
 function value(kind, text) {

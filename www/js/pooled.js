@@ -3,7 +3,7 @@
 // come, so lines appear while the rest is computed. Nothing here knows a
 // model: the split, the join and the wording come from the core.
 import { core } from './core.js';
-import { Section, el, fmt } from './section.js';
+import { Section, el, secs } from './section.js';
 import { keep, recall } from './cache.js';
 
 /** Milliseconds between two redraws of provisional answers. */
@@ -67,7 +67,7 @@ export class PooledSection extends Section {
         redraw(true);
       }, (fraction) => {
         const left = eta.at((performance.now() - started) / 1000, fraction);
-        const text = left === null ? '' : ` about ${fmt(left)} s left,`;
+        const text = left === null ? '' : ` about ${secs(left)} s left,`;
         const finished = done.filter(Boolean).length;
         this.ui.progress(fraction, `${finished} of ${parts.length} ${this.spec.parts} done,${text} ${this.ui.pool.size} workers`);
       }, (i, value) => {
@@ -82,7 +82,7 @@ export class PooledSection extends Section {
       this.markStale(null);
       this.showError('');
       const seconds = (performance.now() - started) / 1000;
-      this.ui.status(`Computed in ${fmt(seconds)} s on ${this.ui.pool.size} workers.`);
+      this.ui.status(`Computed in ${secs(seconds)} s on ${this.ui.pool.size} workers.`);
       keep(request, this.response, seconds);
     } catch (err) {
       this.failed(err, token, 'Cancelled; what was computed so far is shown.');
@@ -106,7 +106,7 @@ export class PooledSection extends Section {
     const again = el('button', { type: 'button', id: `${this.spec.id}-recompute` }, 'Compute again');
     again.addEventListener('click', () => this.compute(request, { fresh: true }));
     this.result.prepend(el('p', { className: 'note', id: `${this.spec.id}-kept` },
-      `Kept in this browser: computed ${when} UTC in ${fmt(kept.seconds)} s. `, again));
+      `Kept in this browser: computed ${when} UTC in ${secs(kept.seconds)} s. `, again));
     this.ui.status(`Shown at once: this browser kept the answer (computed ${when} UTC).`);
     return true;
   }

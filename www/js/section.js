@@ -18,6 +18,12 @@ export function fmt(x) {
   return Math.abs(r) < 1e-300 ? '0' : String(r);
 }
 
+/** A duration measured by the page (seconds), to three significant digits:
+ * a clock difference is not worth ten (`0.006199999999`). */
+export function secs(x) {
+  return fmt(Number(x.toPrecision(3)));
+}
+
 export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
@@ -226,7 +232,7 @@ export class Section {
     copy.addEventListener('click', () => this.ui.copyLink());
     form.append(el('div', { className: 'row actions' }, compute, copy));
     form.addEventListener('input', () => this.changed());
-    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true }); });
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true, again: true }); });
 
     this.error = el('p', { className: 'error', role: 'alert', hidden: true, id: `${spec.id}-error` });
     this.result = el('div', { className: 'result', hidden: true, id: `${spec.id}-result` });
@@ -372,18 +378,22 @@ export class Section {
 
   /** A table pasted from a spreadsheet or as CSV fills rows and columns
    * from the cell it is pasted in (a line without numbers, a header, is
-   * skipped); one value is pasted as usual. */
+   * skipped); one value is pasted as usual. A spreadsheet's lines are split
+   * at tabs only, so that a cell typed with a decimal comma or a space
+   * ("0,5", "1 000") stays one cell, which the validator then names. */
   paste(e) {
     const input = e.target.closest?.('input');
     const text = e.clipboardData?.getData('text/plain') ?? '';
-    const cells = text.split(/\r?\n/).map((l) => l.trim().split(/[\t,;]+|\s+/).filter((c) => c !== ''))
-      .filter((row) => row.length > 0);
+    const split = (l) => (l.includes('\t') ? l.split('\t').map((c) => c.trim())
+      : l.trim().split(/[,;]+|\s+/).filter((c) => c !== ''));
+    const cells = text.split(/\r?\n/).map(split).filter((row) => row.some((c) => c !== ''));
     if (!input || (cells.length < 2 && (cells[0]?.length ?? 0) < 2)) return;
     e.preventDefault();
     const cols = this.spec.rows.columns;
     const start = [...this.tbody.rows].indexOf(input.closest('tr'));
     const first = cols.findIndex((c) => c.key === input.dataset.key);
-    const numeric = cells.filter((row) => row.some((c) => c.trim() !== '' && !Number.isNaN(Number(c))));
+    const number = (c) => c !== '' && !Number.isNaN(Number(c.replace(',', '.')));
+    const numeric = cells.filter((row) => row.some(number));
     const s = this.read();
     numeric.slice(0, Math.max(0, MAX_ROWS - start)).forEach((row, k) => {
       const r = s.rows[start + k] ?? Object.fromEntries(cols.map((c) => [c.key, c.blank]));
@@ -430,20 +440,30 @@ export class Section {
       if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, v);
     }
     const cols = this.spec.rows?.columns ?? [];
-    for (const r of rows) params.append(`${p}p`, cols.map((c) => r[c.key] ?? '').join(','));
+    // A cell's own commas (a typed "0,5") are escaped, so that the row keeps
+    // its columns when the link is read back.
+    const cell = (t) => String(t ?? '').replaceAll('%', '%25').replaceAll(',', '%2C');
+    for (const r of rows) params.append(`${p}p`, cols.map((c) => cell(r[c.key])).join(','));
   }
 
-  /** This section's state from URL parameters, or null if they hold none. */
-  fromParams(params) {
+  /** This section's state from URL parameters over `defaults` (the preset's
+   * state), or null if they hold none. A link names every field it was
+   * written with; one shortened by hand keeps the defaults of the fields it
+   * leaves out (and the preset's table if it has no rows), instead of
+   * blanking them. */
+  fromParams(params, defaults) {
     const p = this.spec.prefix;
     const keys = fields(this.spec);
     if (!keys.some((f) => params.has(p + f.key)) && !params.has(`${p}p`)) return null;
     const scalars = Object.fromEntries(keys.map((f) => [f.key,
-      f.kind === 'check' || f.kind === 'view' ? params.get(p + f.key) === '1' : params.get(p + f.key) ?? '']));
+      f.kind === 'check' || f.kind === 'view' ? params.get(p + f.key) === '1'
+        : params.get(p + f.key) ?? defaults.scalars[f.key] ?? '']));
     const cols = this.spec.rows?.columns ?? [];
-    const rows = params.getAll(`${p}p`).map((line) => {
+    const uncell = (t) => { try { return decodeURIComponent(t); } catch { return t; } };
+    const lines = params.getAll(`${p}p`);
+    const rows = lines.length === 0 ? defaults.rows : lines.map((line) => {
       const parts = line.split(',');
-      return Object.fromEntries(cols.map((c, i) => [c.key, (parts[i] ?? '').trim()]));
+      return Object.fromEntries(cols.map((c, i) => [c.key, uncell(parts[i] ?? '').trim()]));
     });
     return { scalars, rows };
   }
@@ -476,7 +496,9 @@ export class Section {
     this.error.hidden = !text;
   }
 
-  changed({ now = false } = {}) {
+  /** The inputs changed (or Compute was pressed: `again`, which also
+   * computes anew a result cut short by a cancel). */
+  changed({ now = false, again = false } = {}) {
     this.ui.onChange();
     const request = this.request();
     clearTimeout(this.debounce);
@@ -491,7 +513,8 @@ export class Section {
     this.wasInvalid = false;
     // The same request as the result shown (e.g. only a view option
     // changed, or a bad value put back): redraw, do not recompute.
-    if (this.response && !this.stale && JSON.stringify(request) === this.computed) {
+    const cut = again && this.partial;
+    if (this.response && !this.stale && !cut && JSON.stringify(request) === this.computed) {
       this.show(this.response);
       this.markStale(null);
       // A bad value put back: nothing is marked, and the status says so.
@@ -509,6 +532,7 @@ export class Section {
 
   async compute(request) {
     this.stale = false;
+    this.partial = false;
     const started = performance.now();
     const token = {};
     this.latest = token;
@@ -530,12 +554,14 @@ export class Section {
       this.show(response);
       this.markStale(null);
       this.showError('');
-      this.ui.status(`Computed in ${fmt((performance.now() - started) / 1000)} s.`);
+      this.ui.status(`Computed in ${secs((performance.now() - started) / 1000)} s.`);
     } catch (err) {
       if (snapshot && err instanceof Cancelled && this.latest === token) {
         this.response = snapshot;
         this.computed = JSON.stringify(request);
-        this.ui.status('Cancelled; the best result found so far is shown.');
+        // Kept on screen, but Compute searches again.
+        this.partial = true;
+        this.ui.status('Cancelled; the best result found so far is shown. Compute searches again.');
         return;
       }
       this.failed(err, token,

@@ -555,11 +555,13 @@ impl Validate for Instance {
         }
         if let Some(beta) = self.chunk {
             if c.positive("chunk", beta) && self.load.is_finite() && self.load / beta > MAX_CHUNKS {
-                let invalid = Invalid::TooMany {
-                    count: (self.load / beta).min(usize::MAX as f64) as usize,
-                    limit: MAX_CHUNKS as usize,
-                };
-                c.fail("chunk", invalid);
+                // In chunks, not entries, and as floats: a count above 2³²
+                // must read the same in the page's 32-bit WebAssembly.
+                let why = format!(
+                    "V/β = {:e} chunks, more than {MAX_CHUNKS:e}; give a larger chunk size",
+                    (self.load / beta).round(),
+                );
+                c.fail("chunk", Invalid::TooMuchWork(why));
             }
         }
         if let Some(s) = &self.series {
