@@ -100,6 +100,16 @@ test('editing an input recomputes and agrees with the CLI', async (page) => {
   assert.match(page.url(), /[?&]V=3(&|$)/);
   const drawn = await page.getAttribute('#m3-result', 'data-drawn');
   assert.ok(Number(drawn) >= 2, 'the chart was not redrawn');
+  // Back past a citation's anchor: the inputs and the result follow the link.
+  await page.click('#m3 h2 a[href^="#bib-"]');
+  await page.fill('#m3-V', '4');
+  await makespanChange(page, after);
+  assert.match(page.url(), /[?&]V=4(&|$)/);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#m3-V').value === '3');
+  assert.match(page.url(), /[?&]V=3(&|$)/);
+  await page.waitForFunction((want) => (document.querySelector('#m3-makespan')?.title || document.querySelector('#m3-makespan')?.textContent) === want,
+    after, { timeout: 20000 });
 });
 
 test('an invalid input shows its message next to the field and keeps the result', async (page) => {

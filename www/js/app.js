@@ -213,10 +213,23 @@ async function main() {
   }
   showBibliography(works);
   const { params, refused } = linkParams(location.search);
-  for (const s of sections) {
-    const defaults = s.stateOf(core.example(s.tab.presets[0][0]));
-    s.fill(s.fromParams(params, defaults) ?? defaults);
-  }
+  const restore = (from) => {
+    for (const s of sections) {
+      const defaults = s.stateOf(core.example(s.tab.presets[0][0]));
+      s.fill(s.fromParams(from, defaults) ?? defaults);
+    }
+  };
+  restore(params);
+  // Back and Forward (past a citation's anchor, say) move between links of
+  // this page without reloading it: the inputs follow the link, so that the
+  // page never shows one instance under the link of another.
+  window.addEventListener('popstate', () => {
+    const back = linkParams(location.search).params;
+    const before = sections.map((s) => JSON.stringify(s.request()));
+    restore(back);
+    sections.forEach((s, i) => { if (JSON.stringify(s.request()) !== before[i]) s.stale = true; });
+    show(back.get('tab') ?? DEFAULT_TAB);
+  });
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => show(tab.dataset.tab));
