@@ -128,14 +128,14 @@ impl Describe for Report {
         let mut blocks = vec![
             Block::headline(
                 "m2-makespan",
-                "Shortest schedule: <i>T</i>",
+                "Shortest schedule: <i>T</i> (s)",
                 self.makespan,
                 Some(VerdictLine::of("m2-verdict", &self.verdict, &more)),
             ),
             Block::note(
                 "",
                 format!(
-                    "One machine alone: T(1) = {}; speedup {} with {} of {} machines.",
+                    "One machine alone: T(1) = {} s; speedup {} with {} of {} machines.",
                     number(self.single),
                     number(self.single / self.makespan),
                     self.active,
@@ -168,7 +168,7 @@ impl Describe for Report {
             blocks.push(Block::note(
                 "m2-least",
                 format!(
-                    "Least energy {} with m = {machines} (T = {}).",
+                    "Least energy {} J with m = {machines} (T = {} s).",
                     number(energy),
                     number(makespan)
                 ),

@@ -97,13 +97,13 @@ pub fn form() -> Form {
 impl Describe for Report {
     fn view(&self) -> Vec<Block> {
         let m = &self.min_time;
-        let mut blocks = vec![Block::headline("m1-min", "Least parallel time <i>T<sub>p</sub></i>", m.time, None)];
+        let mut blocks = vec![Block::headline("m1-min", "Least parallel time <i>T<sub>p</sub></i> (s)", m.time, None)];
         blocks.push(Block::note(
             "m1-min-note",
             if m.interior {
                 format!(
-                    "At p = {} (∂T_p/∂p = 0); with a whole number of processors p = {}, T_p = {}. \
-                     T_s = {}.",
+                    "At p = {} (∂T_p/∂p = 0); with a whole number of processors p = {}, T_p = {} s. \
+                     T_s = {} s.",
                     number(m.p),
                     number(m.p_whole),
                     number(m.time_whole),
@@ -111,7 +111,7 @@ impl Describe for Report {
                 )
             } else {
                 format!(
-                    "At p = {}, an end of the range: T_p still falls (or rises) there. T_s = {}.",
+                    "At p = {}, an end of the range: T_p still falls (or rises) there. T_s = {} s.",
                     number(m.p),
                     number(self.serial_time)
                 )

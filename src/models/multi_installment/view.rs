@@ -102,7 +102,7 @@ impl Describe for Report {
         vec![
             Block::headline(
                 "m4-makespan",
-                "Processing time: <i>C</i><sub>max</sub>",
+                "Processing time: <i>C</i><sub>max</sub> (time units)",
                 self.makespan,
                 Some(verdict),
             ),

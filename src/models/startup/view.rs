@@ -171,7 +171,7 @@ impl Describe for Report {
         vec![
             Block::headline(
                 "m5-makespan",
-                "Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>)",
+                "Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>) (s)",
                 self.makespan,
                 Some(VerdictLine::of("m5-verdict", &self.verdict, "")),
             ),
@@ -179,7 +179,7 @@ impl Describe for Report {
             Block::note(
                 "m5-efficiency",
                 format!(
-                    "Efficiency E = T(1,1,V)/(m·T) = {}{at_most}; speedup {}; T(1,1,V) = {}.",
+                    "Efficiency E = T(1,1,V)/(m·T) = {}{at_most}; speedup {}; T(1,1,V) = {} s.",
                     number(self.efficiency),
                     number(self.speedup),
                     number(self.single)
