@@ -23,6 +23,8 @@ function status(text, { busy = false } = {}) {
   // (a map on the pool) leaves that work its progress and its cancel.
   if (!busy && working()) return;
   if (busy) {
+    // A new run's bar starts empty, not at the last run's value.
+    $('#progress').value = 0;
     // Show progress and cancel only for work that takes a while.
     progressTimer = setTimeout(() => {
       $('#progress').hidden = false;

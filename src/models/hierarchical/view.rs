@@ -146,7 +146,7 @@ impl Describe for Report {
         let mut blocks = vec![
             Block::headline(
                 "m3-makespan",
-                "Shortest schedule: <i>C</i><sub>max</sub> (time units)",
+                "Shortest schedule: <i>C</i><sub>max</sub> (s)",
                 self.makespan,
                 Some(verdict),
             ),

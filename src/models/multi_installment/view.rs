@@ -75,7 +75,7 @@ impl Describe for Report {
                 text: format!(
                     " ({} chunks: evaluated exactly in closed form; checked chunk by chunk up \
                      to 200 000 chunks)",
-                    self.chunks
+                    number(self.chunks as f64)
                 ),
             },
         };
@@ -102,16 +102,17 @@ impl Describe for Report {
         vec![
             Block::headline(
                 "m4-makespan",
-                "Processing time: <i>C</i><sub>max</sub> (time units)",
+                "Processing time: <i>C</i><sub>max</sub> (s)",
                 self.makespan,
                 Some(verdict),
             ),
             Block::note(
                 "m4-chunk",
                 format!(
-                    "β = {} ({source}), {} chunks.",
+                    "β = {} ({source}), {} chunk{}.",
                     number(self.chunk),
-                    self.chunks
+                    number(self.chunks as f64),
+                    if self.chunks == 1 { "" } else { "s" }
                 ),
             ),
             Block::note(

@@ -71,7 +71,7 @@ pub fn form() -> Form {
                 .range("0 to below 1"),
             Field::new("lps", "max_lps", "LP budget", Kind::Optional)
                 .placeholder("3000")
-                .help("the most linear programs the search solves")
+                .help("the most linear programs the search solves; the round robins it starts from (one per machine and chunk count, up to m·n LPs) are solved in full and count towards it")
                 .range("1 to 10⁸"),
             Field::new("secs", "max_seconds", "time limit", Kind::Optional)
                 .placeholder("none")
