@@ -98,7 +98,7 @@ fn text_where_a_number_belongs_is_named() {
         ("startup", "load", "0,5", "load: is not a number (got \"0,5\"): write it without commas, decimals with a point (0.5)"),
         ("startup", "gap", "abc", "gap: is not a number (got \"abc\")"),
         ("startup", "max_seconds", "1e400", "max_seconds: must be a finite number (got \"1e400\")"),
-        ("startup", "max_lps", "1,000", "max_lps: is not a number (got \"1,000\")"),
+        ("startup", "max_lps", "1,000", "max_lps: is not a number (got \"1,000\"): write it without separators (1000)"),
         ("startup", "machines", "Infinity", "machines: must be a finite number (got \"Infinity\")"),
         ("startup", "load", "100", "load: must be a number, not text (got \"100\")"),
         ("multi-installment", "chunk", "0,5", "chunk: is not a number (got \"0,5\")"),
@@ -106,6 +106,24 @@ fn text_where_a_number_belongs_is_named() {
     for (example, field, text, message) in cases {
         let request = example_with(example, |r| r[field] = json!(text));
         rejected(&request, message);
+    }
+    // Every such field is named at once, with the other bad ones.
+    let request = example_with("startup", |r| {
+        r["load"] = json!("0,5");
+        r["rate"] = json!("abc");
+        r["machines"] = json!(0);
+    });
+    let check = dlt(&["check"], &request);
+    for want in [
+        "load: is not a number",
+        "rate: is not a number",
+        "machines: must be between",
+    ] {
+        assert!(
+            check.stdout.lines().any(|l| l.starts_with(want)),
+            "{want}: {}",
+            check.stdout
+        );
     }
 }
 

@@ -100,9 +100,10 @@ const MAX_UNREADABLE: usize = 64;
 
 /// The typed request, with every problem of the body when it is not one.
 ///
-/// JSON has no NaN, so a page's unreadable number arrives as `null`; each
-/// such field is reported and read as a stand-in, so that the other
-/// fields are still checked and every bad field gets its message at once.
+/// JSON has no NaN, so a page's unreadable number arrives as `null`, and
+/// text the page cannot read as a number arrives as that text; each such
+/// field is reported and read as a stand-in, so that the other fields are
+/// still checked and every bad field gets its message at once.
 fn typed<M: Model>(mut body: Value) -> Result<M::Request, Vec<Error>> {
     let mut unreadable = Vec::new();
     let request = loop {
@@ -112,11 +113,13 @@ fn typed<M: Model>(mut body: Value) -> Result<M::Request, Vec<Error>> {
                 let path = e.path().to_string();
                 let message = e.inner().to_string();
                 let count = message.starts_with(UNREADABLE_COUNT);
+                // Text where a number belongs, as the page sends it.
+                let text = crate::core::error::is_typed_text(&message);
                 let error = Error::malformed_at(path.clone(), message);
                 // Only a value at the reader's own path can be stood in for.
                 let own = error.field_path() == Some(path.as_str());
                 let stand_in = own
-                    && (count || matches!(error.invalid(), Some(Invalid::NotFinite)))
+                    && (count || text || matches!(error.invalid(), Some(Invalid::NotFinite)))
                     && unreadable.len() < MAX_UNREADABLE
                     && replace(&mut body, e.path(), Value::from(1));
                 unreadable.push(error);

@@ -499,7 +499,8 @@ pub const MAX_QUOTED: usize = 80;
 fn typed_text(message: &str) -> Option<Invalid> {
     let rest = message.strip_prefix("invalid type: string \"")?;
     let (text, expected) = rest.rsplit_once("\", expected ")?;
-    if !(expected.starts_with("f64") || expected.starts_with("a whole number")) {
+    let whole = expected.starts_with("a whole number");
+    if !(expected.starts_with("f64") || whole) {
         return None;
     }
     let text = shorten(text);
@@ -507,12 +508,21 @@ fn typed_text(message: &str) -> Option<Invalid> {
     let why = match trimmed.parse::<f64>() {
         Ok(v) if v.is_finite() => format!("must be a number, not text (got \"{text}\")"),
         Ok(_) => format!("must be a finite number (got \"{text}\")"),
+        Err(_) if whole && trimmed.contains(',') => {
+            format!("is not a number (got \"{text}\"): write it without separators (1000)")
+        }
         Err(_) if trimmed.contains(',') => format!(
             "is not a number (got \"{text}\"): write it without commas, decimals with a point (0.5)"
         ),
         Err(_) => format!("is not a number (got \"{text}\")"),
     };
     Some(Invalid::Unreadable(why))
+}
+
+/// Whether a reader's message is about text where a number belongs (which
+/// the reader can stand in for, to check the other fields too).
+pub(crate) fn is_typed_text(message: &str) -> bool {
+    typed_text(message).is_some()
 }
 
 /// `text` with every run longer than [`MAX_QUOTED`] characters between

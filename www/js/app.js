@@ -16,12 +16,17 @@ let progressTimer = 0;
 /** Whether work is still going on (set once the workers exist). */
 let working = () => false;
 
-function status(text, { busy = false } = {}) {
+function status(text, { busy = false, note = false } = {}) {
+  // Work that ended (finished, or cut short by a newer computation) while
+  // other work goes on (a map on the pool, the run that cut it short)
+  // leaves the status line, its progress and its cancel to that work; a
+  // `note` (not about a computation) is still said.
+  if (!busy && working()) {
+    if (note) $('#status-text').textContent = text;
+    return;
+  }
   $('#status-text').textContent = text;
   clearTimeout(progressTimer);
-  // A tab that finished while another one's work goes on in the background
-  // (a map on the pool) leaves that work its progress and its cancel.
-  if (!busy && working()) return;
   if (busy) {
     // A new run's bar starts empty, not at the last run's value.
     $('#progress').value = 0;
@@ -70,15 +75,21 @@ function query() {
   return `?${params.toString().replaceAll('%2C', ',')}`;
 }
 
+/** The link's query as last written or restored: Back and Forward only
+ * restore inputs when it changes (a citation's anchor changes the hash). */
+let lastSearch = '';
+
 function saveUrl() {
-  history.replaceState(null, '', query());
+  const q = query();
+  lastSearch = q;
+  history.replaceState(null, '', q + location.hash);
 }
 
 async function copyLink() {
   const url = new URL(query(), location.href).href;
   try {
     await navigator.clipboard.writeText(url);
-    status('Link copied.');
+    status('Link copied.', { note: true });
   } catch {
     prompt('Copy this link:', url);
   }
@@ -226,6 +237,8 @@ async function main() {
   // this page without reloading it: the inputs follow the link, so that the
   // page never shows one instance under the link of another.
   window.addEventListener('popstate', () => {
+    if (location.search === lastSearch) return;
+    lastSearch = location.search;
     const back = linkParams(location.search).params;
     const before = sections.map((s) => JSON.stringify(s.request()));
     restore(back);

@@ -17,6 +17,7 @@ export class Computer {
   constructor() {
     this.nextId = 1;
     this.job = null;
+    this.waiting = 0;
     this.spawn();
   }
 
@@ -77,12 +78,18 @@ export class Computer {
     this.spawn();
   }
 
-  get busy() { return this.job !== null; }
+  /** Computing, or about to (a run waiting for its fresh worker). */
+  get busy() { return this.job !== null || this.waiting > 0; }
 
   /** Runs `request`; a job still running is cancelled first. */
   async run(request, onProgress, onPartial) {
     if (this.job) this.cancel();
-    await this.ready;
+    this.waiting++;
+    try {
+      await this.ready;
+    } finally {
+      this.waiting--;
+    }
     if (this.inline) {
       // Give the page a moment to show "Computing…" before it freezes.
       await new Promise((r) => setTimeout(r, 30));

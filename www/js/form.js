@@ -48,16 +48,16 @@ export function num(text) {
   return Number.isFinite(v) ? v : t;
 }
 
-/** "0.5, 1 2" → [0.5, 1, 2]: entries are separated by spaces, semicolons or
- * commas, but among several space-separated entries a comma inside one
- * (`2,5 10`) is a decimal comma, not a separator: that entry goes to the core
+/** "0.5, 1 2" → [0.5, 1, 2]. Commas separate entries when the text uses
+ * them as separators (a comma next to a space, a semicolon, or no spaces at
+ * all: "1, 2,3", "1,2,3"); among entries separated by spaces only, a comma
+ * inside one is a decimal comma ("2,5 10"), and that entry goes to the core
  * as typed, which names it, instead of being read as two numbers. */
 const list = (text) => {
-  const tokens = String(text ?? '').split(/[\s;]+/).filter((t) => t !== '');
-  return tokens.flatMap((t) => {
-    const parts = t.split(',').filter((p) => p !== '');
-    return tokens.length > 1 && parts.length > 1 ? [t] : parts;
-  }).map(num);
+  const t = String(text ?? '');
+  const commas = /,\s|\s,|;/.test(t) || !/\s/.test(t.trim());
+  return t.split(/[\s;]+/).filter((e) => e !== '')
+    .flatMap((e) => (commas ? e.split(',').filter((p) => p !== '') : [e])).map(num);
 };
 
 /** The request value of a field's text, or undefined to leave it out. */

@@ -379,13 +379,20 @@ export class Section {
   /** A table pasted from a spreadsheet or as CSV fills rows and columns
    * from the cell it is pasted in (a line without numbers, a header, is
    * skipped); one value is pasted as usual. A spreadsheet's lines are split
-   * at tabs only, so that a cell typed with a decimal comma or a space
-   * ("0,5", "1 000") stays one cell, which the validator then names. */
+   * at tabs only, and lines with semicolons at semicolons, so that a cell
+   * typed with a decimal comma or a space ("0,5", "1 000") stays one cell,
+   * which the validator then names. */
   paste(e) {
     const input = e.target.closest?.('input');
     const text = e.clipboardData?.getData('text/plain') ?? '';
-    const split = (l) => (l.includes('\t') ? l.split('\t').map((c) => c.trim())
-      : l.trim().split(/[,;]+|\s+/).filter((c) => c !== ''));
+    const split = (l) => {
+      if (l.includes('\t')) return l.split('\t').map((c) => c.trim());
+      const t = l.trim();
+      // "0,5;1,5": semicolons separate, commas are decimal; a lone "0,5" is one cell.
+      if (t.includes(';')) return t.split(/;|\s+/).filter((c) => c !== '');
+      if (/^[+-]?\d+,\d+$/.test(t)) return [t];
+      return t.split(/,+|\s+/).filter((c) => c !== '');
+    };
     const cells = text.split(/\r?\n/).map(split).filter((row) => row.some((c) => c !== ''));
     if (!input || (cells.length < 2 && (cells[0]?.length ?? 0) < 2)) return;
     e.preventDefault();
@@ -455,8 +462,13 @@ export class Section {
     const p = this.spec.prefix;
     const keys = fields(this.spec);
     if (!keys.some((f) => params.has(p + f.key)) && !params.has(`${p}p`)) return null;
+    // The page writes every text field, and a box only when it is ticked:
+    // a link missing a text field was shortened by hand, and its missing
+    // boxes keep their defaults too.
+    const box = (f) => f.kind === 'check' || f.kind === 'view';
+    const whole = keys.filter((f) => !box(f)).every((f) => params.has(p + f.key));
     const scalars = Object.fromEntries(keys.map((f) => [f.key,
-      f.kind === 'check' || f.kind === 'view' ? params.get(p + f.key) === '1'
+      box(f) ? (params.has(p + f.key) || whole ? params.get(p + f.key) === '1' : Boolean(defaults.scalars[f.key]))
         : params.get(p + f.key) ?? defaults.scalars[f.key] ?? '']));
     const cols = this.spec.rows?.columns ?? [];
     const uncell = (t) => { try { return decodeURIComponent(t); } catch { return t; } };

@@ -557,10 +557,12 @@ impl Validate for Instance {
             if c.positive("chunk", beta) && self.load.is_finite() && self.load / beta > MAX_CHUNKS {
                 // In chunks, not entries, and as floats: a count above 2³²
                 // must read the same in the page's 32-bit WebAssembly.
-                let why = format!(
-                    "V/β = {:e} chunks, more than {MAX_CHUNKS:e}; give a larger chunk size",
-                    (self.load / beta).round(),
-                );
+                let chunks = (self.load / beta).round();
+                let why = if chunks.is_finite() {
+                    format!("V/β = {chunks:e} chunks, more than {MAX_CHUNKS:e}; give a larger chunk size")
+                } else {
+                    format!("V/β is more than {MAX_CHUNKS:e} chunks; give a larger chunk size")
+                };
                 c.fail("chunk", Invalid::TooMuchWork(why));
             }
         }
