@@ -17,7 +17,6 @@ export class Computer {
   constructor() {
     this.nextId = 1;
     this.job = null;
-    this.waiting = 0;
     this.spawn();
   }
 
@@ -78,18 +77,14 @@ export class Computer {
     this.spawn();
   }
 
-  /** Computing, or about to (a run waiting for its fresh worker). */
-  get busy() { return this.job !== null || this.waiting > 0; }
+  /** Computing. (Not while a run waits for a fresh worker: a worker
+   * replaced before it was ready leaves its waiters waiting for ever.) */
+  get busy() { return this.job !== null; }
 
   /** Runs `request`; a job still running is cancelled first. */
   async run(request, onProgress, onPartial) {
     if (this.job) this.cancel();
-    this.waiting++;
-    try {
-      await this.ready;
-    } finally {
-      this.waiting--;
-    }
+    await this.ready;
     if (this.inline) {
       // Give the page a moment to show "Computing…" before it freezes.
       await new Promise((r) => setTimeout(r, 30));

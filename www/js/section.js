@@ -381,16 +381,18 @@ export class Section {
    * skipped); one value is pasted as usual. A spreadsheet's lines are split
    * at tabs only, and lines with semicolons at semicolons, so that a cell
    * typed with a decimal comma or a space ("0,5", "1 000") stays one cell,
-   * which the validator then names. */
+   * which the validator then names; other lines are CSV. */
   paste(e) {
     const input = e.target.closest?.('input');
     const text = e.clipboardData?.getData('text/plain') ?? '';
+    const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
     const split = (l) => {
       if (l.includes('\t')) return l.split('\t').map((c) => c.trim());
       const t = l.trim();
-      // "0,5;1,5": semicolons separate, commas are decimal; a lone "0,5" is one cell.
+      // "0,5;1,5": semicolons separate, commas are decimal. One value "0,5"
+      // is pasted as typed; several lines of "1,100" are CSV.
       if (t.includes(';')) return t.split(/;|\s+/).filter((c) => c !== '');
-      if (/^[+-]?\d+,\d+$/.test(t)) return [t];
+      if (lines.length === 1 && /^[+-]?\d+,\d+$/.test(t)) return [t];
       return t.split(/,+|\s+/).filter((c) => c !== '');
     };
     const cells = text.split(/\r?\n/).map(split).filter((row) => row.some((c) => c !== ''));
