@@ -113,13 +113,12 @@ fn typed<M: Model>(mut body: Value) -> Result<M::Request, Vec<Error>> {
                 let path = e.path().to_string();
                 let message = e.inner().to_string();
                 let count = message.starts_with(UNREADABLE_COUNT);
-                // Text where a number belongs, as the page sends it.
-                let text = crate::core::error::is_typed_text(&message);
                 let error = Error::malformed_at(path.clone(), message);
                 // Only a value at the reader's own path can be stood in for.
                 let own = error.field_path() == Some(path.as_str());
                 let stand_in = own
-                    && (count || text || matches!(error.invalid(), Some(Invalid::NotFinite)))
+                    && (count
+                        || matches!(error.invalid(), Some(Invalid::NotFinite | Invalid::Text(_))))
                     && unreadable.len() < MAX_UNREADABLE
                     && replace(&mut body, e.path(), Value::from(1));
                 unreadable.push(error);

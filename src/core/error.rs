@@ -154,6 +154,10 @@ pub enum Invalid {
     /// The value could not be read as the field's type (the reader's words,
     /// with long values shortened).
     Unreadable(String),
+    /// Text where a number belongs, as the page sends what it cannot read
+    /// as one: what is wrong with it. The reader stands in for it, as for
+    /// [`Invalid::NotFinite`], to check the other fields too.
+    Text(String),
     /// A limit no schedule meets, which only solving can tell: the least
     /// value any schedule attains.
     Unattainable {
@@ -265,7 +269,7 @@ impl fmt::Display for Invalid {
             Invalid::UnknownExercise { name, known } => {
                 write!(f, "must name an exercise: {name:?} is not one ({known})")
             }
-            Invalid::Unreadable(msg) => write!(f, "{msg}"),
+            Invalid::Unreadable(msg) | Invalid::Text(msg) => write!(f, "{msg}"),
             Invalid::Unattainable { value, least } => write!(
                 f,
                 "cannot be met: {} is below the least value of any schedule, {}",
@@ -516,13 +520,7 @@ fn typed_text(message: &str) -> Option<Invalid> {
         ),
         Err(_) => format!("is not a number (got \"{text}\")"),
     };
-    Some(Invalid::Unreadable(why))
-}
-
-/// Whether a reader's message is about text where a number belongs (which
-/// the reader can stand in for, to check the other fields too).
-pub(crate) fn is_typed_text(message: &str) -> bool {
-    typed_text(message).is_some()
+    Some(Invalid::Text(why))
 }
 
 /// `text` with every run longer than [`MAX_QUOTED`] characters between
