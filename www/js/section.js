@@ -395,7 +395,7 @@ export class Section {
       if (lines.length === 1 && /^[+-]?\d+,\d+$/.test(t)) return [t];
       return t.split(/,+|\s+/).filter((c) => c !== '');
     };
-    const cells = text.split(/\r?\n/).map(split).filter((row) => row.some((c) => c !== ''));
+    const cells = lines.map(split).filter((row) => row.some((c) => c !== ''));
     if (!input || (cells.length < 2 && (cells[0]?.length ?? 0) < 2)) return;
     e.preventDefault();
     const cols = this.spec.rows.columns;
