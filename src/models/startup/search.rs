@@ -261,13 +261,9 @@ impl<'a> Search<'a> {
         };
         let (lo, hi) = node.range[i];
         let k = node.counts[i];
-        let incumbent = self.best.makespan;
+        let (instance, incumbent) = (self.instance, self.best.makespan);
         let parts = [(lo, k.floor()), (k.ceil(), hi)];
-        let sides = parallel::map(&parts, |&part| {
-            node.side(self.instance, i, part, incumbent)
-        });
-        self.lps += 2;
-        let sides: Vec<Node> = sides.into_iter().collect::<Result<_, _>>()?;
+        let sides = self.nodes(&parts, |&part| node.side(instance, i, part, incumbent))?;
         let pays = split_pays(node.bound, [sides[0].bound, sides[1].bound], cutoff);
         Ok(pays.then_some(sides))
     }
@@ -283,15 +279,14 @@ impl<'a> Search<'a> {
         if exactly || most <= node.prefix.len() {
             return Ok(None);
         }
-        let cutoff = self.best.makespan;
+        let (instance, cutoff) = (self.instance, self.best.makespan);
         let counts = [(most, true), (most - 1, false)];
-        let sides = parallel::map(&counts, |&(most, exactly)| {
+        let sides = self.nodes(&counts, |&(most, exactly)| {
             let chunks = Chunks { most, exactly };
             let (prefix, range) = (node.prefix.clone(), node.range.clone());
-            Node::new(self.instance, prefix, chunks, range, cutoff)
-        });
-        self.lps += 2;
-        sides.into_iter().collect::<Result<Vec<_>, _>>().map(Some)
+            Node::new(instance, prefix, chunks, range, cutoff)
+        })?;
+        Ok(Some(sides))
     }
 
     /// The node's prefix solved as a whole sequence (an incumbent
@@ -327,17 +322,27 @@ impl<'a> Search<'a> {
         // One of machine i's remaining chunks is now in the prefix: its
         // box loses one. The children's LPs are solved on every core.
         let kids: Vec<usize> = choices.filter(|&i| node.range[i].1 >= 1.0).collect();
-        let cutoff = self.best.makespan;
-        let children = parallel::map(&kids, |&i| {
+        let (instance, cutoff) = (self.instance, self.best.makespan);
+        self.nodes(&kids, |&i| {
             let (lo, hi) = node.range[i];
             let mut range = node.range.clone();
             range[i] = ((lo - 1.0).max(0.0), hi - 1.0);
             let mut child = prefix.clone();
             child.push(i);
-            Node::new(self.instance, child, node.chunks, range, cutoff)
-        });
-        self.lps += kids.len() as u64;
-        children.into_iter().collect()
+            Node::new(instance, child, node.chunks, range, cutoff)
+        })
+    }
+
+    /// One node per item, their LPs solved on every core natively
+    /// ([`parallel::map`]) and counted; the first error, if any.
+    fn nodes<I: Sync>(
+        &mut self,
+        items: &[I],
+        node: impl Fn(&I) -> Result<Node, Error> + Sync,
+    ) -> Result<Vec<Node>, Error> {
+        let nodes = parallel::map(items, node);
+        self.lps += items.len() as u64;
+        nodes.into_iter().collect()
     }
 
     /// The outcome: every subtree was expanded, dropped with its bound or
