@@ -1,24 +1,23 @@
-//! The models, one folder each. A model is listed once, below: the line
-//! declares its folder and puts it in the registry.
+//! The models, one folder each. A model is declared once below (its folder)
+//! and listed once in [`LIST`] (the registry line).
 
 use crate::core::entry::{Entry, Registered};
 
-/// Declares each model's folder and lists the model, in the page's order.
-macro_rules! models {
-    ($($folder:ident :: $model:ident),* $(,)?) => {
-        $(pub mod $folder;)*
+pub mod heterogeneous;
+pub mod hierarchical;
+pub mod linear;
+pub mod mapreduce;
+pub mod metrics;
+pub mod multi_installment;
+pub mod startup;
 
-        /// Every model, in the order of the page's tabs (before the maps).
-        pub static LIST: &[&dyn Entry] = &[$(&Registered::<$folder::$model>::NEW),*];
-    };
-}
-
-models! {
-    linear::Linear,
-    hierarchical::Hierarchical,
-    multi_installment::MultiInstallment,
-    startup::Startup,
-    heterogeneous::Heterogeneous,
-    metrics::Metrics,
-    mapreduce::MapReduce,
-}
+/// Every model, in the order of the page's tabs (before the maps).
+pub static LIST: &[&dyn Entry] = &[
+    &Registered::<linear::Linear>::NEW,
+    &Registered::<hierarchical::Hierarchical>::NEW,
+    &Registered::<multi_installment::MultiInstallment>::NEW,
+    &Registered::<startup::Startup>::NEW,
+    &Registered::<heterogeneous::Heterogeneous>::NEW,
+    &Registered::<metrics::Metrics>::NEW,
+    &Registered::<mapreduce::MapReduce>::NEW,
+];

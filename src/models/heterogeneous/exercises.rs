@@ -120,8 +120,7 @@ fn sort_rule(d: &mut Draw) -> Result<Posed, Error> {
             "Only four machines get a chunk: the rule decides which four, and a chunk larger than \
              a machine's memory is computed out of core."
                 .into(),
-            "Try each rule in the calculator's M7 tab (algorithm GSS, objective makespan)."
-                .into(),
+            "Try each rule in the calculator's M7 tab (algorithm GSS, objective makespan).".into(),
         ],
         solution: RULES
             .iter()

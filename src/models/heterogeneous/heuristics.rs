@@ -44,7 +44,11 @@ pub(crate) enum Sizing {
 /// over `machines` machines: `max(V/(100 m), 10 O/C)` (the second term only
 /// when `C > 0`).
 pub(crate) fn default_least(load: f64, machines: f64, overhead: f64, rate: f64) -> f64 {
-    let amortized = if rate > 0.0 { 10.0 * overhead / rate } else { 0.0 };
+    let amortized = if rate > 0.0 {
+        10.0 * overhead / rate
+    } else {
+        0.0
+    };
     (load / (100.0 * machines)).max(amortized)
 }
 
@@ -84,7 +88,11 @@ pub(crate) fn ranking(workers: &[Worker], rule: SortRule, seed: u64) -> Vec<usiz
             order.swap(i, draw.below(i + 1));
         }
     } else {
-        order.sort_by(|&a, &b| key(&workers[a]).total_cmp(&key(&workers[b])).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| {
+            key(&workers[a])
+                .total_cmp(&key(&workers[b]))
+                .then(a.cmp(&b))
+        });
     }
     order
 }
@@ -135,7 +143,11 @@ pub(crate) fn simulate(workers: &[Worker], load: f64, order: &[usize], sizing: &
             Sizing::Ssc => w.ram(),
             Sizing::Gss(least) => least[order[rank]].max(w.ram().min(remaining / m as f64)),
         };
-        let size = if remaining - size <= 1e-12 * load { remaining } else { size };
+        let size = if remaining - size <= 1e-12 * load {
+            remaining
+        } else {
+            size
+        };
         plan.sequence.push(order[rank]);
         plan.sizes.push(size);
         plan.starts.push(channel);
@@ -158,7 +170,12 @@ fn last_round(
     plan: &mut Plan,
 ) {
     let mut queue: Vec<usize> = (0..order.len()).collect();
-    queue.sort_by(|&a, &b| free_at[a].max(channel).total_cmp(&free_at[b].max(channel)).then(a.cmp(&b)));
+    queue.sort_by(|&a, &b| {
+        free_at[a]
+            .max(channel)
+            .total_cmp(&free_at[b].max(channel))
+            .then(a.cmp(&b))
+    });
     // The chunks (rank, start, size) that all end by `finish`.
     let round = |finish: f64| {
         let mut at = channel;

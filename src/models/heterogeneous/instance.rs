@@ -296,8 +296,17 @@ impl Worker {
     /// workers.
     fn key(&self) -> [u64; 11] {
         [
-            self.a1, self.a2, self.b2, self.rate, self.overhead, self.startup, self.sleep,
-            self.wake, self.idle, self.network, self.compute,
+            self.a1,
+            self.a2,
+            self.b2,
+            self.rate,
+            self.overhead,
+            self.startup,
+            self.sleep,
+            self.wake,
+            self.idle,
+            self.network,
+            self.compute,
         ]
         .map(f64::to_bits)
     }

@@ -27,8 +27,8 @@
 //! t_first − S_i`. That is the least-energy choice for any fixed send times,
 //! so it loses nothing.
 
-mod exercises;
 mod energy;
+mod exercises;
 mod heuristics;
 mod instance;
 mod model;

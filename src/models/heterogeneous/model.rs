@@ -66,9 +66,30 @@ impl Instance {
                 network_power: 10.0,
             },
             machines: vec![
-                machine(0.109, 6739.0, 0.005, Mode::On, 1, [120.0, 100.0, 20.0, 80.0]),
-                machine(0.15, 4000.0, 0.008, Mode::Suspend, 2, [100.0, 80.0, 15.0, 60.0]),
-                machine(0.08, 8000.0, 0.004, Mode::Hibernate, 1, [180.0, 150.0, 25.0, 120.0]),
+                machine(
+                    0.109,
+                    6739.0,
+                    0.005,
+                    Mode::On,
+                    1,
+                    [120.0, 100.0, 20.0, 80.0],
+                ),
+                machine(
+                    0.15,
+                    4000.0,
+                    0.008,
+                    Mode::Suspend,
+                    2,
+                    [100.0, 80.0, 15.0, 60.0],
+                ),
+                machine(
+                    0.08,
+                    8000.0,
+                    0.004,
+                    Mode::Hibernate,
+                    1,
+                    [180.0, 150.0, 25.0, 120.0],
+                ),
             ],
             points: None,
             gap: None,
@@ -83,9 +104,30 @@ impl Instance {
             chunks: Count(20),
             algorithm: Algorithm::SuperGss,
             machines: vec![
-                machine(0.109, 6739.0, 0.0005, Mode::On, 25, [120.0, 100.0, 20.0, 80.0]),
-                machine(0.15, 4000.0, 0.0008, Mode::Suspend, 25, [100.0, 80.0, 15.0, 60.0]),
-                machine(0.08, 8000.0, 0.0004, Mode::Hibernate, 25, [180.0, 150.0, 25.0, 120.0]),
+                machine(
+                    0.109,
+                    6739.0,
+                    0.0005,
+                    Mode::On,
+                    25,
+                    [120.0, 100.0, 20.0, 80.0],
+                ),
+                machine(
+                    0.15,
+                    4000.0,
+                    0.0008,
+                    Mode::Suspend,
+                    25,
+                    [100.0, 80.0, 15.0, 60.0],
+                ),
+                machine(
+                    0.08,
+                    8000.0,
+                    0.0004,
+                    Mode::Hibernate,
+                    25,
+                    [180.0, 150.0, 25.0, 120.0],
+                ),
                 machine(0.2, 3000.0, 0.001, Mode::Off, 25, [90.0, 70.0, 10.0, 50.0]),
             ],
             ..Instance::mixed()
@@ -225,15 +267,24 @@ impl Model for Heterogeneous {
                 set: |i, v| every(i, |m| m.startup = Some(v)),
             },
             MapParameter {
-                about: Parameter::real("wake_time_suspend", "wake-up time S of every suspended machine, s"),
+                about: Parameter::real(
+                    "wake_time_suspend",
+                    "wake-up time S of every suspended machine, s",
+                ),
                 set: |i, v| in_mode(i, Mode::Suspend, v),
             },
             MapParameter {
-                about: Parameter::real("wake_time_hibernate", "wake-up time S of every hibernated machine, s"),
+                about: Parameter::real(
+                    "wake_time_hibernate",
+                    "wake-up time S of every hibernated machine, s",
+                ),
                 set: |i, v| in_mode(i, Mode::Hibernate, v),
             },
             MapParameter {
-                about: Parameter::real("wake_time_off", "wake-up time S of every machine switched off, s"),
+                about: Parameter::real(
+                    "wake_time_off",
+                    "wake-up time S of every machine switched off, s",
+                ),
                 set: |i, v| in_mode(i, Mode::Off, v),
             },
             MapParameter {
@@ -249,7 +300,10 @@ impl Model for Heterogeneous {
                 set: |i, v| every(i, |m| m.power.idle = v),
             },
             MapParameter {
-                about: Parameter::real("compute_power", "computing power above idle of every machine, W"),
+                about: Parameter::real(
+                    "compute_power",
+                    "computing power above idle of every machine, W",
+                ),
                 set: |i, v| every(i, |m| m.power.compute = v),
             },
         ]
@@ -268,17 +322,45 @@ impl Model for Heterogeneous {
         };
         vec![
             count,
-            row("a1", "in-core processing time per MB, s/MB", |i, k, v| i.machines[k].a1 = v),
-            row("a2", "out-of-core processing time per MB, s/MB", |i, k, v| i.machines[k].a2 = v),
-            row("b2", "out-of-core intercept, s", |i, k, v| i.machines[k].b2 = v),
-            row("rate", "communication time per MB, s/MB", |i, k, v| i.machines[k].rate = v),
-            row("overhead", "communication start-up, s", |i, k, v| i.machines[k].overhead = v),
-            row("wake_time", "wake-up time S, s", |i, k, v| i.machines[k].startup = Some(v)),
-            row("sleep_power", "power asleep, W", |i, k, v| i.machines[k].power.sleep = Some(v)),
-            row("wake_power", "power while waking, W", |i, k, v| i.machines[k].power.wake = v),
-            row("idle_power", "idle power, W", |i, k, v| i.machines[k].power.idle = v),
-            row("network_power", "above idle while receiving, W", |i, k, v| i.machines[k].power.network = v),
-            row("compute_power", "above idle while computing, W", |i, k, v| i.machines[k].power.compute = v),
+            row("a1", "in-core processing time per MB, s/MB", |i, k, v| {
+                i.machines[k].a1 = v
+            }),
+            row(
+                "a2",
+                "out-of-core processing time per MB, s/MB",
+                |i, k, v| i.machines[k].a2 = v,
+            ),
+            row("b2", "out-of-core intercept, s", |i, k, v| {
+                i.machines[k].b2 = v
+            }),
+            row("rate", "communication time per MB, s/MB", |i, k, v| {
+                i.machines[k].rate = v
+            }),
+            row("overhead", "communication start-up, s", |i, k, v| {
+                i.machines[k].overhead = v
+            }),
+            row("wake_time", "wake-up time S, s", |i, k, v| {
+                i.machines[k].startup = Some(v)
+            }),
+            row("sleep_power", "power asleep, W", |i, k, v| {
+                i.machines[k].power.sleep = Some(v)
+            }),
+            row("wake_power", "power while waking, W", |i, k, v| {
+                i.machines[k].power.wake = v
+            }),
+            row("idle_power", "idle power, W", |i, k, v| {
+                i.machines[k].power.idle = v
+            }),
+            row(
+                "network_power",
+                "above idle while receiving, W",
+                |i, k, v| i.machines[k].power.network = v,
+            ),
+            row(
+                "compute_power",
+                "above idle while computing, W",
+                |i, k, v| i.machines[k].power.compute = v,
+            ),
         ]
     }
 

@@ -11,11 +11,11 @@
 use crate::core::error::{Error, Invalid};
 use crate::core::progress::Progress;
 
+use super::heuristics::Found;
 use super::instance::{Algorithm, Instance};
+use super::report::{Compared, FrontPoint, Report, Status};
 use super::search::Ending;
 use super::sequence::{Frame, Goal, Limits, Solved};
-use super::heuristics::Found;
-use super::report::{Compared, FrontPoint, Report, Status};
 
 /// The default number of points of a front.
 pub const DEFAULT_POINTS: usize = 20;
@@ -104,7 +104,11 @@ fn table(instance: &Instance, rows: &[Found], exact: Option<(&Solved, f64)>) -> 
 /// # Errors
 ///
 /// As [`Instance::solve`].
-pub(crate) fn compare(instance: &Instance, frame: &Frame, progress: &mut dyn Progress) -> Result<Report, Error> {
+pub(crate) fn compare(
+    instance: &Instance,
+    frame: &Frame,
+    progress: &mut dyn Progress,
+) -> Result<Report, Error> {
     let goal = instance.goal();
     let rows = heuristic_rows(instance, frame, goal);
     let known = rows.iter().map(|f| f.solved.clone()).collect();
@@ -121,28 +125,69 @@ pub(crate) fn compare(instance: &Instance, frame: &Frame, progress: &mut dyn Pro
 /// # Errors
 ///
 /// As [`Instance::solve`].
-pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progress) -> Result<Report, Error> {
+pub(crate) fn front(
+    instance: &Instance,
+    frame: &Frame,
+    progress: &mut dyn Progress,
+) -> Result<Report, Error> {
     let points = instance.points.map_or(DEFAULT_POINTS, |p| p.get());
     let rows = heuristic_rows(instance, frame, Goal::Time);
     let known: Vec<Solved> = rows.iter().map(|f| f.solved.clone()).collect();
     let free = Limits::default();
     let step = 1.0 / points as f64;
-    let (fastest, first) = instance.exact(frame, Goal::Time, free, known.clone(), &mut Share { inner: progress, from: 0.0, width: step }, None)?;
+    let (fastest, first) = instance.exact(
+        frame,
+        Goal::Time,
+        free,
+        known.clone(),
+        &mut Share {
+            inner: progress,
+            from: 0.0,
+            width: step,
+        },
+        None,
+    )?;
     if first.ending == Ending::Cancelled {
         return Err(Error::Cancelled);
     }
     let Some(fastest) = fastest else {
-        let seconds = instance.max_seconds.unwrap_or(super::instance::DEFAULT_SECONDS);
-        return Err(Error::field("max_seconds", Invalid::NotFoundInTime(seconds)));
+        let seconds = instance
+            .max_seconds
+            .unwrap_or(super::instance::DEFAULT_SECONDS);
+        return Err(Error::field(
+            "max_seconds",
+            Invalid::NotFoundInTime(seconds),
+        ));
     };
     // The fast end: the least energy among all fastest schedules.
     let (fastest, tie_lps) = match first.ending {
-        Ending::Complete => instance.tie_break(frame, Goal::Time, free, fastest, &mut Share { inner: progress, from: 0.0, width: step })?,
+        Ending::Complete => instance.tie_break(
+            frame,
+            Goal::Time,
+            free,
+            fastest,
+            &mut Share {
+                inner: progress,
+                from: 0.0,
+                width: step,
+            },
+        )?,
         _ => (fastest, 0),
     };
     let mut seeds = known;
     seeds.push(fastest.clone());
-    let (thrifty, last) = instance.exact(frame, Goal::Energy, free, seeds, &mut Share { inner: progress, from: step, width: step }, None)?;
+    let (thrifty, last) = instance.exact(
+        frame,
+        Goal::Energy,
+        free,
+        seeds,
+        &mut Share {
+            inner: progress,
+            from: step,
+            width: step,
+        },
+        None,
+    )?;
     if last.ending == Ending::Cancelled {
         return Err(Error::Cancelled);
     }
@@ -171,9 +216,23 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
             found[at].1 = limit;
             continue;
         }
-        let within = Limits { makespan: Some(limit), energy: None };
-        let mut part = Share { inner: progress, from: (points - k) as f64 * step, width: step };
-        let (point, outcome) = instance.exact(frame, Goal::Energy, within, vec![previous.clone(), fastest.clone()], &mut part, None)?;
+        let within = Limits {
+            makespan: Some(limit),
+            energy: None,
+        };
+        let mut part = Share {
+            inner: progress,
+            from: (points - k) as f64 * step,
+            width: step,
+        };
+        let (point, outcome) = instance.exact(
+            frame,
+            Goal::Energy,
+            within,
+            vec![previous.clone(), fastest.clone()],
+            &mut part,
+            None,
+        )?;
         lps += outcome.lps;
         nodes += outcome.nodes;
         if outcome.ending == Ending::Cancelled {
@@ -190,7 +249,9 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
         .iter()
         .filter(|(a, _, _)| {
             !found.iter().any(|(b, _, _)| {
-                b.makespan <= a.makespan && b.energy <= a.energy && (b.makespan < a.makespan || b.energy < a.energy)
+                b.makespan <= a.makespan
+                    && b.energy <= a.energy
+                    && (b.makespan < a.makespan || b.energy < a.energy)
             })
         })
         .map(|(s, limit, proven)| FrontPoint {
@@ -206,7 +267,11 @@ pub(crate) fn front(instance: &Instance, frame: &Frame, progress: &mut dyn Progr
     front.sort_by(|a, b| a.makespan.total_cmp(&b.makespan));
     front.dedup_by(|a, b| a.makespan == b.makespan && a.energy == b.energy);
     let mut report = instance.report(frame, &fastest, Some(first.bound));
-    report.status = if proven(&first) { Status::Optimal } else { Status::StoppedAtTime };
+    report.status = if proven(&first) {
+        Status::Optimal
+    } else {
+        Status::StoppedAtTime
+    };
     if !front.iter().all(|p| p.proven) {
         report.notes.push("the time limit stopped the front before every point was proven optimal; those points are marked".into());
     }

@@ -122,7 +122,10 @@ fn fractional(frame: &Frame, node: &Node) -> Option<(usize, u64)> {
     let mut classes: Vec<(usize, u64, f64)> = Vec::new();
     for i in (0..m).filter(|&i| !used[i] && !node.uses.bars(i)) {
         let class = frame.workers[i].class;
-        match classes.iter_mut().find(|c| frame.workers[c.0].class == class) {
+        match classes
+            .iter_mut()
+            .find(|c| frame.workers[c.0].class == class)
+        {
             Some(c) => {
                 c.1 |= 1 << i;
                 c.2 += node.woken[i];
@@ -249,7 +252,9 @@ impl Tree for Sequences<'_> {
     }
 
     fn incumbent(&self) -> f64 {
-        self.best.as_ref().map_or(f64::INFINITY, |s| s.value(self.goal))
+        self.best
+            .as_ref()
+            .map_or(f64::INFINITY, |s| s.value(self.goal))
     }
 
     /// The prefix solved as a whole sequence (an incumbent candidate);

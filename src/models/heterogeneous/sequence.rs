@@ -188,7 +188,11 @@ impl Frame {
             load: v,
             unit,
             // With no power at all every energy is 0: any unit will do.
-            energy_unit: if unit * power > 0.0 { unit * power } else { 1.0 },
+            energy_unit: if unit * power > 0.0 {
+                unit * power
+            } else {
+                1.0
+            },
             deadline: web_time::Instant::now() + web_time::Duration::from_secs_f64(seconds),
         }
     }
@@ -224,7 +228,9 @@ impl Frame {
             .map(|&i| lp.add_var(0.0, ws[i].startup / u, f64::INFINITY))
             .collect();
         let x: Vec<Var> = (0..k).map(|_| lp.add_var(0.0, 0.0, 1.0)).collect();
-        let tau: Vec<Var> = (0..k).map(|_| lp.add_var(0.0, 0.0, f64::INFINITY)).collect();
+        let tau: Vec<Var> = (0..k)
+            .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+            .collect();
         let mut used = vec![false; ws.len()];
         let mut energy = Vec::new();
         let mut constant = 0.0;
@@ -271,7 +277,11 @@ impl Frame {
                     vec![(t[k - 1], 1.0), (x[k - 1], w.rate * v / u)]
                 }
             };
-            let channel_o = if k > 0 { ws[prefix[k - 1]].overhead / u } else { 0.0 };
+            let channel_o = if k > 0 {
+                ws[prefix[k - 1]].overhead / u
+            } else {
+                0.0
+            };
             let mut carried = channel.clone();
             let mut counts = Vec::with_capacity(ws.len());
             for (i, w) in ws.iter().enumerate() {
@@ -410,7 +420,11 @@ impl Frame {
                     Goal::Energy => (s.objective() + p.constant) * self.energy_unit,
                 },
                 woken: p.woken.iter().map(|z| z.map_or(0.0, |z| s[z])).collect(),
-                counts: p.further.iter().map(|f| f.map_or(0.0, |f| s[f.0])).collect(),
+                counts: p
+                    .further
+                    .iter()
+                    .map(|f| f.map_or(0.0, |f| s[f.0]))
+                    .collect(),
                 loads: (p.further.iter().zip(&self.workers))
                     .map(|(f, w)| f.map_or(0.0, |f| s[f.1] * self.load / w.ram()))
                     .collect(),

@@ -17,7 +17,6 @@ use super::search::{search, Ending, Snapshot, Stop};
 use super::sequence::{Frame, Goal, Limits, Solved};
 use super::verify::{verify, Claim};
 
-
 impl Instance {
     pub(crate) fn goal(&self) -> Goal {
         match self.objective {
@@ -49,7 +48,10 @@ impl Instance {
         let seed = self.seed.map_or(0, |s| s.0);
         let order = ranking(&frame.workers, rule, seed);
         let (sizing, name) = match algorithm {
-            Algorithm::Gss | Algorithm::SuperGss => (Sizing::gss(&frame.workers, self.load, self.min_chunk), "gss"),
+            Algorithm::Gss | Algorithm::SuperGss => (
+                Sizing::gss(&frame.workers, self.load, self.min_chunk),
+                "gss",
+            ),
             _ => (Sizing::Ssc, "ssc"),
         };
         let plan = simulate(&frame.workers, self.load, &order, &sizing);
@@ -63,7 +65,12 @@ impl Instance {
 
     /// The best of one heuristic over every sort rule, for `goal`, with
     /// every rule's schedule.
-    pub(crate) fn super_heuristic(&self, frame: &Frame, algorithm: Algorithm, goal: Goal) -> (Found, Vec<Found>) {
+    pub(crate) fn super_heuristic(
+        &self,
+        frame: &Frame,
+        algorithm: Algorithm,
+        goal: Goal,
+    ) -> (Found, Vec<Found>) {
         let all: Vec<Found> = SortRule::ALL
             .iter()
             .map(|&rule| self.heuristic(frame, algorithm, rule))
@@ -74,7 +81,11 @@ impl Instance {
             .cloned()
             // cannot fail: there is at least one rule.
             .expect("a sort rule");
-        best.algorithm = if best.algorithm == "ssc" { "super-ssc" } else { "super-gss" };
+        best.algorithm = if best.algorithm == "ssc" {
+            "super-ssc"
+        } else {
+            "super-gss"
+        };
         best.seconds = all.iter().map(|f| f.seconds).sum();
         (best, all)
     }
@@ -158,7 +169,9 @@ impl Instance {
             (_, Algorithm::Compare) => super::pareto::compare(self, &frame, progress)?,
             (_, algorithm) => {
                 let found = match algorithm {
-                    Algorithm::SuperSsc | Algorithm::SuperGss => self.super_heuristic(&frame, algorithm, goal).0,
+                    Algorithm::SuperSsc | Algorithm::SuperGss => {
+                        self.super_heuristic(&frame, algorithm, goal).0
+                    }
                     _ => self.heuristic(&frame, algorithm, self.sort),
                 };
                 let mut report = self.report(&frame, &found.solved, None);
@@ -206,7 +219,12 @@ impl Instance {
 
     /// The exact search's report with its schedule, or the error that a
     /// limit is too tight.
-    pub(crate) fn exact_report(&self, frame: &Frame, known: Vec<Solved>, progress: &mut dyn Progress) -> Result<(Report, Solved), Error> {
+    pub(crate) fn exact_report(
+        &self,
+        frame: &Frame,
+        known: Vec<Solved>,
+        progress: &mut dyn Progress,
+    ) -> Result<(Report, Solved), Error> {
         let goal = self.goal();
         // While it runs, the page sees the best schedule so far.
         let show = |s: &Solved, bound: f64| {
@@ -215,7 +233,8 @@ impl Instance {
             let answer = super::view::answer(self, report);
             Response::new(super::Heterogeneous::NAME, &answer).ok()
         };
-        let (best, outcome) = self.exact(frame, goal, self.limits(), known, progress, Some(&show))?;
+        let (best, outcome) =
+            self.exact(frame, goal, self.limits(), known, progress, Some(&show))?;
         let Some(best) = best else {
             return Err(match outcome.ending {
                 Ending::Complete => self.too_tight(frame)?,
@@ -237,7 +256,9 @@ impl Instance {
         // search for the fastest among the least-energy schedules costs as
         // much again as the first and rarely changes anything).
         let (best, more) = match (outcome.ending, goal) {
-            (Ending::Complete, Goal::Time) => self.tie_break(frame, goal, self.limits(), best, progress)?,
+            (Ending::Complete, Goal::Time) => {
+                self.tie_break(frame, goal, self.limits(), best, progress)?
+            }
             _ => (best, 0),
         };
         let mut report = self.report(frame, &best, Some(outcome.bound));
@@ -266,11 +287,31 @@ impl Instance {
         let value = best.value(goal);
         let slack = value * (1.0 + 1e-10) + f64::MIN_POSITIVE;
         let (other, tied) = match goal {
-            Goal::Time => (Goal::Energy, Limits { makespan: Some(slack), ..limits }),
-            Goal::Energy => (Goal::Time, Limits { energy: Some(slack), ..limits }),
+            Goal::Time => (
+                Goal::Energy,
+                Limits {
+                    makespan: Some(slack),
+                    ..limits
+                },
+            ),
+            Goal::Energy => (
+                Goal::Time,
+                Limits {
+                    energy: Some(slack),
+                    ..limits
+                },
+            ),
         };
         let n = self.chunks.get();
-        let outcome = search(frame, n, other, tied, vec![best.clone()], self.stop(frame), progress)?;
+        let outcome = search(
+            frame,
+            n,
+            other,
+            tied,
+            vec![best.clone()],
+            self.stop(frame),
+            progress,
+        )?;
         let lps = outcome.lps;
         let better = outcome
             .best
@@ -283,18 +324,34 @@ impl Instance {
     fn too_tight(&self, frame: &Frame) -> Result<Error, Error> {
         let free = Limits::default();
         let mut progress = Silent;
-        let fastest = self.exact(frame, Goal::Time, free, Vec::new(), &mut progress, None)?.0;
+        let fastest = self
+            .exact(frame, Goal::Time, free, Vec::new(), &mut progress, None)?
+            .0;
         if let (Some(limit), Some(f)) = (self.makespan_limit, &fastest) {
             if limit < f.makespan {
-                let invalid = Invalid::Unattainable { value: limit, least: f.makespan };
+                let invalid = Invalid::Unattainable {
+                    value: limit,
+                    least: f.makespan,
+                };
                 return Ok(Error::field("makespan_limit", invalid));
             }
         }
-        let within = Limits { makespan: self.makespan_limit, energy: None };
-        let least = self.exact(frame, Goal::Energy, within, Vec::new(), &mut progress, None)?.0;
+        let within = Limits {
+            makespan: self.makespan_limit,
+            energy: None,
+        };
+        let least = self
+            .exact(frame, Goal::Energy, within, Vec::new(), &mut progress, None)?
+            .0;
         let minimum = least.map_or(f64::INFINITY, |l| l.energy);
         let value = self.energy_limit.unwrap_or(0.0);
-        Ok(Error::field("energy_limit", Invalid::Unattainable { value, least: minimum }))
+        Ok(Error::field(
+            "energy_limit",
+            Invalid::Unattainable {
+                value,
+                least: minimum,
+            },
+        ))
     }
 
     /// The verifier's verdict on a schedule, bound to `n` and the limits
@@ -328,8 +385,18 @@ impl Instance {
             makespan: solved.makespan,
             energy: solved.energy,
             lower_bound: bound,
-            gap: bound.map(|b| if value > 0.0 { (value - b) / value } else { 0.0 }),
-            status: if exact { Status::Optimal } else { Status::Heuristic },
+            gap: bound.map(|b| {
+                if value > 0.0 {
+                    (value - b) / value
+                } else {
+                    0.0
+                }
+            }),
+            status: if exact {
+                Status::Optimal
+            } else {
+                Status::Heuristic
+            },
             algorithm: if exact { "exact".into() } else { String::new() },
             sort: String::new(),
             sequence: plan.sequence.clone(),

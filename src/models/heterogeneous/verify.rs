@@ -51,7 +51,11 @@ pub fn verify(instance: &Instance, plan: &Plan, claim: Claim) -> Verdict {
 
 /// When each chunk's computation ends (NaN for a machine out of range).
 fn finishes(workers: &[Worker], plan: &Plan) -> Vec<f64> {
-    (0..plan.sizes.len().min(plan.sequence.len()).min(plan.starts.len()))
+    (0..plan
+        .sizes
+        .len()
+        .min(plan.sequence.len())
+        .min(plan.starts.len()))
         .map(|j| match workers.get(plan.sequence[j]) {
             Some(w) => {
                 let a = plan.sizes[j];
@@ -81,10 +85,16 @@ fn check(
     let v = instance.load;
     for j in 0..k {
         if plan.sequence[j] >= workers.len() {
-            return Err(format!("chunk {j} goes to machine {}, which does not exist", plan.sequence[j]));
+            return Err(format!(
+                "chunk {j} goes to machine {}, which does not exist",
+                plan.sequence[j]
+            ));
         }
         if !(plan.sizes[j].is_finite() && plan.sizes[j] > 0.0) {
-            return Err(format!("chunk {j} has size {} (must be positive)", plan.sizes[j]));
+            return Err(format!(
+                "chunk {j} has size {} (must be positive)",
+                plan.sizes[j]
+            ));
         }
         if !plan.starts[j].is_finite() {
             return Err(format!("chunk {j} starts at {}", plan.starts[j]));
@@ -101,11 +111,17 @@ fn check(
         let (i, a, start) = (plan.sequence[j], plan.sizes[j], plan.starts[j]);
         let w = &workers[i];
         if start < channel - tol {
-            return Err(format!("chunk {j} is sent at {start} while chunk {} is still being sent (until {channel})", j - 1));
+            return Err(format!(
+                "chunk {j} is sent at {start} while chunk {} is still being sent (until {channel})",
+                j - 1
+            ));
         }
         match done[i] {
             None if start < w.startup - tol => {
-                return Err(format!("machine {i} gets chunk {j} at {start}, before it can be ready (wake-up {})", w.startup));
+                return Err(format!(
+                    "machine {i} gets chunk {j} at {start}, before it can be ready (wake-up {})",
+                    w.startup
+                ));
             }
             Some(end) if start < end - tol => {
                 return Err(format!("machine {i} gets chunk {j} at {start} while it computes its previous chunk (until {end})"));
@@ -116,19 +132,27 @@ fn check(
         done[i] = Some(channel + (w.a1 * a).max(w.a2 * a + w.b2));
     }
     if (claim.makespan - makespan).abs() > tol || !claim.makespan.is_finite() {
-        return Err(format!("the makespan is {makespan}, not {}", claim.makespan));
+        return Err(format!(
+            "the makespan is {makespan}, not {}",
+            claim.makespan
+        ));
     }
     let energy = integrate(instance, workers, plan, makespan);
     let power: f64 = instance.originator.idle_power
         + instance.originator.network_power
-        + workers.iter().map(|w| w.sleep + w.wake + w.idle + w.network + w.compute).sum::<f64>();
+        + workers
+            .iter()
+            .map(|w| w.sleep + w.wake + w.idle + w.network + w.compute)
+            .sum::<f64>();
     let energy_tol = 1e-9 * (energy.abs() + power * makespan);
     let close = (claim.energy - energy).abs() <= energy_tol;
     if !close || !claim.energy.is_finite() {
         return Err(format!("the energy is {energy} J, not {} J", claim.energy));
     }
     if let Some(limit) = claim.makespan_limit.filter(|&t| makespan > t + tol) {
-        return Err(format!("the makespan {makespan} s exceeds the limit {limit} s"));
+        return Err(format!(
+            "the makespan {makespan} s exceeds the limit {limit} s"
+        ));
     }
     if let Some(limit) = claim.energy_limit.filter(|&e| energy > e + energy_tol) {
         return Err(format!("the energy {energy} J exceeds the limit {limit} J"));
@@ -160,7 +184,11 @@ fn integrate(instance: &Instance, workers: &[Worker], plan: &Plan, makespan: f64
         let a = plan.sizes[j];
         let received = plan.starts[j] + w.overhead + w.rate * a;
         let computed = received + (w.a1 * a).max(w.a2 * a + w.b2);
-        spans.push((plan.starts[j], received, w.network + instance.originator.network_power));
+        spans.push((
+            plan.starts[j],
+            received,
+            w.network + instance.originator.network_power,
+        ));
         spans.push((received, computed, w.compute));
     }
     spans.iter().map(|(from, to, p)| p * (to - from)).sum()

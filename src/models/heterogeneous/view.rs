@@ -2,12 +2,12 @@
 //! machine's states, and the Pareto front.
 
 use super::report::{Report, Status};
-use super::Output;
-use crate::core::response::Answer;
 use super::Instance;
+use super::Output;
 use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
+use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::gantt::{Activity, Bar, Gantt, Row};
+use crate::core::response::Answer;
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
@@ -182,14 +182,24 @@ impl Report {
                     number(c.size),
                     format!("{} – {}", number(c.send.start), number(c.send.end)),
                     format!("{} – {}", number(c.compute.start), number(c.compute.end)),
-                    if c.level == 0 { "in core".into() } else { "out of core".into() },
+                    if c.level == 0 {
+                        "in core".into()
+                    } else {
+                        "out of core".into()
+                    },
                 ]
             })
             .collect();
         Block::table(
             "m7-chunks",
             "Chunks in sending order (machines numbered from 1, counts expanded)",
-            &["machine", "size (MB)", "received (s)", "computed (s)", "memory"],
+            &[
+                "machine",
+                "size (MB)",
+                "received (s)",
+                "computed (s)",
+                "memory",
+            ],
             cut(rows, self.schedule.chunks.len(), "chunks"),
         )
     }
@@ -220,7 +230,15 @@ impl Report {
         Block::table(
             "m7-energy-parts",
             "Energy by state (J)",
-            &["", "asleep", "waking", "idle", "network", "computing", "total"],
+            &[
+                "",
+                "asleep",
+                "waking",
+                "idle",
+                "network",
+                "computing",
+                "total",
+            ],
             rows,
         )
     }
@@ -231,14 +249,22 @@ impl Report {
             .iter()
             .map(|c| {
                 vec![
-                    if c.sort.is_empty() { c.algorithm.clone() } else { format!("{} ({})", c.algorithm, c.sort) },
+                    if c.sort.is_empty() {
+                        c.algorithm.clone()
+                    } else {
+                        format!("{} ({})", c.algorithm, c.sort)
+                    },
                     number(c.makespan),
                     number(c.energy),
                     c.chunks.to_string(),
                     format!("{} %", number(100.0 * c.time_quality)),
                     format!("{} %", number(100.0 * c.energy_quality)),
                     number(c.seconds),
-                    if c.verified { "yes".into() } else { "no".into() },
+                    if c.verified {
+                        "yes".into()
+                    } else {
+                        "no".into()
+                    },
                 ]
             })
             .collect();
@@ -259,8 +285,16 @@ impl Report {
                     number(p.makespan),
                     number(p.energy),
                     number(p.limit),
-                    p.sequence.iter().map(|i| format!("M{}", i + 1)).collect::<Vec<_>>().join(" "),
-                    if p.proven { "proven".into() } else { "not proven".into() },
+                    p.sequence
+                        .iter()
+                        .map(|i| format!("M{}", i + 1))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    if p.proven {
+                        "proven".into()
+                    } else {
+                        "not proven".into()
+                    },
                 ]
             })
             .collect();
@@ -297,16 +331,28 @@ pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
         match wake {
             Some(k) => {
                 if k.at > 0.0 {
-                    bars.push(Bar { start: 0.0, end: k.at, activity: Activity::Sleep });
+                    bars.push(Bar {
+                        start: 0.0,
+                        end: k.at,
+                        activity: Activity::Sleep,
+                    });
                 }
                 if w.startup > 0.0 {
-                    bars.push(Bar { start: k.at, end: k.ready, activity: Activity::Wake });
+                    bars.push(Bar {
+                        start: k.at,
+                        end: k.ready,
+                        activity: Activity::Wake,
+                    });
                 }
                 if let Some(row) = used.find(|r| r.label == format!("P{}", i + 1)) {
                     bars.extend(row.bars);
                 }
             }
-            None => bars.push(Bar { start: 0.0, end: horizon, activity: Activity::Sleep }),
+            None => bars.push(Bar {
+                start: 0.0,
+                end: horizon,
+                activity: Activity::Sleep,
+            }),
         }
         rows.push(Row { label, bars });
     }
@@ -356,8 +402,16 @@ fn energy_chart(report: &Report) -> LineChart {
 
 /// The Pareto front with the heuristics' points.
 fn front_chart(report: &Report) -> LineChart {
-    let front: Vec<[f64; 2]> = report.front.iter().map(|p| [p.makespan, p.energy]).collect();
-    let mut lines = vec![Line::new("exact front (least E within each T)", front, true)];
+    let front: Vec<[f64; 2]> = report
+        .front
+        .iter()
+        .map(|p| [p.makespan, p.energy])
+        .collect();
+    let mut lines = vec![Line::new(
+        "exact front (least E within each T)",
+        front,
+        true,
+    )];
     for name in ["super-ssc", "super-gss"] {
         let points: Vec<[f64; 2]> = report
             .compare

@@ -1,7 +1,7 @@
 //! M3 on the page: the form and the report's layout.
 
 use super::{Method, Report};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
+use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
 use crate::core::view::{cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN};
 
@@ -154,7 +154,14 @@ impl Describe for Report {
             Block::table(
                 "m3-chunks",
                 "Optimal split",
-                &["processor", "α (units)", "memory", "send (s)", "compute (s)", "idle (s)"],
+                &[
+                    "processor",
+                    "α (units)",
+                    "memory",
+                    "send (s)",
+                    "compute (s)",
+                    "idle (s)",
+                ],
                 cut(rows, total, "processors"),
             ),
         ];
@@ -184,7 +191,12 @@ fn comparison(report: &Report) -> Block {
     Block::table(
         "m3-comparison",
         "What linear DLT would predict for its own split, and what that split really takes",
-        &["assumption", "split α (units)", "predicted Cmax (s)", "real Cmax (s)"],
+        &[
+            "assumption",
+            "split α (units)",
+            "predicted Cmax (s)",
+            "real Cmax (s)",
+        ],
         rows,
     )
 }

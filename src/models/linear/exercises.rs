@@ -149,7 +149,11 @@ fn speedup(d: &mut Draw) -> Result<Posed, Error> {
     // As for the split: drawn again until every machine is worth using.
     let (m, s, c, a, v, json, r) = worth_asking(d, TRIES, |d| {
         let count = d.pick(&[2_u64, 3, 4, 5]);
-        let (s, c, a) = (d.pick(&[0.0, 1.0]), d.pick(&[0.1, 0.2, 0.5]), d.pick(&[1.0, 2.0]));
+        let (s, c, a) = (
+            d.pick(&[0.0, 1.0]),
+            d.pick(&[0.1, 0.2, 0.5]),
+            d.pick(&[1.0, 2.0]),
+        );
         let v = d.pick(&[10.0, 100.0]);
         let json = json!({
             "load": v,

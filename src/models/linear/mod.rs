@@ -25,8 +25,8 @@
 //! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
 //! count in `E_I`.
 
-mod exercises;
 mod energy;
+mod exercises;
 mod model;
 mod plan;
 mod solve;
@@ -316,7 +316,6 @@ impl Instance {
             .flat_map(|m| std::iter::repeat_n(m, m.count.get()))
             .collect()
     }
-
 }
 
 /// `1..=n` when short, else about `limit` logarithmically spaced counts from
@@ -467,10 +466,7 @@ impl Instance {
     /// objective.
     fn check_objective(&self, c: &mut Checker) {
         if self.objective == Objective::Energy && self.power.is_none() {
-            c.fail(
-                "power",
-                Invalid::Needed("the objective is energy".into()),
-            );
+            c.fail("power", Invalid::Needed("the objective is energy".into()));
         }
         if let Some(deadline) = self.deadline {
             if self.objective != Objective::Energy {

@@ -69,7 +69,10 @@ impl Plan {
             s,
             g: self.g - m.startup * s,
             end: (self.end.0 * rho, self.end.1 - self.end.0 * m.startup * rho),
-            busy: (1.0 + self.busy.0 * rho, self.busy.1 - self.busy.0 * m.startup * rho),
+            busy: (
+                1.0 + self.busy.0 * rho,
+                self.busy.1 - self.busy.0 * m.startup * rho,
+            ),
         }
     }
 

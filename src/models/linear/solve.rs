@@ -7,8 +7,7 @@ use super::plan::{self, chosen, equal_finish, makespan_of, Chosen, Plan};
 use super::subset::{self, Stop};
 use super::{
     as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine,
-    Objective, Power, Report,
-    SeriesPoint, Skipped, MAX_SCHEDULE, MAX_SERIES_POINTS,
+    Objective, Power, Report, SeriesPoint, Skipped, MAX_SCHEDULE, MAX_SERIES_POINTS,
 };
 use crate::core::error::{Error, Invalid, Validate};
 use crate::core::platform::Processor;
@@ -125,30 +124,30 @@ impl Instance {
         all: &[&'a Machine],
         progress: &mut dyn Progress,
     ) -> Result<(Vec<usize>, Best<'a>, usize), Error> {
-    if self.best_order {
-        let found = best_order(all, self.load, &self.score(all.len()), progress);
-        match (found, self.deadline) {
-            (Err(Error::Malformed(_)), Some(deadline)) => {
-                let time = |p: &Plan| Some(p.makespan(self.load));
-                let fastest = best_order(all, self.load, &time, progress)?;
-                Err(missed(deadline, fastest.1.makespan))
+        if self.best_order {
+            let found = best_order(all, self.load, &self.score(all.len()), progress);
+            match (found, self.deadline) {
+                (Err(Error::Malformed(_)), Some(deadline)) => {
+                    let time = |p: &Plan| Some(p.makespan(self.load));
+                    let fastest = best_order(all, self.load, &time, progress)?;
+                    Err(missed(deadline, fastest.1.makespan))
+                }
+                (found, _) => found,
             }
-            (found, _) => found,
+        } else {
+            let order: Vec<usize> = self
+                .order
+                .clone()
+                .unwrap_or_else(|| (0..all.len()).collect());
+            let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
+            let best = match (self.objective, self.power) {
+                (Objective::Energy, Some(power)) => {
+                    self.least_energy(&served, &power, all.len(), progress)?
+                }
+                _ => best_in_order(&served, self.load, None, progress)?,
+            };
+            Ok((order, best, 1))
         }
-    } else {
-        let order: Vec<usize> = self
-            .order
-            .clone()
-            .unwrap_or_else(|| (0..all.len()).collect());
-        let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
-        let best = match (self.objective, self.power) {
-            (Objective::Energy, Some(power)) => {
-                self.least_energy(&served, &power, all.len(), progress)?
-            }
-            _ => best_in_order(&served, self.load, None, progress)?,
-        };
-        Ok((order, best, 1))
-    }
     }
 
     /// How `best_order` scores a sequence: its makespan, or its energy if
@@ -270,7 +269,11 @@ fn fastest(
     let mut go_on = || progress.report(0.0, "choosing machines");
     let prefix = |lower_bound| {
         let prefix = split(served, load);
-        (subset::prefix_use(runs, prefix.active), prefix.makespan, lower_bound)
+        (
+            subset::prefix_use(runs, prefix.active),
+            prefix.makespan,
+            lower_bound,
+        )
     };
     match subset::best(runs, load, upper * (1.0 + 1e-9), &mut go_on) {
         Ok(choice) if choice.makespan <= upper => Ok((choice.used, choice.makespan, None)),
@@ -342,7 +345,9 @@ fn best_order<'a>(
     grow(&mut search, Plan::EMPTY, 0);
     let (_, sequence) = search.best;
     if sequence.is_empty() {
-        return Err(Error::Malformed("no order of the machines qualifies".into()));
+        return Err(Error::Malformed(
+            "no order of the machines qualifies".into(),
+        ));
     }
     let mut order = sequence.clone();
     order.extend((0..all.len()).filter(|i| !sequence.contains(i)));
@@ -377,9 +382,10 @@ fn note(active: usize, machines: usize, bounded: bool, instance: &Instance) -> O
         Objective::Energy => Some(format!(
             "{active} of {machines} machines receive load: this set has the least energy of \
              {within}{}.",
-            instance
-                .deadline
-                .map_or(String::new(), |d| format!(" that finish by {}", crate::core::number::number(d)))
+            instance.deadline.map_or(String::new(), |d| format!(
+                " that finish by {}",
+                crate::core::number::number(d)
+            ))
         )),
         Objective::Time => (active < machines).then(|| {
             format!(

@@ -120,7 +120,10 @@ pub fn prefix_use(runs: &[Run], active: usize) -> Vec<usize> {
 }
 
 /// The machines used, in serving order.
-pub fn used<'r, 'a: 'r>(runs: &'r [Run<'a>], used: &'r [usize]) -> impl Iterator<Item = &'a Machine> + 'r {
+pub fn used<'r, 'a: 'r>(
+    runs: &'r [Run<'a>],
+    used: &'r [usize],
+) -> impl Iterator<Item = &'a Machine> + 'r {
     runs.iter()
         .zip(used)
         .flat_map(|(run, &n)| std::iter::repeat_n(run.machine, n))

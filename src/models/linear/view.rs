@@ -1,7 +1,7 @@
 //! M2 on the page: the form and the report's layout.
 
 use super::{Energy, Report};
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
+use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 

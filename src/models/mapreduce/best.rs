@@ -51,7 +51,11 @@ pub fn schedule(job: &Job, channels: usize) -> Result<Solved, Error> {
     for (pattern, shuffle) in candidates {
         let verdict = verify(job, channels, &shuffle);
         if verdict.ok {
-            let other = if shuffle.makespan == first { other } else { first };
+            let other = if shuffle.makespan == first {
+                other
+            } else {
+                first
+            };
             return Ok(Solved {
                 // A bound above a verified schedule would be a bug.
                 lower_bound: {

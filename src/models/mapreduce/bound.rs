@@ -35,8 +35,8 @@ use super::Job;
 
 /// A lower bound on `T` for `job`, proven for every split and shuffle.
 pub fn lower_bound(job: &Job) -> f64 {
-    let reducer = job.reducer_ready(job.reducers - 1)
-        + job.rate * job.gamma * job.load / job.reducers as f64;
+    let reducer =
+        job.reducer_ready(job.reducers - 1) + job.rate * job.gamma * job.load / job.reducers as f64;
     let alone = smallest(job, |d| alone_capacity(job, d));
     let tail = smallest(job, |d| tail_capacity(job, d));
     reducer.max(alone).max(tail) + job.reduce_time()
@@ -45,9 +45,8 @@ pub fn lower_bound(job: &Job) -> f64 {
 /// The smallest `D` (rounded down) at which `capacity(D) ≥ V`.
 fn smallest(job: &Job, capacity: impl Fn(f64) -> f64) -> f64 {
     let mut low = 0.0_f64;
-    let mut high = job.reducer_ready(job.reducers)
-        + (job.map + job.rate * job.gamma) * job.load
-        + 1.0;
+    let mut high =
+        job.reducer_ready(job.reducers) + (job.map + job.rate * job.gamma) * job.load + 1.0;
     while capacity(high) < job.load {
         high *= 2.0;
         if !high.is_finite() {

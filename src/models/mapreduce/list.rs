@@ -294,7 +294,13 @@ impl Senders {
     /// index order, each taking a reducer of `free` it may take; `mapped`
     /// mappers have mapped so far.
     /// (Into `ready`, reused from moment to moment.)
-    fn pick(&mut self, free: &Bits, channels: usize, mapped: usize, ready: &mut Vec<(usize, usize)>) {
+    fn pick(
+        &mut self,
+        free: &Bits,
+        channels: usize,
+        mapped: usize,
+        ready: &mut Vec<(usize, usize)>,
+    ) {
         ready.clear();
         if self.turn.strict {
             self.pick_strictly(free, channels, ready);
@@ -374,7 +380,14 @@ impl Senders {
                 (k < mapped).then_some(k)
             };
             let choose = |k: usize, free: &Bits| owed[k].first_common(free, turn.start(k, r));
-            pick_by_reducer(ready, channels, scanned_to, &mut free_now, &mut first_owing, choose);
+            pick_by_reducer(
+                ready,
+                channels,
+                scanned_to,
+                &mut free_now,
+                &mut first_owing,
+                choose,
+            );
         }
     }
 }

@@ -82,7 +82,11 @@ pub fn plateau(job: &Job) -> Plateau {
     let startups = (job.mappers + job.reducers) as f64 * job.startup;
     let mapping = job.map * v / job.mappers as f64;
     let turn = (job.startup > 0.0).then(|| (job.map * v / job.startup).sqrt());
-    let bounded_by = if reduce >= shuffle { "reduce" } else { "shuffle" };
+    let bounded_by = if reduce >= shuffle {
+        "reduce"
+    } else {
+        "shuffle"
+    };
     let falls = format!(
         "It falls again as the start-ups (m + r)S grow ({} at m = {}){}.",
         number(startups),
@@ -297,7 +301,10 @@ pub fn check(instance: &Instance, s: &Series, c: &mut Checker) {
             at.mappers = Count::from(m);
             let problems = crate::core::error::Validate::problems(&at);
             if let Some(problem) = problems.into_iter().next() {
-                let why = format!("with {parameter} = {} and m = {m}: {problem}", number(value));
+                let why = format!(
+                    "with {parameter} = {} and m = {m}: {problem}",
+                    number(value)
+                );
                 c.fail(field, Invalid::Unreadable(why));
                 return;
             }

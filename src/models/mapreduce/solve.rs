@@ -28,7 +28,10 @@ impl Instance {
     /// # Errors
     ///
     /// [`Error::Solver`] when no schedule verifies.
-    pub fn solve_until_stopped(&self, progress: &mut dyn Progress) -> Result<(Report, bool), Error> {
+    pub fn solve_until_stopped(
+        &self,
+        progress: &mut dyn Progress,
+    ) -> Result<(Report, bool), Error> {
         let job = self.job();
         let solved = schedule(&job, self.channels.get())?;
         let makespan = solved.shuffle.makespan;

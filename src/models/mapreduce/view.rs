@@ -2,7 +2,7 @@
 
 use super::Report;
 use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::form::{Field, Form, Group, Kind, Layout, Formula as F};
+use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
@@ -75,20 +75,20 @@ pub fn form() -> Form {
                         "s/B",
                         "≥ 0",
                     ),
-                    n(
-                        "lu",
-                        "unit",
-                        "<i>lu</i>",
-                        "size of a load unit",
-                        "B",
-                        "> 0",
-                    ),
+                    n("lu", "unit", "<i>lu</i>", "size of a load unit", "B", "> 0"),
                 ],
             ),
             Group::of(
                 "Map:",
                 vec![
-                    n("am", "map.rate", "<i>a</i>", "map time per byte", "s/B", "≥ 0"),
+                    n(
+                        "am",
+                        "map.rate",
+                        "<i>a</i>",
+                        "map time per byte",
+                        "s/B",
+                        "≥ 0",
+                    ),
                     n(
                         "sm",
                         "map.unit_startup",
@@ -102,7 +102,14 @@ pub fn form() -> Form {
             Group::of(
                 "Reduce:",
                 vec![
-                    n("ar", "reduce.rate", "<i>a</i>", "reduce time per byte", "s/B", "≥ 0"),
+                    n(
+                        "ar",
+                        "reduce.rate",
+                        "<i>a</i>",
+                        "reduce time per byte",
+                        "s/B",
+                        "≥ 0",
+                    ),
                     n(
                         "sr",
                         "reduce.unit_startup",
@@ -266,23 +273,28 @@ impl Report {
         // Every line has the same values of m; a series stopped early has
         // its last line cut short.
         let longest = self.series.iter().max_by_key(|l| l.points.len());
-        let counts: Vec<usize> = longest.map_or(Vec::new(), |l| {
-            l.points.iter().map(|p| p.mappers).collect()
-        });
+        let counts: Vec<usize> =
+            longest.map_or(Vec::new(), |l| l.points.iter().map(|p| p.mappers).collect());
         let mut rows: Vec<Vec<String>> = counts
             .iter()
             .enumerate()
             .map(|(i, m)| {
                 std::iter::once(m.to_string())
-                    .chain(self.series.iter().map(|l| {
-                        l.points.get(i).map_or("–".into(), |p| number(p.speedup))
-                    }))
+                    .chain(
+                        self.series
+                            .iter()
+                            .map(|l| l.points.get(i).map_or("–".into(), |p| number(p.speedup))),
+                    )
                     .collect()
             })
             .collect();
         rows.push(
             std::iter::once("level".to_string())
-                .chain(self.series.iter().map(|l| l.level.map_or("none".into(), number)))
+                .chain(
+                    self.series
+                        .iter()
+                        .map(|l| l.level.map_or("none".into(), number)),
+                )
                 .collect(),
         );
         Block::table(
@@ -341,7 +353,9 @@ impl Report {
                 },
                 y: Axis::fitting(
                     "speedup",
-                    lines.iter().flat_map(|l| l.points.iter().map(|p| p.speedup)),
+                    lines
+                        .iter()
+                        .flat_map(|l| l.points.iter().map(|p| p.speedup)),
                 ),
                 lines: drawn,
                 legend: true,

@@ -64,7 +64,12 @@ fn time(parallel: &Formula, w: f64, p: f64) -> Result<f64, Error> {
 /// # Errors
 ///
 /// [`Error::Field`] for `parallel` when it is not a positive time at some `p`.
-pub fn curves(parallel: &Formula, serial: f64, w: f64, range: Range) -> Result<Vec<CurvePoint>, Error> {
+pub fn curves(
+    parallel: &Formula,
+    serial: f64,
+    w: f64,
+    range: Range,
+) -> Result<Vec<CurvePoint>, Error> {
     counts(range.from, range.to)
         .into_iter()
         .map(|p| {
@@ -168,7 +173,11 @@ fn root(g: impl Fn(f64) -> f64) -> Option<f64> {
 
 /// Regula falsi (Illinois) in a sign-changing bracket, bisecting whenever
 /// the bracket does not halve.
-fn narrow(g: &impl Fn(f64) -> f64, (mut a, mut ga): (f64, f64), (mut b, mut gb): (f64, f64)) -> f64 {
+fn narrow(
+    g: &impl Fn(f64) -> f64,
+    (mut a, mut ga): (f64, f64),
+    (mut b, mut gb): (f64, f64),
+) -> f64 {
     let mut side = 0;
     for _ in 0..200 {
         if (b - a).abs() < 1e-12 {
@@ -264,7 +273,9 @@ pub fn min_time(parallel: &Formula, w: f64, range: Range) -> Result<MinTime, Err
         .iter()
         .map(|&p| time(parallel, w, p))
         .collect::<Result<Vec<f64>, Error>>()?;
-    let k = (0..n).min_by(|&i, &j| times[i].total_cmp(&times[j])).unwrap_or(0);
+    let k = (0..n)
+        .min_by(|&i, &j| times[i].total_cmp(&times[j]))
+        .unwrap_or(0);
     let interior = k > 0 && k + 1 < n;
     let p = if interior {
         refine(parallel, w, grid[k - 1], grid[k + 1])

@@ -207,7 +207,10 @@ fn order(d: &mut Draw) -> Result<Posed, Error> {
         ),
         1 => (
             format!("n/p + {c}*log(p)"),
-            format!("<i>n</i>/<i>p</i> + {}", times(c, "log<sub>2</sub> <i>p</i>")),
+            format!(
+                "<i>n</i>/<i>p</i> + {}",
+                times(c, "log<sub>2</sub> <i>p</i>")
+            ),
             format!("{} log<sub>2</sub> <i>p</i>", times(c, "<i>p</i>")),
         ),
         2 => (
@@ -221,11 +224,13 @@ fn order(d: &mut Draw) -> Result<Posed, Error> {
             format!("{}³", times(c, "<i>p</i>")),
         ),
     };
-    let range = Range {
-        from: 2.0,
-        to: 1e4,
-    };
-    let curve = isoefficiency(&formula("n", false)?, &formula(&parallel, true)?, 0.8, range);
+    let range = Range { from: 2.0, to: 1e4 };
+    let curve = isoefficiency(
+        &formula("n", false)?,
+        &formula(&parallel, true)?,
+        0.8,
+        range,
+    );
     let found = curve
         .order
         .ok_or_else(|| Error::Malformed(format!("no order for {parallel}")))?;

@@ -54,7 +54,11 @@ impl Formula {
     /// # Errors
     ///
     /// What is wrong and at which character (counted from 1).
-    pub fn new(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<Formula, String> {
+    pub fn new(
+        text: &str,
+        with_p: bool,
+        constants: &BTreeMap<String, f64>,
+    ) -> Result<Formula, String> {
         let rewritten = rewrite(text, with_p, constants)?;
         let expr = exmex::parse::<f64>(&rewritten)
             .map_err(|e| format!("cannot be read ({})", crate::core::error::shorten(e.msg())))?;
@@ -156,11 +160,15 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
             }
             Token::Symbol('+') if operand => {}
             Token::Symbol(c) if operand && *c != '(' => {
-                return Err(format!("a number or a name is missing before `{c}` at {at}"));
+                return Err(format!(
+                    "a number or a name is missing before `{c}` at {at}"
+                ));
             }
             Token::Symbol('(') => {
                 if depth.len() >= MAX_DEPTH {
-                    return Err(format!("nests parentheses deeper than {MAX_DEPTH}, at {at}"));
+                    return Err(format!(
+                        "nests parentheses deeper than {MAX_DEPTH}, at {at}"
+                    ));
                 }
                 depth.push(*at);
                 out.push('(');
@@ -173,11 +181,15 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
             }
             Token::Symbol(c) => out.push(*c),
         }
-        if let (Some(Token::Number(_) | Token::Name(_) | Token::Symbol(')')), Token::Number(_) | Token::Name(_)) =
-            (previous, token)
+        if let (
+            Some(Token::Number(_) | Token::Name(_) | Token::Symbol(')')),
+            Token::Number(_) | Token::Name(_),
+        ) = (previous, token)
         {
             if !matches!(previous, Some(Token::Name(n)) if FUNCTIONS.iter().any(|(f, _)| f == n)) {
-                return Err(format!("an operator is missing before the term at {at} (write 2*p, not 2p)"));
+                return Err(format!(
+                    "an operator is missing before the term at {at} (write 2*p, not 2p)"
+                ));
             }
         }
         previous = Some(token);
@@ -194,11 +206,19 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
 /// Whether a number or a name comes next: at the start, after an operator
 /// or `(` (so a `+` or `−` there is a sign, not an operator).
 fn expects_operand(previous: Option<&Token>) -> bool {
-    matches!(previous, None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '(')))
+    matches!(
+        previous,
+        None | Some(Token::Symbol('+' | '-' | '*' | '/' | '^' | '('))
+    )
 }
 
 /// A variable's or constant's name in exmex's syntax.
-fn variable(name: &str, at: usize, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<String, String> {
+fn variable(
+    name: &str,
+    at: usize,
+    with_p: bool,
+    constants: &BTreeMap<String, f64>,
+) -> Result<String, String> {
     Ok(match name {
         "W" | "n" => name.to_string(),
         "p" if with_p => "p".into(),
@@ -208,10 +228,10 @@ fn variable(name: &str, at: usize, with_p: bool, constants: &BTreeMap<String, f6
         _ if constants.contains_key(name) => name.to_string(),
         _ => {
             return Err(format!(
-                "unknown name `{}` at {at} (the variables are W, or n, {}and the request's constants)",
-                crate::core::error::shorten(name),
-                if with_p { "p, " } else { "" }
-            ))
+            "unknown name `{}` at {at} (the variables are W, or n, {}and the request's constants)",
+            crate::core::error::shorten(name),
+            if with_p { "p, " } else { "" }
+        ))
         }
     })
 }
@@ -240,7 +260,9 @@ pub fn terms(text: &str) -> Vec<(f64, String)> {
         previous = Some(token);
     }
     out.push((sign, chars[start..].iter().collect()));
-    out.into_iter().map(|(s, t)| (s, t.trim().to_string())).collect()
+    out.into_iter()
+        .map(|(s, t)| (s, t.trim().to_string()))
+        .collect()
 }
 
 /// The tokens of `text` with their positions.
@@ -272,9 +294,12 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, String> {
                 }
             }
             let literal: String = chars[start..i].iter().collect();
-            let x: f64 = literal
-                .parse()
-                .map_err(|_| format!("`{}` at {at} is not a number", crate::core::error::shorten(&literal)))?;
+            let x: f64 = literal.parse().map_err(|_| {
+                format!(
+                    "`{}` at {at} is not a number",
+                    crate::core::error::shorten(&literal)
+                )
+            })?;
             out.push((Token::Number(x), at));
         } else if c.is_alphabetic() || c == '_' {
             let start = i;
@@ -286,7 +311,9 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, String> {
             out.push((Token::Symbol(c), at));
             i += 1;
         } else {
-            return Err(format!("`{c}` at {at} is not allowed (use + - * / ^ and parentheses)"));
+            return Err(format!(
+                "`{c}` at {at} is not allowed (use + - * / ^ and parentheses)"
+            ));
         }
     }
     Ok(out)
@@ -338,7 +365,10 @@ mod tests {
             assert!(got.starts_with(want), "{text}: {got}");
         }
         let serial = Formula::new("W*p", false, &BTreeMap::new()).unwrap_err();
-        assert!(serial.starts_with("depends on W only: `p` at 3"), "{serial}");
+        assert!(
+            serial.starts_with("depends on W only: `p` at 3"),
+            "{serial}"
+        );
     }
 
     #[test]
@@ -351,9 +381,12 @@ mod tests {
     #[test]
     fn long_or_deep_formulas_are_refused() {
         let long = "p+".repeat(1000) + "p";
-        assert!(eval(&long, 1.0, 1.0).unwrap_err().starts_with("is too long"));
+        assert!(eval(&long, 1.0, 1.0)
+            .unwrap_err()
+            .starts_with("is too long"));
         let deep = "(".repeat(50) + "p" + &")".repeat(50);
-        assert!(eval(&deep, 1.0, 1.0).unwrap_err().starts_with("nests parentheses deeper than"));
+        assert!(eval(&deep, 1.0, 1.0)
+            .unwrap_err()
+            .starts_with("nests parentheses deeper than"));
     }
 }
-

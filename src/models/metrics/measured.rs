@@ -29,10 +29,7 @@ pub fn analyse(measured: &[Measured], serial: f64) -> Analysis {
     }
     let mut runs = measured.to_vec();
     runs.sort_by(|a, b| a.p.total_cmp(&b.p));
-    let reference = runs
-        .iter()
-        .find(|m| m.p == 1.0)
-        .map_or(serial, |m| m.time);
+    let reference = runs.iter().find(|m| m.p == 1.0).map_or(serial, |m| m.time);
     let karp_flatt: Vec<KarpFlatt> = runs
         .iter()
         .filter(|m| m.p > 1.0)

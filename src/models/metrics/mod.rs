@@ -13,8 +13,8 @@
 //! and Amdahl's and Gustafson's laws for the fitted serial fraction
 //! (`measured`).
 
-mod exercises;
 mod analysis;
+mod exercises;
 mod formula;
 mod measured;
 mod model;
@@ -136,8 +136,15 @@ impl Request {
                 Some((text.clone(), sign * p * f.at(w, p)))
             })
             .collect::<Option<_>>()?;
-        let work = parts.iter().position(|(_, c)| (c - ts).abs() <= 1e-9 * ts)?;
-        let overhead: f64 = parts.iter().enumerate().filter(|(i, _)| *i != work).map(|(_, (_, c))| c).sum();
+        let work = parts
+            .iter()
+            .position(|(_, c)| (c - ts).abs() <= 1e-9 * ts)?;
+        let overhead: f64 = parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != work)
+            .map(|(_, (_, c))| c)
+            .sum();
         let (text, c) = parts
             .iter()
             .enumerate()
@@ -195,7 +202,8 @@ impl Validate for Request {
         if let Some(r) = &self.minimize_over {
             check_range(c, "minimize_over", r);
         }
-        if c.finite("efficiency", self.efficiency) && !(self.efficiency > 0.0 && self.efficiency < 1.0)
+        if c.finite("efficiency", self.efficiency)
+            && !(self.efficiency > 0.0 && self.efficiency < 1.0)
         {
             let invalid = Invalid::OutOfBounds {
                 value: self.efficiency,
@@ -222,11 +230,18 @@ impl Validate for Request {
             }
         }
         if let Some(s) = &self.isospeed {
-            for (path, value) in [("p", s.p), ("work", s.work), ("p2", s.p2), ("work2", s.work2)] {
+            for (path, value) in [
+                ("p", s.p),
+                ("work", s.work),
+                ("p2", s.p2),
+                ("work2", s.work2),
+            ] {
                 c.positive(&format!("isospeed.{path}"), value);
             }
             for (path, speeds) in [("speeds", &s.speeds), ("speeds2", &s.speeds2)] {
-                if speeds.is_empty() || c.count(&format!("isospeed.{path}"), speeds.len(), MAX_MEASURED) {
+                if speeds.is_empty()
+                    || c.count(&format!("isospeed.{path}"), speeds.len(), MAX_MEASURED)
+                {
                     for (i, &v) in speeds.iter().enumerate() {
                         c.positive(&format!("isospeed.{path}[{i}]"), v);
                     }
@@ -234,7 +249,11 @@ impl Validate for Request {
             }
             if s.speeds.is_empty() != s.speeds2.is_empty() {
                 let why = "isospeed-e compares the marked speeds of both systems".to_string();
-                let path = if s.speeds.is_empty() { "speeds" } else { "speeds2" };
+                let path = if s.speeds.is_empty() {
+                    "speeds"
+                } else {
+                    "speeds2"
+                };
                 c.fail(format!("isospeed.{path}"), Invalid::Needed(why));
             }
         }

@@ -53,7 +53,10 @@ impl Metrics {
     /// `[002]`'s adding of `n` numbers: `T_p = n/p + 2 log p`.
     pub fn adding() -> Request {
         Request {
-            minimize_over: Some(Range { from: 1.0, to: 4096.0 }),
+            minimize_over: Some(Range {
+                from: 1.0,
+                to: 4096.0,
+            }),
             ..request("n", "n/p + 2*log(p)", 1024.0, 1024.0)
         }
     }
@@ -99,7 +102,12 @@ impl Metrics {
         let ps = [1.0, 2.0, 4.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0];
         Request {
             measured: measured(time, &ps),
-            ..request("2*W", "2*W/p + 0.08*W*(1 - 1/p) + 0.003*W*(p - 1)", 1.0, 64.0)
+            ..request(
+                "2*W",
+                "2*W/p + 0.08*W*(1 - 1/p) + 0.003*W*(p - 1)",
+                1.0,
+                64.0,
+            )
         }
     }
 }
@@ -164,7 +172,13 @@ impl Report {
     pub fn charts(&self) -> Vec<LineChart> {
         let mut charts = Vec::new();
         let wide = self.curves.last().is_some_and(|c| c.p > 64.0);
-        let px = |label: &str| if wide { Axis::log(label) } else { Axis::linear(label).whole() };
+        let px = |label: &str| {
+            if wide {
+                Axis::log(label)
+            } else {
+                Axis::linear(label).whole()
+            }
+        };
         let curve = |f: &dyn Fn(&super::CurvePoint) -> f64| -> Vec<[f64; 2]> {
             self.curves.iter().map(|c| [c.p, f(c)]).collect()
         };
@@ -241,7 +255,11 @@ impl Report {
         if self.karp_flatt.is_empty() {
             return charts;
         }
-        let f: Vec<[f64; 2]> = self.karp_flatt.iter().map(|r| [r.p, r.serial_fraction]).collect();
+        let f: Vec<[f64; 2]> = self
+            .karp_flatt
+            .iter()
+            .map(|r| [r.p, r.serial_fraction])
+            .collect();
         charts.push(LineChart {
             name: "karp-flatt".into(),
             title: "Karp–Flatt serial fraction f against p".into(),
@@ -259,7 +277,11 @@ impl Report {
             lines.push(Line::new("Gustafson (scaled)", gustafson, false).styled(Style::Dashed));
         }
         if self.usl.is_some() {
-            let usl = self.laws.iter().filter_map(|l| l.usl.map(|u| [l.p, u])).collect();
+            let usl = self
+                .laws
+                .iter()
+                .filter_map(|l| l.usl.map(|u| [l.p, u]))
+                .collect();
             lines.push(Line::new("USL fit", usl, false));
         }
         charts.push(LineChart {

@@ -1,7 +1,7 @@
 //! M1 on the page: the form and the report's layout.
 
 use super::Report;
-use crate::core::form::{Column, Field, Form, Group, Kind, Layout, Rows, Formula as F};
+use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
 use crate::core::view::{cut, number, Block, ROWS_SHOWN};
 
@@ -97,7 +97,12 @@ pub fn form() -> Form {
 impl Describe for Report {
     fn view(&self) -> Vec<Block> {
         let m = &self.min_time;
-        let mut blocks = vec![Block::headline("m1-min", "Least parallel time <i>T<sub>p</sub></i> (s)", m.time, None)];
+        let mut blocks = vec![Block::headline(
+            "m1-min",
+            "Least parallel time <i>T<sub>p</sub></i> (s)",
+            m.time,
+            None,
+        )];
         blocks.push(Block::note(
             "m1-min-note",
             if m.interior {
@@ -148,7 +153,9 @@ impl Describe for Report {
         }
         blocks.extend(self.measured_blocks());
         if let Some(s) = &self.isospeed {
-            let e = s.psi_e.map_or(String::new(), |v| format!("; isospeed-e ψ(C, C′) = {}", number(v)));
+            let e = s.psi_e.map_or(String::new(), |v| {
+                format!("; isospeed-e ψ(C, C′) = {}", number(v))
+            });
             blocks.push(Block::note(
                 "m1-isospeed",
                 format!(
@@ -207,7 +214,14 @@ impl Report {
         Block::table(
             "m1-curves",
             "Over p at the given W",
-            &["p", "T_p [s]", "S", "E", "cost p·T_p [s]", "overhead T_o [s]"],
+            &[
+                "p",
+                "T_p [s]",
+                "S",
+                "E",
+                "cost p·T_p [s]",
+                "overhead T_o [s]",
+            ],
             cut(rows, self.curves.len(), "processor counts"),
         )
     }
@@ -221,7 +235,13 @@ impl Report {
         let rows = self
             .karp_flatt
             .iter()
-            .map(|r| vec![number(r.p), number(r.speedup), format!("{:.5}", r.serial_fraction)])
+            .map(|r| {
+                vec![
+                    number(r.p),
+                    number(r.speedup),
+                    format!("{:.5}", r.serial_fraction),
+                ]
+            })
             .collect();
         blocks.push(Block::table(
             "m1-karp-flatt",

@@ -1,7 +1,7 @@
 //! M4 on the page: the form and the report's layout.
 
 use super::Report;
-use crate::core::form::{Field, Form, Group, Kind, Layout, Rows, Formula as F};
+use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
 use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
 use crate::models::hierarchical::two_level_columns;
@@ -19,7 +19,8 @@ pub fn form() -> Form {
             computes its chunks one after the other, in core when <i>β</i> is below its swap \
             point. The calculator evaluates the schedule exactly, gives the admissible range of \
             <i>β</i> and the paper's heuristic choice (or says why it does not apply), and \
-            compares processing time against load with one installment.".into(),
+            compares processing time against load with one installment."
+            .into(),
         about: ABOUT,
         groups: vec![
             Group::of(
@@ -126,7 +127,13 @@ impl Describe for Report {
             Block::table(
                 "m4-machines",
                 "Machines",
-                &["processor", "chunks", "load (units)", "computing (s)", "finishes (s)"],
+                &[
+                    "processor",
+                    "chunks",
+                    "load (units)",
+                    "computing (s)",
+                    "finishes (s)",
+                ],
                 cut(rows, self.machines.len(), "machines"),
             ),
         ]

@@ -3,10 +3,10 @@
 
 use super::probe::Probe;
 use super::{Instance, Report};
+use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
-use crate::core::count::Count;
 use crate::core::gantt::Gantt;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{Model, Preset};
@@ -78,16 +78,30 @@ impl Model for Startup {
                 set: |i, v| i.chunks = Count(v.max(0.0) as u64),
             },
             real("load", "the load V (MB in the presets)", |i, v| i.load = v),
-            real("a1", "in-core time per load unit a1 (s/MB)", |i, v| i.a1 = v),
-            real("a2", "out-of-core time per load unit a2 (s/MB)", |i, v| i.a2 = v),
-            real("b2", "out-of-core intercept b2 (s)", |i, v| i.b2 = v),
-            real("rate", "communication time per load unit C (s/MB)", |i, v| i.rate = v),
-            real("overhead", "time to start one message O (s)", |i, v| i.overhead = v),
-            real("startup", "machine start-up time S (s)", |i, v| i.startup = v),
-            // Last, so that a1 and a2 are final when ρ = b2/(a1 − a2) sets b2.
-            real("ram", "usable RAM ρ = b2/(a1 − a2) (MB), through b2", |i, v| {
-                i.b2 = v * (i.a1 - i.a2)
+            real("a1", "in-core time per load unit a1 (s/MB)", |i, v| {
+                i.a1 = v
             }),
+            real("a2", "out-of-core time per load unit a2 (s/MB)", |i, v| {
+                i.a2 = v
+            }),
+            real("b2", "out-of-core intercept b2 (s)", |i, v| i.b2 = v),
+            real(
+                "rate",
+                "communication time per load unit C (s/MB)",
+                |i, v| i.rate = v,
+            ),
+            real("overhead", "time to start one message O (s)", |i, v| {
+                i.overhead = v
+            }),
+            real("startup", "machine start-up time S (s)", |i, v| {
+                i.startup = v
+            }),
+            // Last, so that a1 and a2 are final when ρ = b2/(a1 − a2) sets b2.
+            real(
+                "ram",
+                "usable RAM ρ = b2/(a1 − a2) (MB), through b2",
+                |i, v| i.b2 = v * (i.a1 - i.a2),
+            ),
         ]
     }
 
@@ -100,7 +114,11 @@ impl Model for Startup {
 
     /// The map probe ([`Probe`]) rather than the full search: its hint
     /// carries from cell to cell, and its gap is proven.
-    fn measure(request: &Instance, quantity: Quantity, cache: &mut Cache) -> Result<Measured, Error> {
+    fn measure(
+        request: &Instance,
+        quantity: Quantity,
+        cache: &mut Cache,
+    ) -> Result<Measured, Error> {
         let (probe, fresh) = cache.get_or_make(|| Probe::new(request))?;
         if !fresh {
             probe.retarget(request)?;

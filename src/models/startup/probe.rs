@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::error::Validate;
-use crate::models::startup::LoadLp;
 use crate::models::startup::Instance;
+use crate::models::startup::LoadLp;
 
 /// The efficiency at one load, with its proven accuracy.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -390,10 +390,16 @@ mod tests {
                     let above = (point.makespan - scan.makespan) / scan.makespan;
                     (worst, below) = (worst.max(above), below.min(above));
                 }
-                eprintln!("m = {m}, kept {kept}: worst {worst:e}, below {below:e}, lps {}", probe.lps);
+                eprintln!(
+                    "m = {m}, kept {kept}: worst {worst:e}, below {below:e}, lps {}",
+                    probe.lps
+                );
                 assert!(worst < 2e-3, "m = {m}: the climb is {worst} above the scan");
                 let floor = if kept { -1e-4 } else { -1e-9 };
-                assert!(below >= floor, "m = {m}: the climb is {below} below the scan");
+                assert!(
+                    below >= floor,
+                    "m = {m}: the climb is {below} below the scan"
+                );
             }
         }
     }

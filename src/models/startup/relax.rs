@@ -55,15 +55,26 @@ pub(crate) struct Kept {
 impl Kept {
     /// The relaxation with machine `i`'s count also in `part` (one row per
     /// side of the box that moved).
-    pub(super) fn boxed(mut self, i: usize, part: (f64, f64), cutoff: f64) -> Result<Relaxation, Error> {
+    pub(super) fn boxed(
+        mut self,
+        i: usize,
+        part: (f64, f64),
+        cutoff: f64,
+    ) -> Result<Relaxation, Error> {
         let ki = self.counts[i];
         let mut answer = Ok(());
         let (lo, hi) = self.warm.problem().bounds(ki);
         if part.0 > lo {
-            answer = self.warm.add_constraint(&[(ki, 1.0)], Cmp::Ge, part.0).map(drop);
+            answer = self
+                .warm
+                .add_constraint(&[(ki, 1.0)], Cmp::Ge, part.0)
+                .map(drop);
         }
         if answer.is_ok() && part.1 < hi {
-            answer = self.warm.add_constraint(&[(ki, 1.0)], Cmp::Le, part.1).map(drop);
+            answer = self
+                .warm
+                .add_constraint(&[(ki, 1.0)], Cmp::Le, part.1)
+                .map(drop);
         }
         match answer {
             Ok(()) => Ok(self.relaxation()),
@@ -78,7 +89,11 @@ impl Kept {
         Relaxation {
             bound: solution.objective() * self.unit,
             counts: self.counts.iter().map(|&ki| solution[ki]).collect(),
-            loads: self.r.iter().map(|&ri| solution[ri] / self.per_chunk).collect(),
+            loads: self
+                .r
+                .iter()
+                .map(|&ri| solution[ri] / self.per_chunk)
+                .collect(),
             kept: Some(self),
         }
     }
@@ -607,5 +622,4 @@ impl Instance {
         let out_of_core = (room - self.b2) / (self.rate + self.a2);
         in_core.min(out_of_core)
     }
-
 }

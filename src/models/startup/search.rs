@@ -80,12 +80,7 @@ impl Node {
         Ok(Node::of(relaxed, prefix, chunks, range))
     }
 
-    fn of(
-        relaxed: Relaxation,
-        prefix: Vec<usize>,
-        chunks: Chunks,
-        range: Vec<(f64, f64)>,
-    ) -> Node {
+    fn of(relaxed: Relaxation, prefix: Vec<usize>, chunks: Chunks, range: Vec<(f64, f64)>) -> Node {
         // Only a node that may split needs its LP (a solver's state is
         // much larger than the node).
         let kept = relaxed

@@ -202,12 +202,7 @@ impl Instance {
             None => 1.0,
         };
         lp.add_constraint(&all, Cmp::Eq, rhs);
-        SequenceLp {
-            lp,
-            unit,
-            x,
-            share,
-        }
+        SequenceLp { lp, unit, x, share }
     }
 
     /// The schedule of a sequence with given sizes: every message as early

@@ -1,11 +1,9 @@
 //! M5 on the page: the form and the report's layout.
 
 use super::{Report, Status};
-use crate::core::form::{Field, Form, Group, Kind, Layout, Formula as F};
+use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::response::Describe;
-use crate::core::view::{
-    gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN,
-};
+use crate::core::view::{gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN};
 
 /// The fields of the start-up model's processing time and network (also
 /// the maps'), with `chunks` among them when `with_chunks`.
@@ -100,7 +98,8 @@ pub fn form() -> Form {
             after computing the previous one. For each communication sequence the best sizes \
             come from a linear program; a branch and bound over sequences proves how far from \
             optimal the answer can be (the gap), and stops when it is proven optimal or its LP \
-            budget is spent.".into(),
+            budget is spent."
+            .into(),
         about: ABOUT,
         groups,
         rows: None,
@@ -188,7 +187,14 @@ impl Describe for Report {
             Block::table(
                 "m5-chunks",
                 "Chunks in sending order",
-                &["chunk", "machine", "α (MB)", "memory", "send (s)", "compute (s)"],
+                &[
+                    "chunk",
+                    "machine",
+                    "α (MB)",
+                    "memory",
+                    "send (s)",
+                    "compute (s)",
+                ],
                 rows,
             ),
         ]

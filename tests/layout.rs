@@ -1,0 +1,115 @@
+//! The layout rules the code keeps, checked on the tree itself: every
+//! source file is under the formatter and compiled (so clippy reads it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The crate's root folder.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `dir`, sorted (build output and npm's folders
+/// left out).
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        let entries = std::fs::read_dir(&at).expect("cannot fail: the folder was listed");
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() && name != "target" && name != "node_modules" && name != "pkg" {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Every Rust file of the project: the crate, its tests and benchmarks.
+fn project_files() -> Vec<PathBuf> {
+    ["src", "tests", "benches"]
+        .iter()
+        .flat_map(|d| rust_files(&root().join(d)))
+        .collect()
+}
+
+/// `cargo fmt` only reads the modules it can follow, so each file is given
+/// to rustfmt by name as well: a file declared where rustfmt cannot see it
+/// (inside a macro, say) is still checked.
+#[test]
+fn every_rust_file_is_formatted() {
+    let files = project_files();
+    assert!(files.len() > 100, "only {} Rust files found", files.len());
+    let output = Command::new("rustfmt")
+        .args(["--check", "--edition", "2021"])
+        .args(&files)
+        .output()
+        .expect("rustfmt runs (it comes with the toolchain: rustup component add rustfmt)");
+    assert!(
+        output.status.success(),
+        "rustfmt --check:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The module a file of `src` is declared in, and the name it is declared
+/// under (`None` for the crate's roots).
+fn parent_of(file: &Path) -> Option<(PathBuf, String)> {
+    let name = file.file_stem()?.to_str()?.to_string();
+    let dir = file.parent()?;
+    if dir.ends_with("src") && (name == "lib" || name == "main") || dir.ends_with("src/bin") {
+        return None;
+    }
+    if name == "mod" {
+        let up = dir.parent()?;
+        let folder = dir.file_name()?.to_str()?.to_string();
+        let module = up.join("mod.rs");
+        let parent = if up.ends_with("src") {
+            up.join("lib.rs")
+        } else if module.exists() {
+            module
+        } else {
+            up.with_extension("rs")
+        };
+        return Some((parent, folder));
+    }
+    let module = dir.join("mod.rs");
+    let parent = if dir.ends_with("src") {
+        dir.join("lib.rs")
+    } else if module.exists() {
+        module
+    } else {
+        dir.with_extension("rs")
+    };
+    Some((parent, name))
+}
+
+/// Every file of `src` is declared by a plain `mod` line of its parent, so
+/// the compiler, clippy and rustfmt all read it.
+#[test]
+fn every_source_file_is_declared_by_a_plain_mod_line() {
+    for file in rust_files(&root().join("src")) {
+        let Some((parent, name)) = parent_of(&file) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&parent).unwrap_or_default();
+        let declared = text.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+            line == format!("mod {name};")
+        });
+        assert!(
+            declared,
+            "{} is not declared by a `mod {name};` line in {}",
+            file.display(),
+            parent.display()
+        );
+    }
+}
