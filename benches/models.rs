@@ -14,9 +14,9 @@ use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::heterogeneous::{self, Algorithm, Mode, Objective, SortRule};
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
+use dlt_calc::models::installments::{self, evaluate, simulate};
 use dlt_calc::models::linear;
 use dlt_calc::models::mapreduce::{self, MapReduce};
-use dlt_calc::models::multi_installment::{self, evaluate, simulate};
 use dlt_calc::models::startup;
 use dlt_calc::models::startup::probe::Probe;
 
@@ -337,7 +337,7 @@ fn main() {
     );
 
     // M4: a million chunks.
-    let fig = multi_installment::Instance::figure_10();
+    let fig = installments::Instance::figure_10();
     let load = 5e6;
     row(
         "M4 exact evaluation, 10^6 chunks (closed form)",
@@ -358,7 +358,7 @@ fn main() {
         "",
         median(budget, || {
             black_box(
-                multi_installment::Instance {
+                installments::Instance {
                     load: 1e3,
                     ..fig.clone()
                 }

@@ -112,8 +112,13 @@ pub fn examples() -> Vec<(&'static str, &'static str, &'static str)> {
 /// A tab of the page: its model, form and presets.
 #[derive(Debug, Clone, Serialize)]
 pub struct Tab {
-    /// The model's tag.
+    /// The model's id: its request tag, the tab's id (every element of the
+    /// tab is named after it) and, with a dot, its keys' prefix in a link.
     pub model: &'static str,
+    /// Its number in the course (`4` for M4), if it has one.
+    pub number: Option<u8>,
+    /// The tab's older id and key prefix, read in older links.
+    pub former: crate::core::model::Former,
     /// The form.
     pub form: crate::core::form::Form,
     /// The presets' names and labels (the first is the default).
@@ -125,6 +130,8 @@ pub fn tabs() -> Vec<Tab> {
     registry::all()
         .map(|m| Tab {
             model: m.name(),
+            number: m.number(),
+            former: m.former(),
             form: m.form(),
             presets: m.presets().into_iter().map(|(n, l, _)| (n, l)).collect(),
         })
@@ -272,11 +279,14 @@ impl Request {
         })
     }
 
-    /// A built-in example by name (see [`examples`]).
+    /// A built-in example by name (see [`examples`]), or by a model's id:
+    /// its first preset, the one its tab opens with.
     pub fn example(name: &str) -> Option<Request> {
-        let (_, _, value) = registry::all()
+        let named = registry::all()
             .flat_map(|m| m.presets())
-            .find(|(n, _, _)| *n == name)?;
+            .find(|(n, _, _)| *n == name);
+        let first = || registry::find(name)?.presets().into_iter().next();
+        let (_, _, value) = named.or_else(first)?;
         Request::from_value(value).ok()
     }
 

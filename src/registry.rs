@@ -25,14 +25,23 @@ static MAPS: &[&dyn Entry] = &[
     &Registered::<ExerciseSheet<Models>>::NEW,
 ];
 
-/// Every model and map, in the order of the page's tabs.
+/// Every model and map in the order a course takes them (by their number,
+/// M1 to M8; the tools over every model after them), which is the order of
+/// the page's tabs, `dlt example` and the docs.
 pub fn all() -> impl Iterator<Item = &'static dyn Entry> {
-    crate::models::LIST.iter().chain(MAPS).copied()
+    let mut entries: Vec<&'static dyn Entry> =
+        crate::models::LIST.iter().chain(MAPS).copied().collect();
+    // Stable: entries of one number keep the lists' order.
+    entries.sort_by_key(|e| e.number().unwrap_or(u8::MAX));
+    entries.into_iter()
 }
 
-/// The model with this tag.
+/// The model with this id, or with this older request tag (so that saved
+/// requests keep working).
 pub fn find(name: &str) -> Option<&'static dyn Entry> {
-    all().find(|m| m.name() == name)
+    all()
+        .find(|m| m.name() == name)
+        .or_else(|| all().find(|m| m.former().tag == Some(name)))
 }
 
 /// The registry as the generalised maps see it.
@@ -44,6 +53,10 @@ impl Shelf for Models {
         all()
             .flat_map(|m| m.exercises().into_iter().map(move |t| (m.name(), t)))
             .collect()
+    }
+
+    fn number(model: &str) -> Option<u8> {
+        find(model)?.number()
     }
 }
 

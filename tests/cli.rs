@@ -35,14 +35,14 @@ fn every_example_solves_and_is_verified() {
         "isoefficiency",
         "isoefficiency-small",
         "table1",
-        "map-energy",
-        "map-startup",
+        "contour-energy",
+        "contour-startup",
         "mapreduce-reducers",
         "mapreduce-gamma",
-        "map-mapreduce",
+        "contour-mapreduce",
         "heterogeneous-pareto",
-        "map-heterogeneous-energy",
-        "map-startup-energy",
+        "contour-heterogeneous-energy",
+        "contour-startup-energy",
     ];
     for name in names {
         let request = dlt(&["example", name], "").stdout;
@@ -141,7 +141,7 @@ fn usage_errors_exit_2_and_help_works() {
     assert!(out.success());
     assert!(out.stdout.clone().contains("dlt solve [FILE]"));
     let out = dlt(&["example"], "");
-    assert!(out.stdout.clone().starts_with("linear-energy-small"));
+    assert!(out.stdout.clone().starts_with("metrics-adding"));
     let out = dlt(&["example", "nope"], "");
     assert_eq!(out.code, Some(2));
     let out = dlt(&["solve", "/no/such/file.json"], "");

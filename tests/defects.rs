@@ -101,7 +101,7 @@ fn text_where_a_number_belongs_is_named() {
         ("startup", "max_lps", "1,000", "max_lps: is not a number (got \"1,000\"): write it without separators (1000)"),
         ("startup", "machines", "Infinity", "machines: must be a finite number (got \"Infinity\")"),
         ("startup", "load", "100", "load: must be a number, not text (got \"100\")"),
-        ("multi-installment", "chunk", "0,5", "chunk: is not a number (got \"0,5\")"),
+        ("installments", "chunk", "0,5", "chunk: is not a number (got \"0,5\")"),
     ];
     for (example, field, text, message) in cases {
         let request = example_with(example, |r| r[field] = json!(text));
@@ -157,8 +157,8 @@ fn model_with_a_long_unknown_name_is_shortened() {
 }
 
 #[test]
-fn multi_installment_1000_machine_series_of_200_points_is_refused() {
-    let request = example_with("multi-installment", |r| {
+fn installments_1000_machine_series_of_200_points_is_refused() {
+    let request = example_with("installments", |r| {
         let machine = r["processors"][0].clone();
         r["processors"] = Value::Array(vec![machine; 1000]);
         r["series"] = json!({"from": 1, "to": 1e11, "points": 200});
@@ -172,8 +172,8 @@ fn multi_installment_1000_machine_series_of_200_points_is_refused() {
 }
 
 #[test]
-fn multi_installment_1000_machine_series_stops_at_max_seconds() {
-    let request = example_with("multi-installment", |r| {
+fn installments_1000_machine_series_stops_at_max_seconds() {
+    let request = example_with("installments", |r| {
         let machine = r["processors"][0].clone();
         r["processors"] = Value::Array(vec![machine; 1000]);
         r["series"] = json!({"from": 1, "to": 1e11, "points": 4});
@@ -191,7 +191,7 @@ fn multi_installment_1000_machine_series_stops_at_max_seconds() {
 
 #[test]
 fn contour_200_by_200_stops_at_max_seconds_with_the_grid_so_far() {
-    let request = example_with("map-compute-communication", |r| {
+    let request = example_with("contour-compute-communication", |r| {
         r["x"]["steps"] = json!(200);
         r["y"]["steps"] = json!(200);
         // Cut in both builds, on one thread whatever the cores: in 3 s, 44
@@ -219,7 +219,7 @@ fn contour_200_by_200_stops_at_max_seconds_with_the_grid_so_far() {
 
 #[test]
 fn startup_map_of_200_by_200_is_refused_before_work() {
-    let request = example_with("map-startup", |r| {
+    let request = example_with("contour-startup", |r| {
         r["x"]["steps"] = json!(200);
         r["y"]["steps"] = json!(200);
     });
@@ -238,7 +238,7 @@ fn max_seconds_0_names_its_field() {
 #[test]
 fn contour_idle_factor_axis_without_a_power_model_is_refused() {
     // It used to vary nothing and draw a flat map.
-    let request = example_with("map-compute-communication", |r| {
+    let request = example_with("contour-compute-communication", |r| {
         r["y"] = json!({"parameter": "idle_factor", "from": 1, "to": 10, "steps": 5});
     });
     rejected(
@@ -324,7 +324,7 @@ fn fractional_counts_name_their_field_and_every_other_field_is_still_checked() {
         &request,
         "machines[0].count: must be a whole number (got 1.5)",
     );
-    let request = example_with("map-startup", |r| r["x"]["steps"] = json!(2.5));
+    let request = example_with("contour-startup", |r| r["x"]["steps"] = json!(2.5));
     rejected(&request, "x.steps: must be a whole number (got 2.5)");
 }
 

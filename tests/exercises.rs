@@ -96,13 +96,37 @@ fn every_template_draws_sound_exercises() {
 /// seed and its place, not on the other items of the sheet.
 #[test]
 fn a_sheet_is_the_same_wherever_it_is_drawn() {
-    let a = paper(sheet(42, &["m2-split", "m3-two-levels", "m1-efficiency"]));
-    let b = paper(sheet(42, &["m2-split", "m3-two-levels", "m1-efficiency"]));
+    let a = paper(sheet(
+        42,
+        &[
+            "linear-split",
+            "hierarchical-two-levels",
+            "metrics-efficiency",
+        ],
+    ));
+    let b = paper(sheet(
+        42,
+        &[
+            "linear-split",
+            "hierarchical-two-levels",
+            "metrics-efficiency",
+        ],
+    ));
     assert_eq!(a, b);
-    let c = paper(sheet(42, &["m2-split", "m4-beta", "m1-efficiency"]));
+    let c = paper(sheet(
+        42,
+        &["linear-split", "installments-beta", "metrics-efficiency"],
+    ));
     assert_eq!(a.exercises[0].posed, c.exercises[0].posed);
     assert_eq!(a.exercises[2].posed, c.exercises[2].posed);
-    let d = paper(sheet(43, &["m2-split", "m3-two-levels", "m1-efficiency"]));
+    let d = paper(sheet(
+        43,
+        &[
+            "linear-split",
+            "hierarchical-two-levels",
+            "metrics-efficiency",
+        ],
+    ));
     assert_ne!(a.exercises, d.exercises);
 }
 
@@ -138,7 +162,7 @@ fn m2_closed_form(request: &Value) -> (Vec<f64>, f64) {
 fn m2_answers_agree_with_the_closed_form() {
     let mut compared = 0;
     for seed in 0..SEEDS {
-        let p = paper(sheet(seed, &["m2-split", "m2-speedup"]));
+        let p = paper(sheet(seed, &["linear-split", "linear-speedup"]));
         let split = &p.exercises[0].posed;
         let (loads, makespan) = m2_closed_form(&split.request);
         let used = report(&split.request)["active"].as_u64().unwrap();
@@ -172,7 +196,10 @@ fn m2_answers_agree_with_the_closed_form() {
 #[test]
 fn m3_answers_agree_with_brute_force() {
     for seed in 0..SEEDS {
-        let p = paper(sheet(seed, &["m3-two-levels", "m3-naive"]));
+        let p = paper(sheet(
+            seed,
+            &["hierarchical-two-levels", "hierarchical-naive"],
+        ));
         let e = &p.exercises[0].posed;
         let r = &e.request;
         let v = r["load"].as_f64().unwrap();
@@ -228,11 +255,11 @@ fn m1_and_m4_answers_agree_with_their_formulas() {
         let p = paper(sheet(
             seed,
             &[
-                "m1-karp-flatt",
-                "m1-amdahl",
-                "m1-isoefficiency",
-                "m4-beta",
-                "m1-efficiency",
+                "metrics-karp-flatt",
+                "metrics-amdahl",
+                "metrics-isoefficiency",
+                "installments-beta",
+                "metrics-efficiency",
             ],
         ));
         // Karp–Flatt from the measured runs.
@@ -303,7 +330,7 @@ fn m1_and_m4_answers_agree_with_their_formulas() {
 #[test]
 fn m5_answers_agree_with_the_formula_and_the_calculator() {
     for seed in 0..20 {
-        let p = paper(sheet(seed, &["m5-single", "m5-efficiency"]));
+        let p = paper(sheet(seed, &["startup-single", "startup-efficiency"]));
         let e = &p.exercises[0].posed;
         let f = |k: &str| e.request[k].as_f64().unwrap();
         let v = f("load");
@@ -324,7 +351,10 @@ fn m5_answers_agree_with_the_formula_and_the_calculator() {
 #[test]
 fn choice_answers_name_the_fastest_option() {
     for seed in 0..20 {
-        let p = paper(sheet(seed, &["m4-which-faster", "m7-sort-rule"]));
+        let p = paper(sheet(
+            seed,
+            &["installments-which-faster", "heterogeneous-sort-rule"],
+        ));
         let e = &p.exercises[0].posed;
         let time = |chunk: f64| {
             let mut r = e.request.clone();
@@ -381,27 +411,27 @@ fn choice_answers_name_the_fastest_option() {
 fn bad_sheets_are_refused_field_by_field() {
     let cases: Vec<(Value, &str, &str)> = vec![
         (
-            sheet(1, &["m2-split", "no-such"]),
+            sheet(1, &["linear-split", "no-such"]),
             "items[1].exercise",
-            "must name an exercise: \"no-such\" is not one (m2-split",
+            "must name an exercise: \"no-such\" is not one (metrics-efficiency",
         ),
         (sheet(1, &[]), "items", "must not be empty"),
         (
-            json!({"model": "exercises", "seed": 1.5, "items": [{"exercise": "m2-split"}]}),
+            json!({"model": "exercises", "seed": 1.5, "items": [{"exercise": "linear-split"}]}),
             "seed",
             "whole",
         ),
         (
-            json!({"model": "exercises", "seed": -1, "items": [{"exercise": "m2-split"}]}),
+            json!({"model": "exercises", "seed": -1, "items": [{"exercise": "linear-split"}]}),
             "seed",
             "",
         ),
         (
-            json!({"model": "exercises", "title": "x".repeat(300), "seed": 1, "items": [{"exercise": "m2-split"}]}),
+            json!({"model": "exercises", "title": "x".repeat(300), "seed": 1, "items": [{"exercise": "linear-split"}]}),
             "title",
             "300",
         ),
-        (sheet(1, &["m2-split"; 41]), "items", "41"),
+        (sheet(1, &["linear-split"; 41]), "items", "41"),
     ];
     for (request, field, words) in cases {
         let problems = match Request::from_value(request.clone()) {
@@ -419,23 +449,54 @@ fn bad_sheets_are_refused_field_by_field() {
 /// The answer key lists every exercise with its answer.
 #[test]
 fn the_answer_key_is_a_csv_of_every_answer() {
-    let request = sheet(5, &["m3-two-levels", "m1-isoefficiency"]);
+    let request = sheet(5, &["hierarchical-two-levels", "metrics-isoefficiency"]);
     let response = run(&Request::from_value(request.clone()).unwrap(), &mut Silent).unwrap();
     let csv = response.csv().unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "number,exercise,question,answer,unit,tolerance");
     assert_eq!(lines.len(), 3);
     assert!(
-        lines[1].starts_with("1,m3-two-levels,") && lines[1].contains(",s,0.005"),
+        lines[1].starts_with("1,hierarchical-two-levels,") && lines[1].contains(",s,0.005"),
         "{}",
         lines[1]
     );
     assert!(
-        lines[2].starts_with("2,m1-isoefficiency,") && lines[2].contains("Θ(p"),
+        lines[2].starts_with("2,metrics-isoefficiency,") && lines[2].contains("Θ(p"),
         "{}",
         lines[2]
     );
     assert!(!csv.contains("<i>"), "{csv}");
+}
+
+/// A sheet that names its exercises as they were first published
+/// (`m<number>-…`, before every model had one id) is read, and draws the
+/// same numbers: a teacher's shared sheet keeps its exercises.
+#[test]
+fn exercises_named_as_first_published_draw_the_same_numbers() {
+    let old = [
+        "m1-efficiency",
+        "m3-two-levels",
+        "m4-beta",
+        "m6-bounds",
+        "m8-plateau",
+    ];
+    let new = [
+        "metrics-efficiency",
+        "hierarchical-two-levels",
+        "installments-beta",
+        "isoefficiency-bounds",
+        "mapreduce-plateau",
+    ];
+    let paper = |items: &[&str]| {
+        let request = Request::from_value(sheet(11, items)).unwrap();
+        assert!(request.problems().is_empty(), "{items:?}");
+        serde_json::to_value(run(&request, &mut Silent).unwrap()).unwrap()
+    };
+    assert_eq!(paper(&old), paper(&new));
+    assert_eq!(
+        paper(&old)["exercises"][1]["template"],
+        "hierarchical-two-levels"
+    );
 }
 
 /// The exercise tab cites exactly the works its exercises come from.

@@ -45,7 +45,7 @@ fn report(request: &Value) -> Value {
 #[test]
 fn m6_bounds_agree_with_13_and_enclose_the_exact_efficiency() {
     for seed in 0..12 {
-        let e = &posed(seed, &["m6-bounds"])[0];
+        let e = &posed(seed, &["isoefficiency-bounds"])[0];
         let f = |k: &str| e.request[k].as_f64().unwrap();
         let (m, n, v) = (f("machines"), f("chunks"), f("load"));
         let single =
@@ -77,7 +77,7 @@ fn m6_bounds_agree_with_13_and_enclose_the_exact_efficiency() {
 #[test]
 fn m6_approximation_agrees_with_15_above_vmax() {
     for seed in 0..40 {
-        let e = &posed(seed, &["m6-approximation"])[0];
+        let e = &posed(seed, &["isoefficiency-approximation"])[0];
         let f = |k: &str| e.request[k].as_f64().unwrap();
         let (m, n) = (f("machines"), f("chunks"));
         let level: f64 = e.question.split("<i>e</i> = ").last().unwrap()
@@ -114,7 +114,7 @@ fn job(r: &Value) -> [f64; 8] {
 #[test]
 fn m8_sequential_time_and_plateau_agree_with_their_formulas() {
     for seed in 0..40 {
-        let p = posed(seed, &["m8-sequential", "m8-plateau"]);
+        let p = posed(seed, &["mapreduce-sequential", "mapreduce-plateau"]);
         let [v, a, b, g, s, _, _, _] = job(&p[0].request);
         assert!(close(value(&p[0].answer), s + a * v + b * g * v, 1e-12));
         let [v, a, b, g, s, c, r, l] = job(&p[1].request);
@@ -188,7 +188,7 @@ fn brute_force(m: usize, job: [f64; 8]) -> f64 {
 fn m8_one_reducer_agrees_with_a_brute_force_over_the_split() {
     let mut checked = 0;
     for seed in 0..40 {
-        let e = &posed(seed, &["m8-one-reducer"])[0];
+        let e = &posed(seed, &["mapreduce-one-reducer"])[0];
         let m = e.request["mappers"].as_u64().unwrap() as usize;
         if m > 3 {
             continue;

@@ -20,7 +20,7 @@
 //! - `check` and `solve` agree: `check` passes exactly when `solve` succeeds
 //!   (a computation that fails after a passing check is reported too).
 //!
-//! The maps (presets `isoefficiency*`, `table1`, `map-*`) and the largest
+//! The maps (presets `isoefficiency*`, `table1`, `contour-*`) and the largest
 //! linear preset are shrunk first (one machine count, two levels, 3 × 3
 //! grids), so a case takes well under a second unless something is wrong.
 //! Every failure is collected and printed with what reproduces it, then
@@ -332,7 +332,7 @@ fn tags() -> Vec<Hostile> {
     let mut out: Vec<Hostile> = [
         "linear",
         "hierarchical",
-        "multi-installment",
+        "installments",
         "startup",
         "isoefficiency",
         "table1",
@@ -542,7 +542,7 @@ fn shrink(name: &str, request: &mut Value) {
         request["machines_to"] = request["machines_from"].clone();
         request["levels"] = json!([1.0, 10.0]);
     }
-    if name.starts_with("map-") {
+    if name.starts_with("contour-") {
         for axis in ["x", "y"] {
             request[axis]["steps"] = json!(3.0);
             if request[axis]["parameter"] == "machines" || request[axis]["parameter"] == "mappers" {

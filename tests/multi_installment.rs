@@ -9,7 +9,7 @@ use dlt_calc::core::count::Count;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::core::verify::{verify, Rules};
-use dlt_calc::models::multi_installment::{
+use dlt_calc::models::installments::{
     admissible, evaluate, heuristic, schedule, simulate, Instance, Series,
 };
 use proptest::prelude::*;

@@ -50,7 +50,7 @@ fn the_generalised_map_lists_every_mapped_model() {
 #[test]
 fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
     for model in ["hierarchical", "contour", "no-such-model"] {
-        let mut request = Request::example("map-startup").unwrap().to_json();
+        let mut request = Request::example("contour-startup").unwrap().to_json();
         request["base"]["model"] = json!(model);
         let problems = Request::from_value(request).unwrap().problems();
         let text = format!("{problems:?}");
@@ -65,7 +65,7 @@ fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
 /// A base's own errors keep their full path under `base`.
 #[test]
 fn a_bad_value_inside_the_base_is_named_by_its_full_path() {
-    let mut request = Request::example("map-compute-communication")
+    let mut request = Request::example("contour-compute-communication")
         .unwrap()
         .to_json();
     request["base"]["machines"][0]["rate"] = json!(-1);

@@ -53,7 +53,7 @@ fn draws_the_worked_example_gantt_chart() {
 
 #[wasm_bindgen_test]
 fn draws_the_figure_10_series_on_log_axes() {
-    let request = web::example("multi-installment").unwrap();
+    let request = web::example("installments").unwrap();
     let response = web::run(request, None).unwrap();
     let charts: js_sys::Array = js_sys::Reflect::get(&response, &"charts".into())
         .unwrap()

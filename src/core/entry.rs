@@ -13,7 +13,7 @@ use crate::core::error::{shorten, Error, Invalid, Validate};
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity, Target};
-use crate::core::model::Model;
+use crate::core::model::{Former, Model};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
 
@@ -23,6 +23,10 @@ pub trait Entry: Sync {
     fn name(&self) -> &'static str;
     /// A short title.
     fn title(&self) -> &'static str;
+    /// Its number in the course ([`Model::NUMBER`]).
+    fn number(&self) -> Option<u8>;
+    /// The names it had before its id ([`Model::FORMER`]).
+    fn former(&self) -> Former;
     /// Whether the model applies its own `max_seconds`.
     fn owns_time_limit(&self) -> bool;
     /// The presets: name, label and the request as JSON (with its tag).
@@ -170,6 +174,14 @@ impl<M: Model> Entry for Registered<M> {
 
     fn title(&self) -> &'static str {
         M::TITLE
+    }
+
+    fn number(&self) -> Option<u8> {
+        M::NUMBER
+    }
+
+    fn former(&self) -> Former {
+        M::FORMER
     }
 
     fn owns_time_limit(&self) -> bool {

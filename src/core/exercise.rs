@@ -34,6 +34,24 @@ pub struct Template {
 pub trait Shelf: std::fmt::Debug + Clone + PartialEq + Sync + 'static {
     /// The templates with the tag of the model that poses each.
     fn templates() -> Vec<(&'static str, Template)>;
+
+    /// The course number of the model tagged `model` (its `M` number).
+    fn number(model: &str) -> Option<u8>;
+
+    /// The name a template of `model` was first published under, which
+    /// seeds its numbers so that a shared sheet keeps them: before every
+    /// model had one id, a numbered model's templates were named
+    /// `m<number>-…` (`m3-two-levels` for `hierarchical-two-levels`).
+    fn published(model: &str, template: &Template) -> String {
+        let rest = template
+            .id
+            .strip_prefix(model)
+            .and_then(|r| r.strip_prefix('-'));
+        match (Self::number(model), rest) {
+            (Some(n), Some(rest)) => format!("m{n}-{rest}"),
+            _ => template.id.to_string(),
+        }
+    }
 }
 
 /// An exercise as a template poses it.

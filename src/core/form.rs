@@ -5,6 +5,7 @@
 //! described once, here in Rust, next to the request they fill.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -12,11 +13,6 @@ use serde_json::Value;
 /// A tab of the page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Form {
-    /// The tab's id (`m3`); every element of the tab is named after it.
-    pub id: &'static str,
-    /// What the tab's keys start with in a link (`l.`), so that the tabs'
-    /// inputs live side by side in one URL.
-    pub prefix: &'static str,
     /// The tab's label.
     pub tab: &'static str,
     /// The heading (may hold `<i>`, `<sub>` and `<sup>`).
@@ -192,6 +188,9 @@ pub struct Column {
     /// ([`crate::core::model::Model::fill_row`]), e.g. a mode its wake-up
     /// time and sleep power.
     pub fills: bool,
+    /// Older words of a [`Kind::Choice`] column and the option each now is,
+    /// read from older links.
+    pub aliases: BTreeMap<String, String>,
 }
 
 impl Field {
@@ -312,6 +311,7 @@ impl Column {
             optional: None,
             options: Cow::Borrowed(&[]),
             fills: false,
+            aliases: BTreeMap::new(),
         }
     }
 

@@ -42,12 +42,41 @@ pub struct Preset<R> {
     pub request: R,
 }
 
+/// The names a model was published under before its id, still read so that
+/// old requests, links and sheets keep working.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Former {
+    /// An older request tag (`None`: the tag never changed).
+    pub tag: Option<&'static str>,
+    /// The page's older tab id (`m4`), read in a link's `tab`.
+    pub tab: &'static str,
+    /// What the tab's keys started with in older links (`mi.`; empty: no
+    /// prefix, the keys bare).
+    pub prefix: &'static str,
+}
+
+impl Former {
+    /// A model first published under its id: nothing to read.
+    pub const NONE: Former = Former {
+        tag: None,
+        tab: "",
+        prefix: "",
+    };
+}
+
 /// A model of the calculator (or a map over one): request in, output out.
 pub trait Model: 'static {
-    /// The request's `"model"` tag.
+    /// The model's one id: its folder, request tag (`"model"`), tab, link
+    /// prefix (`<id>.`), and the start of its presets' and exercises' names.
     const NAME: &'static str;
     /// A short title for lists and tabs.
     const TITLE: &'static str;
+    /// Its number in the course (`M4`, display only), which also orders the
+    /// registry; `None` for the tools over every model (maps, sheets), listed
+    /// after the numbered ones.
+    const NUMBER: Option<u8> = None;
+    /// The names it had before its id.
+    const FORMER: Former = Former::NONE;
     /// Whether the request has its own `max_seconds` and stops itself with
     /// a status of its own; otherwise the registry applies the time limit.
     const OWN_TIME_LIMIT: bool = false;

@@ -14,7 +14,7 @@ use crate::core::count::{Count, MAX_COUNT};
 use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
 use crate::core::exercise::{draw_for, Posed, Shelf, Template};
 use crate::core::form::Form;
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Views;
 use crate::core::view::Block;
@@ -99,8 +99,12 @@ impl<S: Shelf> Sheet<S> {
         }
     }
 
+    /// The template named `name`, by its id or by the name it was first
+    /// published under (so that older sheets keep working).
     fn template(name: &str) -> Option<(&'static str, Template)> {
-        S::templates().into_iter().find(|(_, t)| t.id == name)
+        S::templates()
+            .into_iter()
+            .find(|(m, t)| t.id == name || S::published(m, t) == name)
     }
 
     /// Draws every exercise and computes its answer.
@@ -119,7 +123,7 @@ impl<S: Shelf> Sheet<S> {
             let (model, template) = Self::template(&item.exercise).ok_or_else(|| {
                 Error::Malformed(format!("no exercise named {:?}", item.exercise))
             })?;
-            let mut draw = draw_for(self.seed.0, k, template.id);
+            let mut draw = draw_for(self.seed.0, k, &S::published(model, &template));
             let posed = (template.make)(&mut draw).map_err(|e| {
                 Error::Malformed(format!("exercise {} ({}): {e}", k + 1, template.id))
             })?;
@@ -152,7 +156,7 @@ impl<S: Shelf> Validate for Sheet<S> {
         if c.count("items", self.items.len(), MAX_ITEMS) {
             let known: Vec<&str> = S::templates().iter().map(|(_, t)| t.id).collect();
             for (k, item) in self.items.iter().enumerate() {
-                if !known.contains(&item.exercise.as_str()) {
+                if Self::template(&item.exercise).is_none() {
                     c.fail(
                         format!("items[{k}].exercise"),
                         Invalid::UnknownExercise {
@@ -179,6 +183,11 @@ impl Views for Paper {
 impl<S: Shelf> Model for ExerciseSheet<S> {
     const NAME: &'static str = "exercises";
     const TITLE: &'static str = "Exercises";
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "exercises",
+        prefix: "x.",
+    };
     type Request = Sheet<S>;
     type Output = Paper;
 
@@ -197,12 +206,12 @@ impl<S: Shelf> Model for ExerciseSheet<S> {
                     "Speedup, efficiency and splitting a load",
                     1,
                     &[
-                        "m1-efficiency",
-                        "m1-karp-flatt",
-                        "m1-amdahl",
-                        "m2-split",
-                        "m3-two-levels",
-                        "m4-beta",
+                        "metrics-efficiency",
+                        "metrics-karp-flatt",
+                        "metrics-amdahl",
+                        "linear-split",
+                        "hierarchical-two-levels",
+                        "installments-beta",
                     ],
                 ),
             },
@@ -214,6 +223,12 @@ impl<S: Shelf> Model for ExerciseSheet<S> {
     }
 
     fn form() -> Form {
-        view::form(&S::templates())
+        let templates = S::templates();
+        let published: Vec<(String, &'static str)> = templates
+            .iter()
+            .map(|(m, t)| (S::published(m, t), t.id))
+            .filter(|(old, id)| old != id)
+            .collect();
+        view::form(&templates, published)
     }
 }

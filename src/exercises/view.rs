@@ -10,12 +10,20 @@ use crate::core::view::Block;
 use super::Paper;
 
 /// The tab: a title, a seed and the list of exercises (chosen from every
-/// model's templates).
-pub fn form(templates: &[(&'static str, Template)]) -> Form {
+/// model's templates); `published` maps the names older sheets used to
+/// the ids.
+pub fn form(
+    templates: &[(&'static str, Template)],
+    published: Vec<(String, &'static str)>,
+) -> Form {
     let ids: Vec<&'static str> = templates.iter().map(|(_, t)| t.id).collect();
     let exercise = Column {
         kind: Kind::Choice,
         options: Cow::Owned(ids.clone()),
+        aliases: published
+            .into_iter()
+            .map(|(old, id)| (old, id.to_string()))
+            .collect(),
         range: "one of the exercises listed",
         ..Column::number(
             "exercise",
@@ -27,8 +35,6 @@ pub fn form(templates: &[(&'static str, Template)]) -> Form {
         )
     };
     Form {
-        id: "exercises",
-        prefix: "x.",
         tab: "Exercises",
         title: "Exercise sheets",
         citation: "exercises drawn from the models' sources",

@@ -29,7 +29,7 @@ async function timeTab(browser, tab) {
     null, { timeout: 600000, polling: 50 });
   const total = (Date.now() - t0) / 1000;
   const status = await page.textContent('#status-text');
-  const extra = tab === 'map' ? await page.textContent('#map-summary') : '';
+  const extra = tab === 'isoefficiency' ? await page.textContent('#isoefficiency-summary') : '';
   await page.close();
   return { first, total, status, extra };
 }
@@ -48,13 +48,13 @@ const browser = await chromium.launch({
 });
 try {
   const rows = [];
-  const map = await timeTab(browser, 'map');
+  const map = await timeTab(browser, 'isoefficiency');
   rows.push(['reference map, m = 2..20, 12 levels + MAX (browser)', map.first, map.total, '<= 3 s; first lines <= 2 s', map.extra]);
   const table = await timeTab(browser, 'table1');
   rows.push(['Table 1, m = 2..20 (browser)', table.first, table.total, '<= 10 s', table.status]);
   const cores = os.cpus().length;
-  rows.push([`reference map (CLI, ${cores} threads)`, NaN, timeCli(['map', '--csv']), '<= 2 s', '']);
-  rows.push(['reference map (CLI, one thread)', NaN, timeCli(['map', '--csv'], 1), 'reported', '']);
+  rows.push([`reference map (CLI, ${cores} threads)`, NaN, timeCli(['isoefficiency', '--csv']), '<= 2 s', '']);
+  rows.push(['reference map (CLI, one thread)', NaN, timeCli(['isoefficiency', '--csv'], 1), 'reported', '']);
   rows.push([`Table 1 (CLI, ${cores} threads)`, NaN, timeCli(['table', '--csv']), '<= 1 s', '']);
   rows.push(['Table 1 (CLI, one thread)', NaN, timeCli(['table', '--csv'], 1), 'reported', '']);
   console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);

@@ -33,7 +33,7 @@ function worked(load) {
   return { model: 'hierarchical', load, processors: [p, p] };
 }
 
-async function makespanChange(page, from, id = '#m3-makespan') {
+async function makespanChange(page, from, id = '#hierarchical-makespan') {
   await page.waitForFunction(([sel, old]) => {
     const e = document.querySelector(sel);
     const t = e?.title || e?.textContent || '';
@@ -48,7 +48,7 @@ async function result(page, tab) {
 }
 
 /** Pixels of a chart canvas that have exactly one of the Gantt colours. */
-async function chartPixels(page, selector = '#m3-result canvas.gantt') {
+async function chartPixels(page, selector = '#hierarchical-result canvas.gantt') {
   return page.evaluate((sel) => {
     const c = document.querySelector(sel);
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -78,14 +78,14 @@ async function colouredPixels(page, selector) {
 
 test('loads the calculator with the reference instance computed in the worker', async (page) => {
   await page.goto(base);
-  await result(page, 'm3');
-  assert.equal(await full(page, '#m3-makespan'), '5.75');
-  const sizes = await page.$$eval('#m3-chunks tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.title || td.textContent));
+  await result(page, 'hierarchical');
+  assert.equal(await full(page, '#hierarchical-makespan'), '5.75');
+  const sizes = await page.$$eval('#hierarchical-chunks tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.title || td.textContent));
   assert.deepEqual(sizes, ['1.25', '0.75']);
-  assert.match(await page.textContent('#m3-verdict'), /verified/);
-  const memory = await page.$$eval('#m3-chunks tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.title || td.textContent));
+  assert.match(await page.textContent('#hierarchical-verdict'), /verified/);
+  const memory = await page.$$eval('#hierarchical-chunks tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.title || td.textContent));
   assert.deepEqual(memory, ['out of core', 'in core']);
-  const predicted = await page.$$eval('#m3-comparison tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.title || td.textContent));
+  const predicted = await page.$$eval('#hierarchical-comparison tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.title || td.textContent));
   assert.deepEqual(predicted, ['4.333333333', '13.04761905']);
   const px = await chartPixels(page);
   assert.ok(px.receive > 500 && px.inCore > 500 && px.outOfCore > 500, `chart not drawn: ${JSON.stringify(px)}`);
@@ -93,69 +93,69 @@ test('loads the calculator with the reference instance computed in the worker', 
 });
 
 test('editing an input recomputes and agrees with the CLI', async (page) => {
-  const before = await full(page, '#m3-makespan');
-  await page.fill('#m3-V', '3');
+  const before = await full(page, '#hierarchical-makespan');
+  await page.fill('#hierarchical-V', '3');
   const after = await makespanChange(page, before);
   assert.equal(after, fmt(cli(worked(3)).report.makespan));
-  assert.match(page.url(), /[?&]V=3(&|$)/);
-  const drawn = await page.getAttribute('#m3-result', 'data-drawn');
+  assert.match(page.url(), /[?&]hierarchical\.V=3(&|$)/);
+  const drawn = await page.getAttribute('#hierarchical-result', 'data-drawn');
   assert.ok(Number(drawn) >= 2, 'the chart was not redrawn');
   // Back past a citation's anchor: the inputs and the result follow the link.
-  await page.click('#m3 h2 a[href^="#bib-"]');
-  await page.fill('#m3-V', '4');
+  await page.click('#hierarchical h2 a[href^="#bib-"]');
+  await page.fill('#hierarchical-V', '4');
   await makespanChange(page, after);
-  assert.match(page.url(), /[?&]V=4(&|$)/);
+  assert.match(page.url(), /[?&]hierarchical\.V=4(&|$)/);
   await page.goBack();
-  await page.waitForFunction(() => document.querySelector('#m3-V').value === '3');
-  assert.match(page.url(), /[?&]V=3(&|$)/);
-  await page.waitForFunction((want) => (document.querySelector('#m3-makespan')?.title || document.querySelector('#m3-makespan')?.textContent) === want,
+  await page.waitForFunction(() => document.querySelector('#hierarchical-V').value === '3');
+  assert.match(page.url(), /[?&]hierarchical\.V=3(&|$)/);
+  await page.waitForFunction((want) => (document.querySelector('#hierarchical-makespan')?.title || document.querySelector('#hierarchical-makespan')?.textContent) === want,
     after, { timeout: 20000 });
 });
 
 test('an invalid input shows its message next to the field and keeps the result', async (page) => {
-  const before = await full(page, '#m3-makespan');
+  const before = await full(page, '#hierarchical-makespan');
   await page.fill('[data-field="processors[0].rate"]', '-1');
   const slot = '[data-error-for="processors[0].rate"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.equal(await page.textContent(slot), 'must not be negative (got -1)');
   assert.equal(await page.getAttribute('[data-field="processors[0].rate"]', 'aria-invalid'), 'true');
-  assert.equal(await full(page, '#m3-makespan'), before);
+  assert.equal(await full(page, '#hierarchical-makespan'), before);
   assert.match(await page.textContent('#status-text'), /previous input/);
   // The result is dimmed while it is not for the inputs as they stand ...
-  assert.ok(await page.$eval('#m3-result', (e) => e.classList.contains('stale')));
-  assert.match(await page.textContent('#m3-stale'), /^Changed — the result below is for the previous inputs/);
+  assert.ok(await page.$eval('#hierarchical-result', (e) => e.classList.contains('stale')));
+  assert.match(await page.textContent('#hierarchical-stale'), /^Changed — the result below is for the previous inputs/);
   // ... and not once the bad value is put back; the status says so too.
   const rate = await page.inputValue('[data-field="processors[1].rate"]');
   await page.fill('[data-field="processors[0].rate"]', rate);
-  await page.waitForFunction(() => !document.querySelector('#m3-result').classList.contains('stale'));
-  assert.ok(await page.isHidden('#m3-stale'));
+  await page.waitForFunction(() => !document.querySelector('#hierarchical-result').classList.contains('stale'));
+  assert.ok(await page.isHidden('#hierarchical-stale'));
   assert.equal(await page.textContent('#status-text'), 'The result shown is for these inputs.');
   assert.equal(await page.textContent('[data-error-for="processors[0].rate"]'), '');
   await page.fill('[data-field="processors[0].rate"]', '-1');
 
-  await page.fill('#m3-V', '');
-  const load = '#m3 [data-error-for="load"]';
+  await page.fill('#hierarchical-V', '');
+  const load = '#hierarchical [data-error-for="load"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', load);
   assert.equal(await page.textContent(load), 'must be a finite number');
-  await page.fill('#m3-V', '3');
+  await page.fill('#hierarchical-V', '3');
 
   // An out-of-core line faster than the core line is not convex.
   await page.fill('[data-field="processors[1].levels[1].slope"]', '0.5');
   const convex = '[data-error-for="processors[1].levels[1].slope"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', convex);
   assert.match(await page.textContent(convex), /must be slower than the level above it/);
-  assert.equal(await full(page, '#m3-makespan'), before);
+  assert.equal(await full(page, '#hierarchical-makespan'), before);
 });
 
 test('a reload restores every input, the invalid ones included', async (page) => {
   await page.reload();
   await page.waitForFunction(() => (document.querySelector('[data-error-for="processors[0].rate"]')?.textContent ?? '') !== '');
   assert.equal(await page.inputValue('[data-field="processors[0].rate"]'), '-1');
-  assert.equal(await page.inputValue('#m3-V'), '3');
+  assert.equal(await page.inputValue('#hierarchical-V'), '3');
   await page.fill('[data-field="processors[0].rate"]', '1');
   await page.fill('[data-field="processors[1].levels[1].slope"]', '10');
-  await result(page, 'm3');
-  await page.waitForFunction((want) => (document.querySelector('#m3-makespan')?.title || document.querySelector('#m3-makespan')?.textContent) === want,
+  await result(page, 'hierarchical');
+  await page.waitForFunction((want) => (document.querySelector('#hierarchical-makespan')?.title || document.querySelector('#hierarchical-makespan')?.textContent) === want,
     fmt(cli(worked(3)).report.makespan), { timeout: 20000 });
 });
 
@@ -172,13 +172,13 @@ test('a link keeps a cell typed with a comma in its column; a shortened link kee
   assert.equal(await page.inputValue('[data-field="processors[0].rate"]'), rate);
   // A link naming one field: the others keep the preset's values.
   await page.goto(`${base}?tab=m5&s.m=9`);
-  await result(page, 'm5');
-  assert.equal(await page.inputValue('#m5-m'), '9');
+  await result(page, 'startup');
+  assert.equal(await page.inputValue('#startup-m'), '9');
   const preset = JSON.parse(execFileSync(dlt, ['example', 'startup']));
-  assert.equal(Number(await page.inputValue('#m5-V')), preset.load);
-  const errors = await page.$$eval('#m5 [data-error-for]', (es) => es.map((e) => e.textContent).filter((t) => t !== ''));
+  assert.equal(Number(await page.inputValue('#startup-V')), preset.load);
+  const errors = await page.$$eval('#startup [data-error-for]', (es) => es.map((e) => e.textContent).filter((t) => t !== ''));
   assert.deepEqual(errors, []);
-  assert.equal(await full(page, '#m5-makespan'), fmt(cli({ ...preset, machines: 9 }).report.makespan));
+  assert.equal(await full(page, '#startup-makespan'), fmt(cli({ ...preset, machines: 9 }).report.makespan));
 });
 
 test('long work shows progress and cancel keeps the previous result', async (page) => {
@@ -192,34 +192,34 @@ test('long work shows progress and cancel keeps the previous result', async (pag
   const query = processors.map((p) => `p=${[p.startup, p.rate, 0, p.levels[0].slope, p.levels[1].intercept,
     p.levels[1].slope, p.cap].join(',')}`).join('&');
   await page.goto(`${base}?V=40&${query}`);
-  await result(page, 'm3');
-  const before = await full(page, '#m3-makespan');
+  await result(page, 'hierarchical');
+  const before = await full(page, '#hierarchical-makespan');
   assert.equal(before, fmt(cli({ model: 'hierarchical', load: 40, processors }).report.makespan));
-  await page.check('#m3-best');
+  await page.check('#hierarchical-best');
   await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
   await page.waitForFunction(() => document.querySelector('#progress').value > 0, null, { timeout: 20000 });
   await page.screenshot({ path: path.join(shots, 'progress.png') });
   await page.click('#cancel');
   await page.waitForFunction(() => /Cancelled/.test((document.querySelector('#status-text')?.textContent ?? '')));
-  assert.equal(await full(page, '#m3-makespan'), before);
+  assert.equal(await full(page, '#hierarchical-makespan'), before);
   assert.ok(await page.isHidden('#cancel'));
   // The restarted worker still computes.
-  await page.uncheck('#m3-best');
-  await page.fill('#m3-V', '41');
+  await page.uncheck('#hierarchical-best');
+  await page.fill('#hierarchical-V', '41');
   await makespanChange(page, before);
 });
 
 test('rows move up to change the serving order', async (page) => {
   await page.goto(`${base}?V=2&p=1,1,1,1,-9,10,&p=0.2,0.5,0,2,-20,12,`);
-  await result(page, 'm3');
-  const before = await full(page, '#m3-makespan');
+  await result(page, 'hierarchical');
+  const before = await full(page, '#hierarchical-makespan');
   await page.click('button[aria-label="move up P2"]');
   const after = await makespanChange(page, before);
   assert.equal(await page.inputValue('[data-field="processors[0].startup"]'), '0.2');
   const p = (s, c, l1, l2, h1, h2) => ({ startup: s, rate: c, levels: [{ intercept: l1, slope: l2 }, { intercept: h1, slope: h2 }] });
   const want = cli({ model: 'hierarchical', load: 2, processors: [p(0.2, 0.5, 0, 2, -20, 12), p(1, 1, 1, 1, -9, 10)] });
   assert.equal(after, fmt(want.report.makespan));
-  assert.match(page.url(), /p=0\.2,0\.5,0,2,-20,12,&p=1,1,1,1,-9,10,/);
+  assert.match(page.url(), /hierarchical\.p=0\.2,0\.5,0,2,-20,12,&hierarchical\.p=1,1,1,1,-9,10,/);
 });
 
 test('a 1.7 MB link with 100 000 rows is refused at once and the defaults shown', async (page) => {
@@ -233,10 +233,10 @@ test('a 1.7 MB link with 100 000 rows is refused at once and the defaults shown'
   await page.unroute(long);
   await page.waitForFunction(() => /characters long \(the limit is 100000\); the defaults are shown/.test(
     (document.querySelector('#link-error')?.textContent ?? '')), null, { timeout: 10000 });
-  assert.equal(await page.inputValue('#m3-V'), '2');
-  assert.equal(await page.locator('#m3-form tbody tr').count(), 2);
-  await result(page, 'm3');
-  assert.equal(await full(page, '#m3-makespan'), fmt(cli(worked(2)).report.makespan));
+  assert.equal(await page.inputValue('#hierarchical-V'), '2');
+  assert.equal(await page.locator('#hierarchical-form tbody tr').count(), 2);
+  await result(page, 'hierarchical');
+  assert.equal(await full(page, '#hierarchical-makespan'), fmt(cli(worked(2)).report.makespan));
 });
 
 test('a link with 3 000 machine rows is refused and the defaults shown', async (page) => {
@@ -244,7 +244,7 @@ test('a link with 3 000 machine rows is refused and the defaults shown', async (
   await page.goto(`${base}?${rows}`);
   await page.waitForFunction(() => /3000 machine rows \(the limit is 2000\)/.test(
     (document.querySelector('#link-error')?.textContent ?? '')), null, { timeout: 10000 });
-  assert.equal(await page.locator('#m3-form tbody tr').count(), 2);
+  assert.equal(await page.locator('#hierarchical-form tbody tr').count(), 2);
 });
 
 test('a crashing worker is replaced and the user told; inputs and result stay', async (page) => {
@@ -256,22 +256,22 @@ test('a crashing worker is replaced and the user told; inputs and result stay', 
     ? route.fulfill({ contentType: 'text/javascript', body: crashing }) : route.continue()));
   await page.goto(`${base}?V=2&p=1,1,1,1,-9,10,&p=1,1,1,1,-9,10,`);
   await page.waitForFunction(() => /crashed/.test((document.querySelector('#status-text')?.textContent ?? '')), null, { timeout: 20000 });
-  assert.match(await page.textContent('#m3-error'), /The computation crashed \(.*simulated crash.*\)\. The calculator was restarted/);
+  assert.match(await page.textContent('#hierarchical-error'), /The computation crashed \(.*simulated crash.*\)\. The calculator was restarted/);
   await page.unroute('**/js/worker.js');
   // The first worker crashed; the page also starts its pool of map workers.
   assert.ok(served >= 2, 'the crashed worker was not replaced');
   // The replacement worker computes again.
-  await page.fill('#m3-V', '2.5');
-  await page.waitForFunction(() => document.querySelector('#m3-makespan')?.textContent, null, { timeout: 20000 });
-  assert.equal(await full(page, '#m3-makespan'), fmt(cli(worked(2.5)).report.makespan));
-  assert.equal(await page.inputValue('#m3-V'), '2.5');
+  await page.fill('#hierarchical-V', '2.5');
+  await page.waitForFunction(() => document.querySelector('#hierarchical-makespan')?.textContent, null, { timeout: 20000 });
+  assert.equal(await full(page, '#hierarchical-makespan'), fmt(cli(worked(2.5)).report.makespan));
+  assert.equal(await page.inputValue('#hierarchical-V'), '2.5');
 });
 
 test('a crash of the page\'s own instance is caught, reported and the instance re-created', async (page) => {
   const fresh = [];
   const onRequest = (r) => { if (/pkg\/dlt_calc\.js\?instance=\d+$/.test(r.url())) fresh.push(r.url()); };
   page.on('request', onRequest);
-  await page.click('#tab-m3');
+  await page.click('#tab-hierarchical');
   // A wasm trap (what a panic in the page's instance raises), reaching the
   // page as an uncaught error.
   await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error',
@@ -280,18 +280,18 @@ test('a crash of the page\'s own instance is caught, reported and the instance r
   page.off('request', onRequest);
   assert.equal(fresh.length, 1, 'no fresh instance was loaded');
   // The new instance checks the fields and the tab computes again.
-  await page.fill('#m3-V', '-1');
-  await page.waitForFunction(() => (document.querySelector('#m3 [data-error-for="load"]')?.textContent ?? '') !== '');
-  assert.match(await page.textContent('#m3 [data-error-for="load"]'), /must be greater than zero/);
-  await page.fill('#m3-V', '2');
-  await page.waitForFunction(() => document.querySelector('#m3-makespan')?.textContent === '5.75' &&
-    !document.querySelector('#m3-result').classList.contains('stale'), null, { timeout: 20000 });
+  await page.fill('#hierarchical-V', '-1');
+  await page.waitForFunction(() => (document.querySelector('#hierarchical [data-error-for="load"]')?.textContent ?? '') !== '');
+  assert.match(await page.textContent('#hierarchical [data-error-for="load"]'), /must be greater than zero/);
+  await page.fill('#hierarchical-V', '2');
+  await page.waitForFunction(() => document.querySelector('#hierarchical-makespan')?.textContent === '5.75' &&
+    !document.querySelector('#hierarchical-result').classList.contains('stale'), null, { timeout: 20000 });
   // Drawing uses the new instance too.
   assert.ok((await chartPixels(page)).receive > 100, 'the Gantt chart is not drawn');
 });
 
 test('exports the chart as SVG and PNG', async (page) => {
-  const fig = '#m3-result figure[data-name="gantt"]';
+  const fig = '#hierarchical-result figure[data-name="gantt"]';
   for (const [button, kind] of [[`${fig} .export-svg`, 'svg'], [`${fig} .export-png`, 'png']]) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
     const file = path.join(shots, `gantt.${kind}`);
@@ -302,15 +302,15 @@ test('exports the chart as SVG and PNG', async (page) => {
 });
 
 test('linear DLT with energy: prefix note, energy, charts, agrees with the CLI', async (page) => {
-  await page.click('#tab-m2');
-  await result(page, 'm2');
+  await page.click('#tab-linear');
+  await result(page, 'linear');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'linear-energy-small'])));
-  assert.equal(await full(page, '#m2-makespan'), fmt(want.report.makespan));
-  assert.match(await page.textContent('#m2-note'), /^4 of 30 machines receive load/);
-  assert.match(await page.textContent('#m2-least'), /with m = 1 /);
-  assert.match(page.url(), /tab=m2/);
+  assert.equal(await full(page, '#linear-makespan'), fmt(want.report.makespan));
+  assert.match(await page.textContent('#linear-note'), /^4 of 30 machines receive load/);
+  assert.match(await page.textContent('#linear-least'), /with m = 1 /);
+  assert.match(page.url(), /tab=linear/);
   for (const name of ['energy', 'speedup']) {
-    const n = await colouredPixels(page, `#m2-result figure[data-name="${name}"] canvas`);
+    const n = await colouredPixels(page, `#linear-result figure[data-name="${name}"] canvas`);
     assert.ok(n > 300, `${name} chart not drawn (${n} coloured pixels)`);
   }
   // A fractional machine count is refused next to its field.
@@ -319,127 +319,145 @@ test('linear DLT with energy: prefix note, energy, charts, agrees with the CLI',
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.equal(await page.textContent(slot), 'must be a whole number (got 2.5)');
   await page.fill('[data-field="machines[0].count"]', '30');
-  await page.fill('#m2-k', '0.5');
+  await page.fill('#linear-k', '0.5');
   await page.waitForFunction(() => (document.querySelector('[data-error-for="power.idle_factor"]')?.textContent ?? '') !== '');
   assert.equal(await page.textContent('[data-error-for="power.idle_factor"]'), 'must be at least 1 (got 0.5)');
-  await page.fill('#m2-k', '3');
+  await page.fill('#linear-k', '3');
   // The least energy by a deadline below the fastest schedule is refused
   // next to the deadline; a reachable one chooses a set.
-  await page.selectOption('#m2-obj', 'energy');
-  await page.fill('#m2-deadline', '100');
-  await page.waitForFunction(() => (document.querySelector('#m2 [data-error-for="deadline"]')?.textContent ?? '') !== '');
-  assert.match(await page.textContent('#m2 [data-error-for="deadline"]'), /^must be at least 500\.0/);
-  await page.fill('#m2-deadline', '600');
-  await page.waitForFunction(() => /least energy/.test(document.querySelector('#m2-note')?.textContent ?? ''));
-  await page.selectOption('#m2-obj', 'time');
-  await page.fill('#m2-deadline', '');
-  await page.waitForFunction(() => /proven the fastest/.test(document.querySelector('#m2-note')?.textContent ?? ''));
+  await page.selectOption('#linear-obj', 'energy');
+  await page.fill('#linear-deadline', '100');
+  await page.waitForFunction(() => (document.querySelector('#linear [data-error-for="deadline"]')?.textContent ?? '') !== '');
+  assert.match(await page.textContent('#linear [data-error-for="deadline"]'), /^must be at least 500\.0/);
+  await page.fill('#linear-deadline', '600');
+  await page.waitForFunction(() => /least energy/.test(document.querySelector('#linear-note')?.textContent ?? ''));
+  await page.selectOption('#linear-obj', 'time');
+  await page.fill('#linear-deadline', '');
+  await page.waitForFunction(() => /proven the fastest/.test(document.querySelector('#linear-note')?.textContent ?? ''));
   await page.screenshot({ path: path.join(shots, 'linear.png'), fullPage: true });
+});
+
+test('older links keep working: tab ids, key prefixes and exercise names are read and rewritten', async (page) => {
+  await page.goto(`${base}?tab=m4&mi.beta=7&V=3`);
+  await result(page, 'installments');
+  assert.equal(await page.inputValue('#installments-beta'), '7');
+  assert.equal(await page.inputValue('#hierarchical-V'), '3');
+  await page.waitForFunction(() => /tab=installments/.test(location.search));
+  assert.match(page.url(), /installments\.beta=7/);
+  assert.match(page.url(), /hierarchical\.V=3/);
+  assert.doesNotMatch(page.url(), /[?&](mi\.|V=)/);
+  // A sheet link naming an exercise as it was first published.
+  await page.goto(`${base}?tab=exercises&x.title=Old&x.seed=7&x.p=m2-split`);
+  await page.waitForSelector('li.exercise', { timeout: 60000 });
+  assert.equal(await page.inputValue('#exercises tbody select'), 'linear-split');
+  const want = cli({ model: 'exercises', title: 'Old', seed: 7, items: [{ exercise: 'linear-split' }] });
+  assert.equal(await page.innerHTML('#exercise-1 .question'), want.exercises[0].question);
+  assert.match(page.url(), /exercises\.p=linear-split/);
 });
 
 test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', async (page) => {
   await page.keyboard.press('Escape');
-  await page.focus('#tab-m2');
+  await page.focus('#tab-linear');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  await result(page, 'm4');
-  assert.equal(await page.getAttribute('#tab-m4', 'aria-selected'), 'true');
-  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'multi-installment'])));
-  assert.equal(await full(page, '#m4-makespan'), fmt(want.report.makespan));
-  assert.match(await full(page, '#m4-heuristic'), /= 1\.000000e4/);
+  await result(page, 'installments');
+  assert.equal(await page.getAttribute('#tab-installments', 'aria-selected'), 'true');
+  const want = cli(JSON.parse(execFileSync(dlt, ['example', 'installments'])));
+  assert.equal(await full(page, '#installments-makespan'), fmt(want.report.makespan));
+  assert.match(await full(page, '#installments-heuristic'), /= 1\.000000e4/);
   // Shown for reading: ten thousand, not 1.000000e4.
-  assert.match(await page.textContent('#m4-heuristic'), /= 10\u202f000:/);
-  assert.match(await page.textContent('#m4-admissible'), /^Admissible β: β in \(/);
-  const n = await colouredPixels(page, '#m4-result figure[data-name="time-vs-load"] canvas');
+  assert.match(await page.textContent('#installments-heuristic'), /= 10\u202f000:/);
+  assert.match(await page.textContent('#installments-admissible'), /^Admissible β: β in \(/);
+  const n = await colouredPixels(page, '#installments-result figure[data-name="time-vs-load"] canvas');
   assert.ok(n > 500, `chart not drawn (${n})`);
-  const before = await full(page, '#m4-makespan');
-  await page.fill('#m4-beta', '0');
-  await page.waitForFunction(() => (document.querySelector('#m4 [data-error-for="chunk"]')?.textContent ?? '') !== '');
-  assert.equal(await page.textContent('#m4 [data-error-for="chunk"]'), 'must be greater than zero (got 0)');
-  assert.equal(await full(page, '#m4-makespan'), before);
+  const before = await full(page, '#installments-makespan');
+  await page.fill('#installments-beta', '0');
+  await page.waitForFunction(() => (document.querySelector('#installments [data-error-for="chunk"]')?.textContent ?? '') !== '');
+  assert.equal(await page.textContent('#installments [data-error-for="chunk"]'), 'must be greater than zero (got 0)');
+  assert.equal(await full(page, '#installments-makespan'), before);
   // A decimal comma in the optional β is named, not taken for an empty β.
-  await page.fill('#m4-beta', '0,5');
-  await page.waitForFunction(() => /0,5/.test(document.querySelector('#m4 [data-error-for="chunk"]')?.textContent ?? ''));
-  assert.equal(await page.textContent('#m4 [data-error-for="chunk"]'),
+  await page.fill('#installments-beta', '0,5');
+  await page.waitForFunction(() => /0,5/.test(document.querySelector('#installments [data-error-for="chunk"]')?.textContent ?? ''));
+  assert.equal(await page.textContent('#installments [data-error-for="chunk"]'),
     'is not a number (got "0,5"): write it without commas, decimals with a point (0.5)');
-  assert.equal(await full(page, '#m4-makespan'), before);
+  assert.equal(await full(page, '#installments-makespan'), before);
   // Empty β: the heuristic's 1e4.
-  await page.fill('#m4-beta', '');
-  await page.waitForFunction(() => /heuristic/.test(document.querySelector('#m4-chunk')?.textContent));
-  assert.match(await page.textContent('#m4-chunk'), /^β = 10\u202f000 \(heuristic\)/);
+  await page.fill('#installments-beta', '');
+  await page.waitForFunction(() => /heuristic/.test(document.querySelector('#installments-chunk')?.textContent));
+  assert.match(await page.textContent('#installments-chunk'), /^β = 10\u202f000 \(heuristic\)/);
   await page.screenshot({ path: path.join(shots, 'multi-installment.png'), fullPage: true });
   // Every section's inputs survive a reload.
   await page.reload();
-  await result(page, 'm4');
-  assert.equal(await page.inputValue('#m4-beta'), '');
-  assert.equal(await page.inputValue('#m2-k'), '3');
-  await page.click('#tab-m3');
+  await result(page, 'installments');
+  assert.equal(await page.inputValue('#installments-beta'), '');
+  assert.equal(await page.inputValue('#linear-k'), '3');
+  await page.click('#tab-hierarchical');
 });
 
 test('start-up model: reference instance proven optimal at m = 2, beats Table 1; LP budget and gap shown', async (page) => {
-  await page.click('#tab-m5');
-  await result(page, 'm5');
+  await page.click('#tab-startup');
+  await result(page, 'startup');
   // Units and ranges come from the model's description.
-  assert.equal(await page.textContent('#m5-C ~ .unit'), 's/MB');
-  assert.match(await page.getAttribute('label[for="m5-a2"]', 'title'), /out-of-core time per unit, in s\/MB; above a1/);
+  assert.equal(await page.textContent('#startup-C ~ .unit'), 's/MB');
+  assert.match(await page.getAttribute('label[for="startup-a2"]', 'title'), /out-of-core time per unit, in s\/MB; above a1/);
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'startup'])));
-  assert.equal(await full(page, '#m5-makespan'), fmt(want.report.makespan));
+  assert.equal(await full(page, '#startup-makespan'), fmt(want.report.makespan));
   assert.ok(want.report.efficiency > 34.2, `efficiency ${want.report.efficiency}`);
-  assert.match(await page.textContent('#m5-status'), /^Proven optimal \(branch and bound, \d+ LPs, \d+ nodes, [0-9.]+ m?s; best found at LP \d+, after [0-9.]+ m?s\)/);
-  const px = await chartPixels(page, '#m5-result canvas.gantt');
+  assert.match(await page.textContent('#startup-status'), /^Proven optimal \(branch and bound, \d+ LPs, \d+ nodes, [0-9.]+ m?s; best found at LP \d+, after [0-9.]+ m?s\)/);
+  const px = await chartPixels(page, '#startup-result canvas.gantt');
   assert.ok(px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
-  const before = await full(page, '#m5-makespan');
-  await page.fill('#m5-m', '10');
-  await page.fill('#m5-lps', '60');
-  await makespanChange(page, before, '#m5-makespan');
-  await page.waitForFunction(() => /LP budget/.test((document.querySelector('#m5-status')?.textContent ?? '')));
+  const before = await full(page, '#startup-makespan');
+  await page.fill('#startup-m', '10');
+  await page.fill('#startup-lps', '60');
+  await makespanChange(page, before, '#startup-makespan');
+  await page.waitForFunction(() => /LP budget/.test((document.querySelector('#startup-status')?.textContent ?? '')));
   const request = { ...JSON.parse(execFileSync(dlt, ['example', 'startup'])), machines: 10, max_lps: 60 };
   const limited = cli(request).report;
-  assert.equal(await full(page, '#m5-makespan'), fmt(limited.makespan));
-  assert.match(await page.textContent('#m5-status'), /^Stopped at the LP budget \(\d+ LPs, [0-9.]+ m?s\): proven lower bound .*, gap (< )?[0-9.]+ %; not proven optimal/);
-  await page.fill('#m5-lps', '2.5');
-  await page.waitForFunction(() => (document.querySelector('#m5 [data-error-for="max_lps"]')?.textContent ?? '') !== '');
-  assert.equal(await page.textContent('#m5 [data-error-for="max_lps"]'), 'must be a whole number (got 2.5)');
-  await page.fill('#m5-lps', '60');
-  await page.fill('#m5-b2', '3');
-  await page.waitForFunction(() => (document.querySelector('#m5 [data-error-for="b2"]')?.textContent ?? '') !== '');
-  assert.equal(await page.textContent('#m5 [data-error-for="b2"]'), 'must be below zero (got 3)');
-  await page.fill('#m5-b2', '-27109');
+  assert.equal(await full(page, '#startup-makespan'), fmt(limited.makespan));
+  assert.match(await page.textContent('#startup-status'), /^Stopped at the LP budget \(\d+ LPs, [0-9.]+ m?s\): proven lower bound .*, gap (< )?[0-9.]+ %; not proven optimal/);
+  await page.fill('#startup-lps', '2.5');
+  await page.waitForFunction(() => (document.querySelector('#startup [data-error-for="max_lps"]')?.textContent ?? '') !== '');
+  assert.equal(await page.textContent('#startup [data-error-for="max_lps"]'), 'must be a whole number (got 2.5)');
+  await page.fill('#startup-lps', '60');
+  await page.fill('#startup-b2', '3');
+  await page.waitForFunction(() => (document.querySelector('#startup [data-error-for="b2"]')?.textContent ?? '') !== '');
+  assert.equal(await page.textContent('#startup [data-error-for="b2"]'), 'must be below zero (got 3)');
+  await page.fill('#startup-b2', '-27109');
   await page.screenshot({ path: path.join(shots, 'startup.png'), fullPage: true });
 });
 
 test('start-up model: a long search shows its best schedule so far, and cancel keeps it', async (page) => {
   await page.goto(`${base}?tab=m5`);
-  await page.click('#tab-m5');
-  await result(page, 'm5');
+  await page.click('#tab-startup');
+  await result(page, 'startup');
   // n = 64 chunks over 9 machines at Table 1's Vmax is far from proven in
   // a million LPs (n = 40 over 12 machines is now proven in a few hundred).
-  await page.fill('#m5-V', '115514');
-  await page.fill('#m5-n', '64');
-  await page.fill('#m5-lps', '1000000');
-  await page.fill('#m5-m', '9');
-  await page.waitForFunction(() => /^Best schedule so far/.test(document.querySelector('#m5-status')?.textContent ?? ''),
+  await page.fill('#startup-V', '115514');
+  await page.fill('#startup-n', '64');
+  await page.fill('#startup-lps', '1000000');
+  await page.fill('#startup-m', '9');
+  await page.waitForFunction(() => /^Best schedule so far/.test(document.querySelector('#startup-status')?.textContent ?? ''),
     null, { timeout: 30000 });
   assert.ok(await page.isVisible('#cancel'), 'the search is still running');
   await page.click('#cancel');
   await page.waitForFunction(() => /best result found so far/.test(document.querySelector('#status-text')?.textContent ?? ''));
   assert.ok(await page.isHidden('#cancel'));
-  assert.match(await page.textContent('#m5-status'), /^Best schedule so far \(\d+ LPs, [0-9.]+ m?s; .*\): proven lower bound .*, gap (< )?[0-9.]+ %/);
-  const shown = Number(await full(page, '#m5-makespan'));
+  assert.match(await page.textContent('#startup-status'), /^Best schedule so far \(\d+ LPs, [0-9.]+ m?s; .*\): proven lower bound .*, gap (< )?[0-9.]+ %/);
+  const shown = Number(await full(page, '#startup-makespan'));
   // No worse than the best round robin, which the search starts from.
   const rr = cli({ ...JSON.parse(execFileSync(dlt, ['example', 'startup'])), machines: 9, chunks: 64, load: 115514, max_lps: 1 }).report;
   assert.ok(shown <= rr.makespan * (1 + 1e-6), `${shown} vs ${rr.makespan}`);
-  const px = await chartPixels(page, '#m5-result canvas.gantt');
+  const px = await chartPixels(page, '#startup-result canvas.gantt');
   assert.ok(px.outOfCore + px.inCore > 500, `Gantt not drawn: ${JSON.stringify(px)}`);
-  assert.match(await page.textContent('#m5-verdict'), /verified/i);
+  assert.match(await page.textContent('#startup-verdict'), /verified/i);
   // The result was cut short: Compute searches again.
-  await page.click('#m5-compute');
+  await page.click('#startup-compute');
   await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
   await page.click('#cancel');
   await page.waitForFunction(() => /^Cancelled/.test(document.querySelector('#status-text')?.textContent ?? ''));
   // The restarted worker still computes.
-  await page.fill('#m5-lps', '60');
-  await page.waitForFunction(() => /LP budget/.test(document.querySelector('#m5-status')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.fill('#startup-lps', '60');
+  await page.waitForFunction(() => /LP budget/.test(document.querySelector('#startup-status')?.textContent ?? ''), null, { timeout: 30000 });
 });
 
 /** Waits until the status bar says the computation finished. */
@@ -455,84 +473,84 @@ async function downloaded(page, selector) {
 }
 
 test('isoefficiency map: workers, points as the CLI computes them, hover, overlays, exports', async (page) => {
-  await page.click('#tab-map');
-  await page.selectOption('#map-preset', 'isoefficiency-small');
-  await page.click('#map-load-preset');
+  await page.click('#tab-isoefficiency');
+  await page.selectOption('#isoefficiency-preset', 'isoefficiency-small');
+  await page.click('#isoefficiency-load-preset');
   await computed(page);
   assert.match(await page.textContent('#status-text'), /on \d+ workers/);
-  assert.match(await page.textContent('#map-summary'), /^4 machine counts, 3 levels; largest gap of any point (< )?[0-9.]+ %/);
+  assert.match(await page.textContent('#isoefficiency-summary'), /^4 machine counts, 3 levels; largest gap of any point (< )?[0-9.]+ %/);
   // Emax and Vmax per machine count, as the CLI computes them.
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'isoefficiency-small']))).map;
-  const rows = await page.$$eval('#map-columns tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.title || c.textContent)));
+  const rows = await page.$$eval('#isoefficiency-columns tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.title || c.textContent)));
   assert.equal(rows.length, 4);
   want.columns.forEach((c, i) => {
     assert.equal(rows[i][0], String(c.machines));
     assert.equal(rows[i][1], fmt(c.max.efficiency));
     assert.equal(rows[i][2], fmt(c.max.load));
   });
-  assert.ok(await colouredPixels(page, '#map-canvas') > 1500, 'the map is not drawn');
-  await page.hover('#map-canvas', { position: { x: 300, y: 300 } });
-  assert.match(await page.textContent('#map-hover'), /^m = \d, V = [0-9.e]+: E = [0-9.]+ \((MAX|line [0-9.]+, (below|above) Vmax); gap/);
+  assert.ok(await colouredPixels(page, '#isoefficiency-canvas') > 1500, 'the map is not drawn');
+  await page.hover('#isoefficiency-canvas', { position: { x: 300, y: 300 } });
+  assert.match(await page.textContent('#isoefficiency-hover'), /^m = \d, V = [0-9.e]+: E = [0-9.]+ \((MAX|line [0-9.]+, (below|above) Vmax); gap/);
   // Overlays only redraw.
-  const drawn = Number(await page.getAttribute('#map-result', 'data-drawn'));
-  await page.check('#map-overlays');
-  await page.waitForFunction((d) => Number(document.querySelector('#map-result').dataset.drawn) > d, drawn);
+  const drawn = Number(await page.getAttribute('#isoefficiency-result', 'data-drawn'));
+  await page.check('#isoefficiency-overlays');
+  await page.waitForFunction((d) => Number(document.querySelector('#isoefficiency-result').dataset.drawn) > d, drawn);
   assert.match(await page.textContent('#status-text'), /^Computed/);
-  assert.match(page.url(), /map\.overlays=1/);
-  const csv = await downloaded(page, '#map-result .export-csv');
+  assert.match(page.url(), /isoefficiency\.overlays=1/);
+  const csv = await downloaded(page, '#isoefficiency-result .export-csv');
   assert.equal(csv.name, 'isoefficiency-map.csv');
   assert.equal(csv.text.split('\n')[0], 'machines,kind,level,load,efficiency,makespan,gap');
   assert.equal(csv.text.trim().split('\n').length, 1 + want.columns.reduce((n, c) => n + c.below.length + c.above.length + 1, 0));
-  const json = JSON.parse((await downloaded(page, '#map-result .export-json')).text);
+  const json = JSON.parse((await downloaded(page, '#isoefficiency-result .export-json')).text);
   assert.equal(json.map.columns.length, 4);
-  const svg = await downloaded(page, '#map-result .export-svg');
+  const svg = await downloaded(page, '#isoefficiency-result .export-svg');
   assert.match(svg.text, /^<svg[^>]*>/);
-  const png = await downloaded(page, '#map-result .export-png');
+  const png = await downloaded(page, '#isoefficiency-result .export-png');
   assert.equal(png.bytes.subarray(1, 4).toString(), 'PNG');
   await page.screenshot({ path: path.join(shots, 'map.png'), fullPage: true });
 });
 
 test('map: an invalid input keeps the map; reload restores; cancel stops every worker', async (page) => {
-  const summary = await page.textContent('#map-summary');
-  await page.fill('#map-to', '1');
-  const slot = '#map [data-error-for="machines_to"]';
+  const summary = await page.textContent('#isoefficiency-summary');
+  await page.fill('#isoefficiency-to', '1');
+  const slot = '#isoefficiency [data-error-for="machines_to"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.equal(await page.textContent(slot), 'must be between 2 and 64 (got 1)');
-  assert.equal(await page.textContent('#map-summary'), summary);
-  await page.fill('#map-levels', '1, x');
-  await page.waitForFunction(() => (document.querySelector('#map [data-error-for="levels"]')?.textContent ?? '') !== '');
-  assert.equal(await page.textContent('#map [data-error-for="levels"]'), 'entry 2 is not a number (got "x")');
+  assert.equal(await page.textContent('#isoefficiency-summary'), summary);
+  await page.fill('#isoefficiency-levels', '1, x');
+  await page.waitForFunction(() => (document.querySelector('#isoefficiency [data-error-for="levels"]')?.textContent ?? '') !== '');
+  assert.equal(await page.textContent('#isoefficiency [data-error-for="levels"]'), 'entry 2 is not a number (got "x")');
   // Among entries separated by spaces, "2,5" is a decimal comma, not 2 and 5.
-  await page.fill('#map-levels', '2,5 10 20');
-  await page.waitForFunction(() => /2,5/.test(document.querySelector('#map [data-error-for="levels"]')?.textContent ?? ''));
-  assert.equal(await page.textContent('#map [data-error-for="levels"]'),
+  await page.fill('#isoefficiency-levels', '2,5 10 20');
+  await page.waitForFunction(() => /2,5/.test(document.querySelector('#isoefficiency [data-error-for="levels"]')?.textContent ?? ''));
+  assert.equal(await page.textContent('#isoefficiency [data-error-for="levels"]'),
     'entry 1 is not a number (got "2,5"): write it without commas, decimals with a point (0.5)');
   await page.reload();
-  await page.waitForSelector('#map-levels');
-  assert.equal(await page.inputValue('#map-levels'), '2,5 10 20');
-  assert.equal(await page.inputValue('#map-to'), '1');
-  assert.equal(await page.isChecked('#map-overlays'), true);
+  await page.waitForSelector('#isoefficiency-levels');
+  assert.equal(await page.inputValue('#isoefficiency-levels'), '2,5 10 20');
+  assert.equal(await page.inputValue('#isoefficiency-to'), '1');
+  assert.equal(await page.isChecked('#isoefficiency-overlays'), true);
   // The full reference map takes a while: cancel it half-way.
-  await page.selectOption('#map-preset', 'isoefficiency');
-  await page.click('#map-load-preset');
+  await page.selectOption('#isoefficiency-preset', 'isoefficiency');
+  await page.click('#isoefficiency-load-preset');
   await page.waitForFunction(() => /machine counts done/.test(document.querySelector('#status-text')?.textContent ?? ''));
-  await page.waitForFunction(() => Number(document.querySelector('#map-result')?.dataset.drawn ?? 0) > 0, null, { timeout: 60000 });
+  await page.waitForFunction(() => Number(document.querySelector('#isoefficiency-result')?.dataset.drawn ?? 0) > 0, null, { timeout: 60000 });
   await page.click('#cancel');
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#status-text')?.textContent ?? ''));
-  const drawn = await page.getAttribute('#map-result', 'data-drawn');
+  const drawn = await page.getAttribute('#isoefficiency-result', 'data-drawn');
   await page.waitForTimeout(2500);
-  assert.equal(await page.getAttribute('#map-result', 'data-drawn'), drawn, 'a cancelled worker still delivered lines');
+  assert.equal(await page.getAttribute('#isoefficiency-result', 'data-drawn'), drawn, 'a cancelled worker still delivered lines');
   assert.match(await page.textContent('#status-text'), /Cancelled/);
   // Back to the small map, computed before: this browser kept it, so it is
   // shown at once, and "Compute again" computes it anew.
-  await page.selectOption('#map-preset', 'isoefficiency-small');
-  await page.click('#map-load-preset');
+  await page.selectOption('#isoefficiency-preset', 'isoefficiency-small');
+  await page.click('#isoefficiency-load-preset');
   await page.waitForFunction(() => /^Shown at once/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 10000 });
-  assert.match(await page.textContent('#map-kept'), /^Kept in this browser: computed \d{4}-\d\d-\d\d \d\d:\d\d UTC in [0-9.]+ s/);
-  assert.equal(await page.textContent('#map-summary'), summary);
-  await page.click('#map-recompute');
+  assert.match(await page.textContent('#isoefficiency-kept'), /^Kept in this browser: computed \d{4}-\d\d-\d\d \d\d:\d\d UTC in [0-9.]+ s/);
+  assert.equal(await page.textContent('#isoefficiency-summary'), summary);
+  await page.click('#isoefficiency-recompute');
   await computed(page);
-  assert.equal(await page.locator('#map-kept').count(), 0);
+  assert.equal(await page.locator('#isoefficiency-kept').count(), 0);
 });
 
 test('the map\'s time left follows the recent pace, not the quick first parts', async (page) => {
@@ -574,7 +592,7 @@ test('Table 1: our maximum efficiency beside the paper, as the CLI computes it',
   const shown = await downloaded(page, '#table1-result .export-table-csv');
   assert.equal(shown.name, 'table1.csv');
   assert.match(shown.text, /^m,Emax,Vmax \(MB\),T \(s\),/);
-  const others = await page.evaluate(() => document.querySelectorAll('#map-result .export-table-csv').length);
+  const others = await page.evaluate(() => document.querySelectorAll('#isoefficiency-result .export-table-csv').length);
   assert.equal(others, 1, 'the map\'s table has no CSV export');
   const csv = await downloaded(page, '#table1-result .export-csv');
   assert.match(csv.text, /^machines,emax,vmax,/);
@@ -582,101 +600,101 @@ test('Table 1: our maximum efficiency beside the paper, as the CLI computes it',
 });
 
 test('generalised maps: a preset, a bad parameter name, CSV export', async (page) => {
-  await page.click('#tab-gmap');
+  await page.click('#tab-contour');
   await computed(page);
-  assert.match(await page.textContent('#gmap-summary'), /^25 × 25 grid, 8 of 8 levels drawn/);
-  assert.ok(await colouredPixels(page, '#gmap-result canvas') > 1500, 'the map is not drawn');
-  const summary = await page.textContent('#gmap-summary');
-  await page.fill('#gmap-xp', 'speed');
-  const slot = '#gmap [data-error-for="x.parameter"]';
+  assert.match(await page.textContent('#contour-summary'), /^25 × 25 grid, 8 of 8 levels drawn/);
+  assert.ok(await colouredPixels(page, '#contour-result canvas') > 1500, 'the map is not drawn');
+  const summary = await page.textContent('#contour-summary');
+  await page.fill('#contour-xp', 'speed');
+  const slot = '#contour [data-error-for="x.parameter"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.match(await page.textContent(slot), /"speed" is not one \(machines, load, compute/);
-  assert.equal(await page.textContent('#gmap-summary'), summary);
-  await page.fill('#gmap-xp', 'compute');
+  assert.equal(await page.textContent('#contour-summary'), summary);
+  await page.fill('#contour-xp', 'compute');
   // Parameters are offered from a list (with what they are), the quantity chosen from one.
-  const offered = await page.$$eval('#gmap-xp-offered option', (os) => os.map((o) => [o.value, o.label]));
+  const offered = await page.$$eval('#contour-xp-offered option', (os) => os.map((o) => [o.value, o.label]));
   assert.ok(offered.some(([v, l]) => v === 'load' && /linear/.test(l)), JSON.stringify(offered.slice(0, 5)));
-  assert.deepEqual(await page.$$eval('#gmap-q option', (os) => os.map((o) => o.value)), ['efficiency', 'speedup', 'makespan', 'energy']);
-  await page.selectOption('#gmap-preset', 'map-startup');
-  await page.click('#gmap-load-preset');
-  await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#gmap-summary')?.textContent ?? ''), null, { timeout: 120000 });
-  const csv = await downloaded(page, '#gmap-result .export-csv');
+  assert.deepEqual(await page.$$eval('#contour-q option', (os) => os.map((o) => o.value)), ['efficiency', 'speedup', 'makespan', 'energy']);
+  await page.selectOption('#contour-preset', 'contour-startup');
+  await page.click('#contour-load-preset');
+  await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#contour-summary')?.textContent ?? ''), null, { timeout: 120000 });
+  const csv = await downloaded(page, '#contour-result .export-csv');
   assert.equal(csv.text.trim().split('\n').length, 1 + 16 * 16);
   await page.screenshot({ path: path.join(shots, 'generalised-map.png'), fullPage: true });
   // The fixed parameters taken from a tab's inputs, not typed as JSON.
-  assert.equal(await page.inputValue('#gmap-base-tab'), 'startup');
-  await page.click('#tab-m5');
-  await page.fill('#m5-m', '4');
-  await page.click('#tab-gmap');
-  await page.click('#gmap-base-take');
-  assert.equal(JSON.parse(await page.inputValue('#gmap-base')).machines, 4);
-  await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#gmap-summary')?.textContent ?? '') && !document.querySelector('#gmap-result').classList.contains('stale'), null, { timeout: 120000 });
-  const names = await page.$$eval('#gmap-base-tab option', (os) => os.map((o) => o.textContent));
+  assert.equal(await page.inputValue('#contour-base-tab'), 'startup');
+  await page.click('#tab-startup');
+  await page.fill('#startup-m', '4');
+  await page.click('#tab-contour');
+  await page.click('#contour-base-take');
+  assert.equal(JSON.parse(await page.inputValue('#contour-base')).machines, 4);
+  await page.waitForFunction(() => /^16 × 16 grid/.test(document.querySelector('#contour-summary')?.textContent ?? '') && !document.querySelector('#contour-result').classList.contains('stale'), null, { timeout: 120000 });
+  const names = await page.$$eval('#contour-base-tab option', (os) => os.map((o) => o.textContent));
   assert.ok(names.every((n) => !n.includes('&amp;') && !n.includes('<')), JSON.stringify(names));
   // Invalid inputs are not taken.
-  await page.click('#tab-m5');
-  await page.fill('#m5-m', 'x');
-  await page.click('#tab-gmap');
-  const before = await page.inputValue('#gmap-base');
-  await page.click('#gmap-base-take');
-  assert.equal(await page.inputValue('#gmap-base'), before);
-  assert.match(await page.textContent('#gmap [data-error-for="base"]'), /invalid inputs: fix them there first/);
+  await page.click('#tab-startup');
+  await page.fill('#startup-m', 'x');
+  await page.click('#tab-contour');
+  const before = await page.inputValue('#contour-base');
+  await page.click('#contour-base-take');
+  assert.equal(await page.inputValue('#contour-base'), before);
+  assert.match(await page.textContent('#contour [data-error-for="base"]'), /invalid inputs: fix them there first/);
   // And opened in their tab to be edited there.
-  await page.click('#gmap-base-edit');
-  await page.waitForSelector('#m5:not([hidden])');
-  assert.equal(await page.inputValue('#m5-m'), '4');
+  await page.click('#contour-base-edit');
+  await page.waitForSelector('#startup:not([hidden])');
+  assert.equal(await page.inputValue('#startup-m'), '4');
 });
 
 test('metrics: formulas typed, isoefficiency, a bad formula named where it is wrong, the USL preset', async (page) => {
-  await page.click('#tab-m1');
-  await page.waitForFunction(() => document.querySelector('#m1-min')?.textContent, null, { timeout: 60000 });
+  await page.click('#tab-metrics');
+  await page.waitForFunction(() => document.querySelector('#metrics-min')?.textContent, null, { timeout: 60000 });
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'metrics-adding'])));
-  assert.equal(await full(page, '#m1-min'), fmt(want.report.min_time.time));
-  assert.match(await page.textContent('#m1-iso'), /W must grow as Θ\(p log p\)/);
+  assert.equal(await full(page, '#metrics-min'), fmt(want.report.min_time.time));
+  assert.match(await page.textContent('#metrics-iso'), /W must grow as Θ\(p log p\)/);
   for (const name of ['speedup', 'isoefficiency']) {
-    const n = await colouredPixels(page, `#m1-result figure[data-name="${name}"] canvas`);
+    const n = await colouredPixels(page, `#metrics-result figure[data-name="${name}"] canvas`);
     assert.ok(n > 300, `${name} chart not drawn (${n} coloured pixels)`);
   }
-  const before = await page.textContent('#m1-min');
-  await page.fill('#m1-Tp', 'n/foo(p)');
-  const slot = '#m1 [data-error-for="parallel"]';
+  const before = await page.textContent('#metrics-min');
+  await page.fill('#metrics-Tp', 'n/foo(p)');
+  const slot = '#metrics [data-error-for="parallel"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.match(await page.textContent(slot), /^unknown function `foo` at 3/);
-  assert.equal(await page.textContent('#m1-min'), before);
-  await page.fill('#m1-Tp', 'n/p + 2*ln(p)');
-  await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#m1-min-note')?.textContent ?? ''));
+  assert.equal(await page.textContent('#metrics-min'), before);
+  await page.fill('#metrics-Tp', 'n/p + 2*ln(p)');
+  await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#metrics-min-note')?.textContent ?? ''));
   // A two-column table pasted (with its header) into the first cell fills the runs.
-  await page.click('#m1-add');
+  await page.click('#metrics-add');
   await page.evaluate(() => {
-    const input = document.querySelector('#m1 [data-field="measured[0].p"]');
+    const input = document.querySelector('#metrics [data-field="measured[0].p"]');
     const data = new DataTransfer();
     data.setData('text/plain', 'p,time\n1,100\n2,52\n4,28\n8,20\n');
     input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   });
-  await page.waitForFunction(() => document.querySelectorAll('#m1-karp-flatt tbody tr').length === 3, null, { timeout: 20000 });
-  assert.equal(await page.inputValue('#m1 [data-field="measured[3].time"]'), '20');
-  assert.match(await page.textContent('#m1-trend'), /grows/);
-  await page.selectOption('#m1-preset', 'metrics-usl');
-  await page.click('#m1-load-preset');
-  await page.waitForFunction(() => /peaks at p ≈ 25\.29/.test(document.querySelector('#m1-usl')?.title || document.querySelector('#m1-usl')?.textContent || ''), null, { timeout: 20000 });
-  assert.match(await page.textContent('#m1-trend'), /grows/);
+  await page.waitForFunction(() => document.querySelectorAll('#metrics-karp-flatt tbody tr').length === 3, null, { timeout: 20000 });
+  assert.equal(await page.inputValue('#metrics [data-field="measured[3].time"]'), '20');
+  assert.match(await page.textContent('#metrics-trend'), /grows/);
+  await page.selectOption('#metrics-preset', 'metrics-usl');
+  await page.click('#metrics-load-preset');
+  await page.waitForFunction(() => /peaks at p ≈ 25\.29/.test(document.querySelector('#metrics-usl')?.title || document.querySelector('#metrics-usl')?.textContent || ''), null, { timeout: 20000 });
+  assert.match(await page.textContent('#metrics-trend'), /grows/);
   await page.screenshot({ path: path.join(shots, 'metrics.png'), fullPage: true });
 });
 
 test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ, [004]\'s series', async (page) => {
-  await page.click('#tab-m8');
-  await result(page, 'm8');
+  await page.click('#tab-mapreduce');
+  await result(page, 'mapreduce');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'mapreduce'])));
-  assert.equal(await full(page, '#m8-makespan'), fmt(want.report.makespan));
-  assert.match(await page.textContent('#m8-verdict'), /verified/);
-  assert.match(await page.textContent('#m8-plateau'), /speedup approaches at most/);
-  assert.match(await page.textContent('#m8-sizes'), /0–99/);
+  assert.equal(await full(page, '#mapreduce-makespan'), fmt(want.report.makespan));
+  assert.match(await page.textContent('#mapreduce-verdict'), /verified/);
+  assert.match(await page.textContent('#mapreduce-plateau'), /speedup approaches at most/);
+  assert.match(await page.textContent('#mapreduce-sizes'), /0–99/);
   // The citation links to the bibliography at the foot of the page.
-  const ref = await page.getAttribute('#m8 h2 .cite a', 'href');
+  const ref = await page.getAttribute('#mapreduce h2 .cite a', 'href');
   assert.equal(ref, '#bib-drozdowski-basics');
   assert.match(await page.textContent('#bib-drozdowski-basics'), /Divisible load theory: from basics to applications/);
   const drawn = await page.evaluate(() => {
-    const c = document.querySelector('#m8-result canvas.gantt');
+    const c = document.querySelector('#mapreduce-result canvas.gantt');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     const count = { map: 0, reduce: 0 };
     for (let i = 0; i < d.length; i += 4) {
@@ -686,27 +704,27 @@ test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ
     return count;
   });
   assert.ok(drawn.map > 1000 && drawn.reduce > 1000, `Gantt chart not drawn: ${JSON.stringify(drawn)}`);
-  const before = await full(page, '#m8-makespan');
-  await page.fill('#m8-g', '0');
-  const slot = '#m8 [data-error-for="gamma"]';
+  const before = await full(page, '#mapreduce-makespan');
+  await page.fill('#mapreduce-g', '0');
+  const slot = '#mapreduce [data-error-for="gamma"]';
   await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
   assert.match(await page.textContent(slot), /must be greater than zero/);
-  assert.equal(await full(page, '#m8-makespan'), before);
+  assert.equal(await full(page, '#mapreduce-makespan'), before);
   // A series shows its progress, and cancel keeps the previous result.
-  await page.selectOption('#m8-preset', 'mapreduce-reducers');
-  await page.click('#m8-load-preset');
+  await page.selectOption('#mapreduce-preset', 'mapreduce-reducers');
+  await page.click('#mapreduce-load-preset');
   await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
   await page.waitForFunction(() => document.querySelector('#progress').value > 0, null, { timeout: 20000 });
   await page.click('#cancel');
   await page.waitForFunction(() => /Cancelled/.test((document.querySelector('#status-text')?.textContent ?? '')));
-  assert.equal(await full(page, '#m8-makespan'), before);
-  await page.selectOption('#m8-preset', 'mapreduce-gamma');
-  await page.click('#m8-load-preset');
-  await page.waitForFunction(() => document.querySelectorAll('#m8-series tbody tr').length > 30, null, { timeout: 60000 });
+  assert.equal(await full(page, '#mapreduce-makespan'), before);
+  await page.selectOption('#mapreduce-preset', 'mapreduce-gamma');
+  await page.click('#mapreduce-load-preset');
+  await page.waitForFunction(() => document.querySelectorAll('#mapreduce-series tbody tr').length > 30, null, { timeout: 60000 });
   const series = cli(JSON.parse(execFileSync(dlt, ['example', 'mapreduce-gamma']))).report.series;
-  const levels = await page.evaluate(() => [...document.querySelectorAll('#m8-series tbody tr:last-child > *')].map((td) => td.title || td.textContent));
+  const levels = await page.evaluate(() => [...document.querySelectorAll('#mapreduce-series tbody tr:last-child > *')].map((td) => td.title || td.textContent));
   assert.deepEqual(levels.slice(1), series.map((l) => fmt(l.level)));
-  const n = await colouredPixels(page, '#m8-result figure[data-name="speedup-gamma"] canvas');
+  const n = await colouredPixels(page, '#mapreduce-result figure[data-name="speedup-gamma"] canvas');
   assert.ok(n > 300, `series chart not drawn (${n} coloured pixels)`);
   await page.screenshot({ path: path.join(shots, 'mapreduce.png'), fullPage: true });
 });
@@ -719,7 +737,7 @@ test('after one visit the page works offline, and says why it cannot work from a
     p.on('pageerror', (e) => errors.push(String(e)));
     p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     await p.goto(`${base}?tab=m3`);
-    await result(p, 'm3');
+    await result(p, 'hierarchical');
     // Installed, and the wasm in its cache.
     await p.waitForFunction(async () => {
       await navigator.serviceWorker.ready;
@@ -729,11 +747,11 @@ test('after one visit the page works offline, and says why it cannot work from a
     }, null, { timeout: 30000 });
     await context.setOffline(true);
     await p.reload();
-    await result(p, 'm3');
-    assert.equal(await full(p, '#m3-makespan'), '5.75');
+    await result(p, 'hierarchical');
+    assert.equal(await full(p, '#hierarchical-makespan'), '5.75');
     // Another tab computes offline too (its worker and the wasm come from the cache).
-    await p.click('#tab-m8');
-    await result(p, 'm8');
+    await p.click('#tab-mapreduce');
+    await result(p, 'mapreduce');
     await context.setOffline(false);
     // The Content-Security-Policy is in force and nothing violates it.
     assert.match(await p.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'), /default-src 'self'/);
@@ -758,16 +776,16 @@ test('the single file works opened from a file, and computes on the page where w
       p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
       if (refused) await p.addInitScript(() => { window.Worker = function () { throw new Error('refused'); }; });
       await p.goto(single);
-      await result(p, 'm3');
-      assert.equal(await full(p, '#m3-makespan'), '5.75');
+      await result(p, 'hierarchical');
+      assert.equal(await full(p, '#hierarchical-makespan'), '5.75');
       assert.equal(await p.isVisible('#inline-note'), refused);
       // Its own instance is re-created after a crash from the inlined module.
       await p.evaluate(() => window.dispatchEvent(new ErrorEvent('error', { error: new WebAssembly.RuntimeError('unreachable') })));
       await p.waitForFunction(() => /crashed \(unreachable\) and was restarted/.test(document.querySelector('#crash-note')?.textContent ?? ''), null, { timeout: 20000 });
-      await p.fill('#m3-V', '2.5');
-      await p.waitForFunction((v) => (document.querySelector('#m3-makespan')?.title || document.querySelector('#m3-makespan')?.textContent) === v, fmt(cli(worked(2.5)).report.makespan), { timeout: 20000 });
-      await p.click('#tab-m8');
-      await result(p, 'm8');
+      await p.fill('#hierarchical-V', '2.5');
+      await p.waitForFunction((v) => (document.querySelector('#hierarchical-makespan')?.title || document.querySelector('#hierarchical-makespan')?.textContent) === v, fmt(cli(worked(2.5)).report.makespan), { timeout: 20000 });
+      await p.click('#tab-mapreduce');
+      await result(p, 'mapreduce');
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
@@ -776,26 +794,26 @@ test('the single file works opened from a file, and computes on the page where w
 });
 
 test('heterogeneous: proven fastest as the CLI computes it, machine states drawn, a mode changed, a bad a2, the Pareto front', async (page) => {
-  await page.click('#tab-m7');
-  await result(page, 'm7');
+  await page.click('#tab-heterogeneous');
+  await result(page, 'heterogeneous');
   // A long search shows its best schedule so far first: wait for the proof.
-  const proven = () => page.waitForFunction(() => /proven optimal/.test(document.querySelector('#m7-verdict')?.textContent ?? ''), null, { timeout: 60000 });
+  const proven = () => page.waitForFunction(() => /proven optimal/.test(document.querySelector('#heterogeneous-verdict')?.textContent ?? ''), null, { timeout: 60000 });
   await proven();
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'heterogeneous'])));
-  assert.equal(await page.getAttribute('#m7 h2 .cite a', 'href'), '#bib-marszalkowski-energy');
+  assert.equal(await page.getAttribute('#heterogeneous h2 .cite a', 'href'), '#bib-marszalkowski-energy');
   // Optimal to 1e-9, ties broken within 1e-10.
   const near = async (sel, x) => {
     const shown = Number(await full(page, sel));
     assert.ok(Math.abs(shown - x) <= 1e-8 * Math.abs(x), `${sel}: ${shown} against the CLI's ${x}`);
   };
-  await near('#m7-makespan', want.report.makespan);
-  await near('#m7-energy', want.report.energy);
-  assert.match(await page.textContent('#m7-verdict'), /verified.*proven optimal/);
-  assert.match(await page.textContent('#m7-energy-parts'), /asleep/);
-  const bars = await colouredPixels(page, '#m7-result figure[data-name="energy"] canvas');
+  await near('#heterogeneous-makespan', want.report.makespan);
+  await near('#heterogeneous-energy', want.report.energy);
+  assert.match(await page.textContent('#heterogeneous-verdict'), /verified.*proven optimal/);
+  assert.match(await page.textContent('#heterogeneous-energy-parts'), /asleep/);
+  const bars = await colouredPixels(page, '#heterogeneous-result figure[data-name="energy"] canvas');
   assert.ok(bars > 2000, `energy bars not drawn (${bars} coloured pixels)`);
   const states = await page.evaluate(() => {
-    const c = document.querySelector('#m7-result canvas.gantt');
+    const c = document.querySelector('#heterogeneous-result canvas.gantt');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     const count = { wake: 0, inCore: 0, receive: 0 };
     for (let i = 0; i < d.length; i += 4) {
@@ -807,39 +825,39 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   });
   assert.ok(states.wake > 100 && states.inCore > 1000, `machine states not drawn: ${JSON.stringify(states)}`);
   // The first machine switched off: it wakes in 120 s, the schedule is longer.
-  const before = await full(page, '#m7-makespan');
+  const before = await full(page, '#heterogeneous-makespan');
   await page.selectOption('select[aria-label="M1 mode"]', 'off');
   // The mode fills in its wake-up time and sleep power (0.5 % of idle).
-  assert.equal(await page.inputValue('#m7 input[aria-label="M1 S"]'), '120');
-  assert.equal(await page.inputValue('#m7 input[aria-label="M1 P sleep"]'), '0.5');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M1 S"]'), '120');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M1 P sleep"]'), '0.5');
   const example = JSON.parse(execFileSync(dlt, ['example', 'heterogeneous']));
   const off = cli({ ...example, machines: example.machines.map((m, i) => (i === 0 ? { ...m, mode: 'off' } : m)) });
-  await page.waitForFunction(([old]) => (document.querySelector('#m7-makespan')?.title || document.querySelector('#m7-makespan')?.textContent) !== old, [before], { timeout: 30000 });
-  await page.waitForFunction((x) => /proven optimal/.test(document.querySelector('#m7-verdict')?.textContent ?? '')
-    && Math.abs(Number(document.querySelector('#m7-makespan')?.title || document.querySelector('#m7-makespan')?.textContent) - x) <= 1e-8 * x,
+  await page.waitForFunction(([old]) => (document.querySelector('#heterogeneous-makespan')?.title || document.querySelector('#heterogeneous-makespan')?.textContent) !== old, [before], { timeout: 30000 });
+  await page.waitForFunction((x) => /proven optimal/.test(document.querySelector('#heterogeneous-verdict')?.textContent ?? '')
+    && Math.abs(Number(document.querySelector('#heterogeneous-makespan')?.title || document.querySelector('#heterogeneous-makespan')?.textContent) - x) <= 1e-8 * x,
   off.report.makespan, { timeout: 30000 });
   // A bad a2 is named next to its cell, and the result stays.
-  const kept = await full(page, '#m7-makespan');
+  const kept = await full(page, '#heterogeneous-makespan');
   await page.fill('input[aria-label="M2 a2"]', '0.01');
-  const slot = '#m7 [data-error-for="machines[1].a2"]';
+  const slot = '#heterogeneous [data-error-for="machines[1].a2"]';
   await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent ?? '') !== '', slot);
   assert.match(await page.textContent(slot), /must be slower than the level above it/);
-  assert.equal(await full(page, '#m7-makespan'), kept);
+  assert.equal(await full(page, '#heterogeneous-makespan'), kept);
   // The Pareto front: proven points, the heuristics beside it, a chart.
-  await page.selectOption('#m7-preset', 'heterogeneous-pareto');
-  await page.click('#m7-load-preset');
-  await page.waitForFunction(() => document.querySelectorAll('#m7-front tbody tr').length >= 10, null, { timeout: 60000 });
-  assert.match(await page.textContent('#m7-front'), /proven/);
-  assert.match(await page.textContent('#m7-compare'), /super-gss/);
+  await page.selectOption('#heterogeneous-preset', 'heterogeneous-pareto');
+  await page.click('#heterogeneous-load-preset');
+  await page.waitForFunction(() => document.querySelectorAll('#heterogeneous-front tbody tr').length >= 10, null, { timeout: 60000 });
+  assert.match(await page.textContent('#heterogeneous-front'), /proven/);
+  assert.match(await page.textContent('#heterogeneous-compare'), /super-gss/);
   // The comparison sorts by a column: by runtime, then by makespan, slowest first.
-  const heads = '#m7-compare thead button.sort';
+  const heads = '#heterogeneous-compare thead button.sort';
   await page.click(`${heads} >> text="T (s)"`);
   await page.click(`${heads} >> text="T (s)"`);
-  const times = await page.evaluate(() => [...document.querySelectorAll('#m7-compare tbody tr')]
+  const times = await page.evaluate(() => [...document.querySelectorAll('#heterogeneous-compare tbody tr')]
     .map((tr) => parseFloat(tr.cells[1].textContent)));
   assert.deepEqual(times, [...times].sort((a, b) => b - a));
-  assert.equal(await page.getAttribute('#m7-compare thead th:nth-child(2)', 'aria-sort'), 'descending');
-  const n = await colouredPixels(page, '#m7-result figure[data-name="pareto"] canvas');
+  assert.equal(await page.getAttribute('#heterogeneous-compare thead th:nth-child(2)', 'aria-sort'), 'descending');
+  const n = await colouredPixels(page, '#heterogeneous-result figure[data-name="pareto"] canvas');
   assert.ok(n > 300, `Pareto chart not drawn (${n} coloured pixels)`);
   await page.screenshot({ path: path.join(shots, 'heterogeneous.png'), fullPage: true });
 });
@@ -854,7 +872,7 @@ test('exercises: a sheet as the CLI draws it, answers checked right and wrong, h
     assert.equal(shown, e.question, `exercise ${e.number}`);
   }
   // A number: wrong (too high), then right to four digits.
-  const m3 = want.exercises.find((e) => e.template === 'm3-two-levels');
+  const m3 = want.exercises.find((e) => e.template === 'hierarchical-two-levels');
   const id = `#exercise-${m3.number}`;
   await page.fill(`${id}-answer`, String(m3.answer.value * 1.1));
   await page.click(`${id}-check`);
@@ -868,7 +886,7 @@ test('exercises: a sheet as the CLI draws it, answers checked right and wrong, h
   await page.fill(`${id}-answer`, String(m3.answer.value));
   await page.click(`${id}-check`);
   // A choice, wrong then right.
-  const iso = want.exercises.find((e) => e.template === 'm1-isoefficiency');
+  const iso = want.exercises.find((e) => e.template === 'metrics-isoefficiency');
   const cid = `#exercise-${iso.number}`;
   const wrong = (iso.answer.correct[0] + 1) % iso.answer.options.length;
   await page.check(`${cid}-option-${wrong + 1}`);
@@ -887,7 +905,7 @@ test('exercises: a sheet as the CLI draws it, answers checked right and wrong, h
   assert.match(await page.textContent(`${id}-solution`), new RegExp(m3.shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   // The link carries the sheet; a reload keeps the answers, hints and solution.
   assert.match(page.url(), /tab=exercises/);
-  assert.match(page.url(), /x\.seed=2026/);
+  assert.match(page.url(), /exercises\.seed=2026/);
   await page.reload();
   await page.waitForSelector(`${id}-verdict.right`, { timeout: 60000 });
   assert.equal(await page.inputValue(`${id}-answer`), String(m3.answer.value));
@@ -897,17 +915,17 @@ test('exercises: a sheet as the CLI draws it, answers checked right and wrong, h
   const csv = await downloaded(page, '#exercises-csv');
   const lines = csv.text.trim().split('\n');
   assert.equal(lines.length, 1 + want.exercises.length);
-  const row = lines.find((l) => l.includes(',m3-two-levels,'));
+  const row = lines.find((l) => l.includes(',hierarchical-two-levels,'));
   assert.match(row, /,right,3,1,yes,/);
-  assert.match(lines.find((l) => l.includes(',m1-isoefficiency,')), /,right,2,0,no,/);
+  assert.match(lines.find((l) => l.includes(',metrics-isoefficiency,')), /,right,2,0,no,/);
   // The teacher's answer key.
   await page.click('#exercises-settings summary');
   const key = await downloaded(page, '#exercises-key');
   assert.equal(key.text.trim().split('\n').length, 1 + want.exercises.length);
   // Open in the calculator: the M3 tab computes the same instance.
   await page.click(`${id}-open`);
-  await page.waitForFunction((v) => (document.querySelector('#m3-makespan')?.title || document.querySelector('#m3-makespan')?.textContent) === v, fmt(m3.answer.value), { timeout: 20000 });
-  assert.equal(await page.getAttribute('#tab-m3', 'aria-selected'), 'true');
+  await page.waitForFunction((v) => (document.querySelector('#hierarchical-makespan')?.title || document.querySelector('#hierarchical-makespan')?.textContent) === v, fmt(m3.answer.value), { timeout: 20000 });
+  assert.equal(await page.getAttribute('#tab-hierarchical', 'aria-selected'), 'true');
   // A sheet shared as a file: two exercises, drawn from its own seed.
   await page.click('#tab-exercises');
   const sheet = { model: 'exercises', title: 'Homework 3', seed: 7, items: [{ exercise: 'm2-split' }, { exercise: 'm4-beta' }] };
@@ -918,7 +936,7 @@ test('exercises: a sheet as the CLI draws it, answers checked right and wrong, h
 });
 
 test('every tab fits a 360 px phone with chart text at full size, and reads on a projector with larger text', async (page) => {
-  const tabs = ['m1', 'm2', 'm3', 'm4', 'm5', 'm7', 'm8', 'map', 'table1', 'gmap', 'exercises'];
+  const tabs = ['metrics', 'linear', 'hierarchical', 'installments', 'startup', 'heterogeneous', 'mapreduce', 'isoefficiency', 'table1', 'contour', 'exercises'];
   const visit = async (tab) => {
     await page.click(`#tab-${tab}`);
     await page.waitForSelector(`#${tab}-result:not([hidden])`, { timeout: 120000 });
@@ -953,14 +971,14 @@ test('every tab fits a 360 px phone with chart text at full size, and reads on a
     }
     // Larger text on a projector: the page's text and the charts' are 1.4 times larger.
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await page.click('#tab-m3');
-    const before = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#m3 .explain')).fontSize));
+    await page.click('#tab-hierarchical');
+    const before = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#hierarchical .explain')).fontSize));
     await page.click('#large-text');
     assert.equal(await page.getAttribute('#large-text', 'aria-pressed'), 'true');
-    const after = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#m3 .explain')).fontSize));
+    const after = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#hierarchical .explain')).fontSize));
     assert.ok(after >= 1.35 * before, `${before} → ${after}`);
     const scale = await page.evaluate(() => {
-      const c = document.querySelector('#m3-result canvas');
+      const c = document.querySelector('#hierarchical-result canvas');
       return c.getBoundingClientRect().width / c.width;
     });
     assert.ok(scale > 1.3, `the Gantt chart is drawn at ${scale}×`);

@@ -8,7 +8,7 @@ import { PooledSection } from './pooled.js';
 import { ExerciseSection } from './exercises.js';
 
 const $ = (sel) => document.querySelector(sel);
-const DEFAULT_TAB = 'm3';
+const DEFAULT_TAB = 'hierarchical';
 
 let sections = [];
 let active = null;
@@ -52,6 +52,29 @@ function progress(done, what) {
 const MAX_LINK = 100_000;
 const MAX_LINK_ROWS = 2_000;
 
+/** `params` with an older link's names read as today's: a tab's former id
+ * (`m4`) becomes its model's id, and a key with a tab's former prefix
+ * (`mi.beta`, or a bare `beta` where the prefix was empty) takes the
+ * model's (`installments.beta`). Today's keys are kept as they are. */
+export function upgradeLink(params, tabs) {
+  const ids = new Set(tabs.map((t) => t.model));
+  const tab = params.get('tab');
+  const renamed = new URLSearchParams();
+  for (const [key, value] of params) {
+    if (key === 'tab') {
+      const former = tabs.find((t) => t.former.tab === tab && !ids.has(tab));
+      renamed.append(key, former ? former.model : value);
+      continue;
+    }
+    const dot = key.indexOf('.');
+    if (dot > 0 && ids.has(key.slice(0, dot))) { renamed.append(key, value); continue; }
+    const former = tabs.find((t) => t.former.prefix !== '' && key.startsWith(t.former.prefix))
+      ?? (dot < 0 ? tabs.find((t) => t.former.tab !== '' && t.former.prefix === '') : undefined);
+    renamed.append(former ? `${former.model}.${key.slice(former.former.prefix.length)}` : key, value);
+  }
+  return renamed;
+}
+
 /** The link's parameters, or none (the defaults) with the reason when the
  * link is too long or has too many rows; checked before anything is built. */
 function linkParams(search) {
@@ -59,7 +82,7 @@ function linkParams(search) {
   if (search.length > MAX_LINK) {
     return { params: none, refused: `This link is ${search.length} characters long (the limit is ${MAX_LINK}); the defaults are shown instead.` };
   }
-  const params = new URLSearchParams(search);
+  const params = upgradeLink(new URLSearchParams(search), core.tabs());
   let rows = 0;
   for (const key of params.keys()) if (key === 'p' || key.endsWith('.p')) rows++;
   if (rows > MAX_LINK_ROWS) {

@@ -150,12 +150,14 @@ function about(spec, works) {
 
 export class Section {
   /**
-   * @param tab    the model's tab: {model, form, presets} (from Rust)
+   * @param tab    the model's tab: {model, number, former, form, presets} (from Rust)
    * @param ui     shared page services: computer, status(text, busy), onChange()
    */
   constructor(tab, ui) {
     this.tab = tab;
-    this.spec = tab.form;
+    // One id names the model everywhere: the tab, its elements and, with a
+    // dot, its keys in a link.
+    this.spec = { ...tab.form, id: tab.model, prefix: `${tab.model}.` };
     this.ui = ui;
     this.root = el('section', { id: this.spec.id, role: 'tabpanel', hidden: true, 'aria-labelledby': `tab-${this.spec.id}` });
     const h2 = marked(el('h2'), this.spec.title);
@@ -337,7 +339,8 @@ export class Section {
           inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
           dataset: { field, key: c.key }, 'aria-label': label,
         });
-      if (c.kind === 'choice') input.value = values[c.key] || c.options[0];
+      // An older link's word for an option (a renamed exercise) is read as the option.
+      if (c.kind === 'choice') input.value = c.aliases?.[values[c.key]] ?? (values[c.key] || c.options[0]);
       // A cell that fills others (a mode its wake-up time and sleep power):
       // the model says what, from the row as it stands.
       if (c.fills) input.addEventListener('change', () => this.fillRow(tr, c.key));

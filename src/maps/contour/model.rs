@@ -9,7 +9,7 @@ use crate::core::chart::LineChart;
 use crate::core::error::Error;
 use crate::core::form::Form;
 use crate::core::map::Catalogue;
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Views;
 use crate::core::view::Block;
@@ -55,38 +55,43 @@ impl Output {
 impl<C: Catalogue> Model for GeneralisedMap<C> {
     const NAME: &'static str = "contour";
     const TITLE: &'static str = "Generalised maps";
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "gmap",
+        prefix: "g.",
+    };
     type Request = Request<C>;
     type Output = Output;
 
     fn presets() -> Vec<Preset<Request<C>>> {
         vec![
             Preset {
-                name: "map-compute-communication",
+                name: "contour-compute-communication",
                 label: "[004] linear DLT: efficiency over A and C, m = 10",
                 request: Request::compute_vs_communication(),
             },
             Preset {
-                name: "map-energy",
+                name: "contour-energy",
                 label: "[004] linear DLT: iso-energy lines over m and the idle factor k",
                 request: Request::energy_vs_idle_factor(),
             },
             Preset {
-                name: "map-startup",
+                name: "contour-startup",
                 label: "[000] reference instance, m = 8: efficiency over C and V",
                 request: Request::startup_reference(),
             },
             Preset {
-                name: "map-heterogeneous-energy",
+                name: "contour-heterogeneous-energy",
                 label: "M7 iso-energy: least energy (super-GSS) over machines of each kind and V",
                 request: Request::heterogeneous_energy(),
             },
             Preset {
-                name: "map-startup-energy",
+                name: "contour-startup-energy",
                 label: "M5 with powers: energy of the fastest schedule over m and V (n = 6)",
                 request: Request::startup_energy(),
             },
             Preset {
-                name: "map-mapreduce",
+                name: "contour-mapreduce",
                 label: "[004] MapReduce: speedup over the mappers m and the output fraction γ",
                 request: Request::mapreduce_gamma(),
             },

@@ -75,8 +75,6 @@ fn intro(mapped: &[(&str, Vec<Parameter>)]) -> String {
 pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
     let offered = suggestions(mapped);
     Form {
-        id: "gmap",
-        prefix: "g.",
         tab: "Generalised maps",
         title: "Generalised maps",
         citation: "Drozdowski, DLT from basics to applications, part 5",
@@ -126,7 +124,7 @@ impl Contour {
             String::new()
         };
         vec![Block::note(
-            "gmap-summary",
+            "contour-summary",
             format!(
                 "{} × {} grid, {drawn} of {} levels drawn{left_out}; largest gap {}.",
                 self.x.len(),

@@ -16,13 +16,13 @@ use crate::models::startup::Startup;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m6-bounds",
+            id: "isoefficiency-bounds",
             title: "Bounds (13) on the efficiency below Vmax",
             source: "drozdowski-singh-marszalkowski",
             make: bound,
         },
         Template {
-            id: "m6-approximation",
+            id: "isoefficiency-approximation",
             title: "The load of an isoefficiency line above Vmax by approximation (15)",
             source: "drozdowski-singh-marszalkowski",
             make: approximate,

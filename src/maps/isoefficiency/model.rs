@@ -9,7 +9,7 @@ use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Views;
 use crate::core::view::Block;
@@ -93,6 +93,12 @@ impl Views for TableOutput {
 impl Model for IsoefficiencyMap {
     const NAME: &'static str = "isoefficiency";
     const TITLE: &'static str = "Isoefficiency map";
+    const NUMBER: Option<u8> = Some(6);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "map",
+        prefix: "map.",
+    };
     type Request = Request;
     type Output = MapOutput;
 
@@ -149,6 +155,12 @@ impl Model for IsoefficiencyMap {
 impl Model for Table1 {
     const NAME: &'static str = "table1";
     const TITLE: &'static str = "Table 1";
+    const NUMBER: Option<u8> = Some(6);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "table1",
+        prefix: "t.",
+    };
     type Request = Request;
     type Output = TableOutput;
 

@@ -50,8 +50,6 @@ pub fn map_form() -> Form {
         ],
     ));
     Form {
-        id: "map",
-        prefix: "map.",
         tab: "Isoefficiency map",
         title: "Isoefficiency map",
         citation: "M6; Drozdowski, Singh &amp; Marszałkowski, isoefficiency maps",
@@ -87,8 +85,6 @@ pub fn table_form() -> Form {
         ],
     ));
     Form {
-        id: "table1",
-        prefix: "t.",
         tab: "Table 1",
         title: "Maximum efficiency per machine count",
         citation: "Table 1 of the isoefficiency-map paper",
@@ -141,7 +137,7 @@ impl Map {
             .collect();
         vec![
             Block::note(
-                "map-summary",
+                "isoefficiency-summary",
                 format!(
                     "{} machine counts, {} levels; largest gap of any point {}.",
                     self.columns.len(),
@@ -150,7 +146,7 @@ impl Map {
                 ),
             ),
             Block::table(
-                "map-columns",
+                "isoefficiency-columns",
                 "Per machine count: MAX line, its proven bound, and the number of points found",
                 &[
                     "m",

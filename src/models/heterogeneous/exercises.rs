@@ -13,7 +13,7 @@ use crate::core::progress::Silent;
 /// The exercises M7 poses.
 pub fn templates() -> Vec<Template> {
     vec![Template {
-        id: "m7-sort-rule",
+        id: "heterogeneous-sort-rule",
         title: "Which sort rule serves this cluster fastest?",
         source: "marszalkowski-energy",
         make: sort_rule,

@@ -11,7 +11,7 @@ use crate::core::form::Form;
 use crate::core::map::{
     Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity, RowParameter,
 };
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::number::number;
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
@@ -161,6 +161,12 @@ impl Instance {
 impl Model for Heterogeneous {
     const NAME: &'static str = "heterogeneous";
     const TITLE: &'static str = "Heterogeneous & energy";
+    const NUMBER: Option<u8> = Some(7);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "m7",
+        prefix: "h.",
+    };
     const OWN_TIME_LIMIT: bool = true;
     type Request = Instance;
     type Output = Output;

@@ -33,8 +33,6 @@ pub fn form() -> Form {
         Column::number(key, path, head, head, help, blank).measured(unit, range)
     };
     Form {
-        id: "m7",
-        prefix: "h.",
         tab: "Heterogeneous & energy",
         title: "Heterogeneous machines with sleep modes: time and energy",
         citation: "M7; Marszałkowski, Drozdowski, Singh 2020",
@@ -134,16 +132,25 @@ impl Describe for Report {
         };
         let mut blocks = vec![
             Block::headline(
-                "m7-makespan",
+                "heterogeneous-makespan",
                 "Schedule length <i>T</i> (s)",
                 self.makespan,
-                Some(VerdictLine::of("m7-verdict", &self.verdict, &how)),
+                Some(VerdictLine::of(
+                    "heterogeneous-verdict",
+                    &self.verdict,
+                    &how,
+                )),
             ),
-            Block::headline("m7-energy", "Energy <i>E</i> (J)", self.energy, None),
+            Block::headline(
+                "heterogeneous-energy",
+                "Energy <i>E</i> (J)",
+                self.energy,
+                None,
+            ),
         ];
         if let (Some(bound), Some(g)) = (self.lower_bound, self.gap) {
             blocks.push(Block::note(
-                "m7-bound",
+                "heterogeneous-bound",
                 format!(
                     "Proven lower bound on the objective {} (gap {}); {} linear programs, {} prefixes, {} s.",
                     number(bound),
@@ -155,7 +162,10 @@ impl Describe for Report {
             ));
         }
         for (k, note) in self.notes.iter().enumerate() {
-            blocks.push(Block::aside(&format!("m7-note-{k}"), note.clone()));
+            blocks.push(Block::aside(
+                &format!("heterogeneous-note-{k}"),
+                note.clone(),
+            ));
         }
         blocks.push(self.chunks_table());
         blocks.push(self.energy_table());
@@ -191,7 +201,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m7-chunks",
+            "heterogeneous-chunks",
             "Chunks in sending order (machines numbered from 1, counts expanded)",
             &[
                 "machine",
@@ -228,7 +238,7 @@ impl Report {
         let mut rows = cut(rows, p.machines.len() + 1, "machines");
         rows.push(row("all".into(), &p.sum));
         Block::table(
-            "m7-energy-parts",
+            "heterogeneous-energy-parts",
             "Energy by state (J)",
             &[
                 "",
@@ -269,7 +279,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m7-compare",
+            "heterogeneous-compare",
             "Every algorithm and sort rule: quality is the distance from the best makespan and the least energy of the table",
             &["algorithm (sort rule)", "T (s)", "E (J)", "chunks", "T above best", "E above least", "runtime (s)", "verified"],
             rows,
@@ -299,7 +309,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m7-front",
+            "heterogeneous-front",
             "Pareto front: the least energy within each makespan limit",
             &["T (s)", "E (J)", "limit (s)", "sequence", "optimality"],
             rows,

@@ -15,13 +15,13 @@ use crate::core::progress::Silent;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m3-two-levels",
+            id: "hierarchical-two-levels",
             title: "Split a load over two machines that spill to disk",
             source: "drozdowski-wolniewicz-2003",
             make: two_levels,
         },
         Template {
-            id: "m3-naive",
+            id: "hierarchical-naive",
             title: "What linear DLT's split really takes with a memory hierarchy",
             source: "drozdowski-wolniewicz-2003",
             make: naive,

@@ -5,7 +5,7 @@ use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
@@ -19,6 +19,12 @@ pub type Output = Answer<Report>;
 impl Model for Hierarchical {
     const NAME: &'static str = "hierarchical";
     const TITLE: &'static str = "Memory hierarchy";
+    const NUMBER: Option<u8> = Some(3);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "m3",
+        prefix: "",
+    };
     type Request = Instance;
     type Output = Output;
 

@@ -69,8 +69,6 @@ pub fn form() -> Form {
         .or_default("none"),
     );
     Form {
-        id: "m3",
-        prefix: "",
         tab: "Memory hierarchy",
         title: "Hierarchical memory, one installment",
         citation: "M3; Drozdowski &amp; Wolniewicz 2003",
@@ -124,7 +122,7 @@ impl Describe for Report {
         } else {
             String::new()
         };
-        let verdict = VerdictLine::of("m3-verdict", &self.verdict, &more);
+        let verdict = VerdictLine::of("hierarchical-verdict", &self.verdict, &more);
         let rows = self
             .schedule
             .chunks
@@ -145,14 +143,14 @@ impl Describe for Report {
         let total = self.schedule.chunks.len();
         let mut blocks = vec![
             Block::headline(
-                "m3-makespan",
+                "hierarchical-makespan",
                 "Shortest schedule: <i>C</i><sub>max</sub> (s)",
                 self.makespan,
                 Some(verdict),
             ),
             Block::aside("", format!("Found by the {how}.")),
             Block::table(
-                "m3-chunks",
+                "hierarchical-chunks",
                 "Optimal split",
                 &[
                     "processor",
@@ -189,7 +187,7 @@ fn comparison(report: &Report) -> Block {
         })
         .collect();
     Block::table(
-        "m3-comparison",
+        "hierarchical-comparison",
         "What linear DLT would predict for its own split, and what that split really takes",
         &[
             "assumption",

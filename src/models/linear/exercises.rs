@@ -14,13 +14,13 @@ use crate::core::progress::Silent;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m2-split",
+            id: "linear-split",
             title: "Split a load over three machines so they finish together",
             source: "drozdowski-basics",
             make: split,
         },
         Template {
-            id: "m2-speedup",
+            id: "linear-speedup",
             title: "Speedup of identical machines on a star",
             source: "drozdowski-basics",
             make: speedup,

@@ -7,7 +7,7 @@ use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
@@ -22,6 +22,12 @@ pub type Output = Answer<Report>;
 impl Model for Linear {
     const NAME: &'static str = "linear";
     const TITLE: &'static str = "Linear DLT & energy";
+    const NUMBER: Option<u8> = Some(2);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "m2",
+        prefix: "l.",
+    };
     type Request = Instance;
     type Output = Output;
 

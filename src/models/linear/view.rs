@@ -8,8 +8,6 @@ use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 /// The M2 tab.
 pub fn form() -> Form {
     Form {
-        id: "m2",
-        prefix: "l.",
         tab: "Linear DLT &amp; energy",
         title: "Linear DLT on a star, one installment, with energy",
         citation: "M2; Drozdowski, DLT from basics to applications",
@@ -127,10 +125,10 @@ impl Describe for Report {
         };
         let mut blocks = vec![
             Block::headline(
-                "m2-makespan",
+                "linear-makespan",
                 "Shortest schedule: <i>T</i> (s)",
                 self.makespan,
-                Some(VerdictLine::of("m2-verdict", &self.verdict, &more)),
+                Some(VerdictLine::of("linear-verdict", &self.verdict, &more)),
             ),
             Block::note(
                 "",
@@ -144,11 +142,11 @@ impl Describe for Report {
             ),
         ];
         if let Some(note) = &self.note {
-            blocks.push(Block::aside("m2-note", note.clone()));
+            blocks.push(Block::aside("linear-note", note.clone()));
         }
         if let Some(bound) = self.lower_bound {
             blocks.push(Block::note(
-                "m2-bound",
+                "linear-bound",
                 format!(
                     "Proven lower bound {}: the schedule is at most {} longer than the optimum.",
                     number(bound),
@@ -166,7 +164,7 @@ impl Describe for Report {
         if let Some(least) = self.least_energy() {
             let (energy, machines, makespan) = least;
             blocks.push(Block::note(
-                "m2-least",
+                "linear-least",
                 format!(
                     "Least energy {} J with m = {machines} (T = {} s).",
                     number(energy),
@@ -189,7 +187,7 @@ fn energy_table(e: &Energy) -> Block {
     .iter()
     .map(|(part, value)| vec![part.to_string(), number(*value)])
     .collect();
-    Block::table("m2-energy", "Energy", &["part", "energy (J)"], rows)
+    Block::table("linear-energy", "Energy", &["part", "energy (J)"], rows)
 }
 
 impl Report {
@@ -203,7 +201,7 @@ impl Report {
             .map(|(&a, &p)| vec![format!("#{}", self.machine_at(p) + 1), number(a)])
             .collect();
         Block::table(
-            "m2-sizes",
+            "linear-sizes",
             "Loads of the machines in use, in serving order",
             &["machine", "α (units)"],
             cut(rows, self.active, "machines"),
@@ -235,7 +233,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m2-skipped",
+            "linear-skipped",
             "Machines left out (no message, no start-up), and why",
             &["machines", "why"],
             rows,

@@ -18,19 +18,19 @@ use crate::core::progress::Silent;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m8-sequential",
+            id: "mapreduce-sequential",
             title: "One machine maps and reduces the whole load",
             source: "drozdowski-basics",
             make: sequential,
         },
         Template {
-            id: "m8-plateau",
+            id: "mapreduce-plateau",
             title: "The speedup that more mappers approach",
             source: "drozdowski-basics",
             make: level,
         },
         Template {
-            id: "m8-one-reducer",
+            id: "mapreduce-one-reducer",
             title: "Speedup of the fastest schedule with one reducer",
             source: "drozdowski-basics",
             make: one_reducer,

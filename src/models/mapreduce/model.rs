@@ -6,7 +6,7 @@ use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
-use crate::core::model::{hand_out, Model, Preset};
+use crate::core::model::{hand_out, Former, Model, Preset};
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
@@ -36,6 +36,12 @@ fn series(reducers: Vec<u64>, gammas: Vec<f64>) -> Instance {
 impl Model for MapReduce {
     const NAME: &'static str = "mapreduce";
     const TITLE: &'static str = "MapReduce";
+    const NUMBER: Option<u8> = Some(8);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "m8",
+        prefix: "mr.",
+    };
     /// Each cell solves an LP with a column per mapper and simulates `m·r`
     /// transfers.
     const MAX_MAP_CELLS: usize = 2_500;

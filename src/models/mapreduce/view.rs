@@ -15,8 +15,6 @@ pub fn form() -> Form {
             .range(range)
     };
     Form {
-        id: "m8",
-        prefix: "mr.",
         tab: "MapReduce",
         title: "MapReduce as a divisible load",
         citation: "M8; Drozdowski, DLT from basics to applications, part 3",
@@ -164,13 +162,13 @@ impl Describe for Report {
         };
         let mut blocks = vec![
             Block::headline(
-                "m8-makespan",
+                "mapreduce-makespan",
                 "Schedule length <i>T</i> (s)",
                 self.makespan,
-                Some(VerdictLine::of("m8-verdict", &self.verdict, &proven)),
+                Some(VerdictLine::of("mapreduce-verdict", &self.verdict, &proven)),
             ),
             Block::note(
-                "m8-bound",
+                "mapreduce-bound",
                 format!(
                     "Proven lower bound {} s (gap {}). {} schedule; the {} gives T = {} s.",
                     number(self.lower_bound),
@@ -187,7 +185,7 @@ impl Describe for Report {
                 ),
             ),
             Block::note(
-                "m8-speedup",
+                "mapreduce-speedup",
                 format!(
                     "One machine: T_seq = S + AV + BγV = {} s; speedup {} with {} mappers, {} \
                      reducers and {} channels in use at most.",
@@ -198,7 +196,7 @@ impl Describe for Report {
                     self.channels
                 ),
             ),
-            Block::aside("m8-plateau", self.plateau.text.clone()),
+            Block::aside("mapreduce-plateau", self.plateau.text.clone()),
         ];
         blocks.push(self.sizes_table());
         blocks.push(self.reducers_table());
@@ -237,7 +235,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m8-sizes",
+            "mapreduce-sizes",
             "Chunks of the mappers (numbered from 0; equal chunks in one row)",
             &["mappers", "chunk α (B)", "sending (s)"],
             cut(rows, runs.len(), "rows"),
@@ -258,7 +256,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m8-reducers",
+            "mapreduce-reducers",
             "Reducers: when each has every piece and reduces",
             &["reducers", "starts (s)", "ends (s)"],
             cut(rows, runs.len(), "rows"),
@@ -298,7 +296,7 @@ impl Report {
                 .collect(),
         );
         Block::table(
-            "m8-series",
+            "mapreduce-series",
             "Speedup against m (last row: the level it approaches)",
             &head,
             rows,

@@ -19,25 +19,25 @@ use crate::core::number::number;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m1-efficiency",
+            id: "metrics-efficiency",
             title: "Efficiency of adding n numbers on p processors",
             source: "grama-2003",
             make: efficiency,
         },
         Template {
-            id: "m1-karp-flatt",
+            id: "metrics-karp-flatt",
             title: "The serial fraction of a measured speedup (Karp–Flatt)",
             source: "karp-flatt-1990",
             make: karp_flatt,
         },
         Template {
-            id: "m1-amdahl",
+            id: "metrics-amdahl",
             title: "Speedup by Amdahl's and Gustafson's laws",
             source: "grama-2003",
             make: laws,
         },
         Template {
-            id: "m1-isoefficiency",
+            id: "metrics-isoefficiency",
             title: "The isoefficiency function of a parallel run time",
             source: "grama-2003",
             make: order,

@@ -8,7 +8,7 @@ use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
@@ -115,6 +115,12 @@ impl Metrics {
 impl Model for Metrics {
     const NAME: &'static str = "metrics";
     const TITLE: &'static str = "Metrics & isoefficiency";
+    const NUMBER: Option<u8> = Some(1);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "m1",
+        prefix: "m.",
+    };
     type Request = Request;
     type Output = Output;
 

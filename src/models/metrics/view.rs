@@ -8,8 +8,6 @@ use crate::core::view::{cut, number, Block, ROWS_SHOWN};
 /// The M1 tab.
 pub fn form() -> Form {
     Form {
-        id: "m1",
-        prefix: "m.",
         tab: "Metrics &amp; isoefficiency",
         title: "Speedup, efficiency, cost, isoefficiency and the scalability laws",
         citation: "M1; Grama, Gupta, Karypis &amp; Kumar, lecture 7; Karp &amp; Flatt; Sun &amp; Rover; Gunther",
@@ -98,13 +96,13 @@ impl Describe for Report {
     fn view(&self) -> Vec<Block> {
         let m = &self.min_time;
         let mut blocks = vec![Block::headline(
-            "m1-min",
+            "metrics-min",
             "Least parallel time <i>T<sub>p</sub></i> (s)",
             m.time,
             None,
         )];
         blocks.push(Block::note(
-            "m1-min-note",
+            "metrics-min-note",
             if m.interior {
                 format!(
                     "At p = {} (∂T_p/∂p = 0); with a whole number of processors p = {}, T_p = {} s. \
@@ -125,7 +123,7 @@ impl Describe for Report {
         blocks.push(self.isoefficiency_note());
         if let Some(c) = &self.cost_optimal {
             blocks.push(Block::note(
-                "m1-cost-optimal",
+                "metrics-cost-optimal",
                 format!(
                     "Least cost-optimal time: with W = {} the efficiency stays at least {} up to \
                      p = {}, where T_p = {} (the lecture's Ω(W/f⁻¹(W))).",
@@ -139,7 +137,7 @@ impl Describe for Report {
         blocks.push(self.curves_table());
         if let Some(c) = self.curves.last() {
             blocks.push(Block::note(
-                "m1-curves-note",
+                "metrics-curves-note",
                 format!(
                     "At p = {}: S = {}, E = {} = 1/(1 + T_o/T_s) with the overhead T_o = p·T_p − \
                      T_s = {} s, {} of the cost p·T_p.",
@@ -157,7 +155,7 @@ impl Describe for Report {
                 format!("; isospeed-e ψ(C, C′) = {}", number(v))
             });
             blocks.push(Block::note(
-                "m1-isospeed",
+                "metrics-isospeed",
                 format!(
                     "Isospeed Ψ(p, p′) = p′W/(pW′) = {}{e} (1: the speed per processor is kept, \
                      perfectly scalable; below 1: the larger system needs more work per \
@@ -195,7 +193,7 @@ impl Report {
         for why in iso.missing.iter().take(3) {
             text += &format!(" {why}.");
         }
-        Block::note("m1-iso", text)
+        Block::note("metrics-iso", text)
     }
 
     /// The metrics over `p`.
@@ -212,7 +210,7 @@ impl Report {
             })
             .collect();
         Block::table(
-            "m1-curves",
+            "metrics-curves",
             "Over p at the given W",
             &[
                 "p",
@@ -244,20 +242,20 @@ impl Report {
             })
             .collect();
         blocks.push(Block::table(
-            "m1-karp-flatt",
+            "metrics-karp-flatt",
             "Karp–Flatt serial fraction of the measured runs",
             &["p", "speedup S", "serial fraction f"],
             rows,
         ));
         if let Some(t) = &self.karp_flatt_trend {
-            blocks.push(Block::note("m1-trend", t.clone()));
+            blocks.push(Block::note("metrics-trend", t.clone()));
         }
         if let Some(u) = &self.usl {
             let peak = u.peak.map_or("no peak (κ = 0)".into(), |p| {
                 format!("the throughput peaks at p ≈ {}", number(p))
             });
             blocks.push(Block::note(
-                "m1-usl",
+                "metrics-usl",
                 format!(
                     "Universal scalability law: λ = {} per s, σ = {} (contention), κ = {} \
                      (coherency); {peak}; residual {:.2} % of the largest throughput.",

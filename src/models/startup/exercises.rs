@@ -15,13 +15,13 @@ use crate::core::progress::Silent;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m5-single",
+            id: "startup-single",
             title: "One machine's time for a load that may spill to disk",
             source: "drozdowski-singh-marszalkowski",
             make: single,
         },
         Template {
-            id: "m5-efficiency",
+            id: "startup-efficiency",
             title: "Efficiency of the fastest multi-installment schedule",
             source: "drozdowski-singh-marszalkowski",
             make: efficiency,

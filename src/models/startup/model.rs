@@ -9,7 +9,7 @@ use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
@@ -34,6 +34,12 @@ pub fn answer(instance: &Instance, report: Report) -> Output {
 impl Model for Startup {
     const NAME: &'static str = "startup";
     const TITLE: &'static str = "Start-up & installments";
+    const NUMBER: Option<u8> = Some(5);
+    const FORMER: Former = Former {
+        tag: None,
+        tab: "m5",
+        prefix: "s.",
+    };
     const OWN_TIME_LIMIT: bool = true;
     type Request = Instance;
     type Output = Output;

@@ -84,8 +84,6 @@ pub fn form() -> Form {
         ],
     ));
     Form {
-        id: "m5",
-        prefix: "s.",
         tab: "Start-up &amp; installments",
         title: "Multi-installment with machine start-up",
         citation: "M5; Drozdowski, Singh &amp; Marszałkowski, isoefficiency maps",
@@ -169,14 +167,14 @@ impl Describe for Report {
             .collect();
         vec![
             Block::headline(
-                "m5-makespan",
+                "startup-makespan",
                 "Shortest schedule found: <i>T</i>(<i>m</i>, <i>n</i>, <i>V</i>) (s)",
                 self.makespan,
-                Some(VerdictLine::of("m5-verdict", &self.verdict, "")),
+                Some(VerdictLine::of("startup-verdict", &self.verdict, "")),
             ),
-            Block::note("m5-status", self.status_text()),
+            Block::note("startup-status", self.status_text()),
             Block::note(
-                "m5-efficiency",
+                "startup-efficiency",
                 format!(
                     "Efficiency E = T(1,1,V)/(m·T) = {}{at_most}; speedup {}; T(1,1,V) = {} s.",
                     number(self.efficiency),
@@ -185,7 +183,7 @@ impl Describe for Report {
                 ),
             ),
             Block::table(
-                "m5-chunks",
+                "startup-chunks",
                 "Chunks in sending order",
                 &[
                     "chunk",

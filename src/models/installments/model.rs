@@ -5,7 +5,7 @@ use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
-use crate::core::model::{Model, Preset};
+use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
@@ -18,14 +18,20 @@ pub struct MultiInstallment;
 pub type Output = Answer<Report>;
 
 impl Model for MultiInstallment {
-    const NAME: &'static str = "multi-installment";
+    const NAME: &'static str = "installments";
     const TITLE: &'static str = "Multi-installment";
+    const NUMBER: Option<u8> = Some(4);
+    const FORMER: Former = Former {
+        tag: Some("multi-installment"),
+        tab: "m4",
+        prefix: "mi.",
+    };
     type Request = Instance;
     type Output = Output;
 
     fn presets() -> Vec<Preset<Instance>> {
         vec![Preset {
-            name: "multi-installment",
+            name: "installments",
             label: "[003] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs \
                     heuristic 1e4",
             request: Instance::figure_10(),

@@ -14,13 +14,13 @@ use crate::core::progress::Silent;
 pub fn templates() -> Vec<Template> {
     vec![
         Template {
-            id: "m4-beta",
+            id: "installments-beta",
             title: "The chunk size that keeps every machine busy for a round",
             source: "drozdowski-wolniewicz-2003",
             make: beta,
         },
         Template {
-            id: "m4-which-faster",
+            id: "installments-which-faster",
             title: "Which chunk size is faster at this load?",
             source: "drozdowski-wolniewicz-2003",
             make: which_faster,

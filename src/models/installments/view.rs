@@ -9,8 +9,6 @@ use crate::models::hierarchical::two_level_columns;
 /// The M4 tab.
 pub fn form() -> Form {
     Form {
-        id: "m4",
-        prefix: "mi.",
         tab: "Multi-installment",
         title: "Multi-installment with equal chunks",
         citation: "M4; Drozdowski &amp; Wolniewicz 2003",
@@ -69,9 +67,9 @@ pub fn form() -> Form {
 impl Describe for Report {
     fn view(&self) -> Vec<Block> {
         let verdict = match &self.verdict {
-            Some(v) => VerdictLine::of("m4-verdict", v, ""),
+            Some(v) => VerdictLine::of("installments-verdict", v, ""),
             None => VerdictLine {
-                id: "m4-verdict".into(),
+                id: "installments-verdict".into(),
                 ok: true,
                 text: format!(
                     " ({} chunks: evaluated exactly in closed form; checked chunk by chunk up \
@@ -102,13 +100,13 @@ impl Describe for Report {
             .collect();
         vec![
             Block::headline(
-                "m4-makespan",
+                "installments-makespan",
                 "Processing time: <i>C</i><sub>max</sub> (s)",
                 self.makespan,
                 Some(verdict),
             ),
             Block::note(
-                "m4-chunk",
+                "installments-chunk",
                 format!(
                     "β = {} ({source}), {} chunk{}.",
                     number(self.chunk),
@@ -117,15 +115,15 @@ impl Describe for Report {
                 ),
             ),
             Block::note(
-                "m4-heuristic",
+                "installments-heuristic",
                 format!("Heuristic: {}.", self.heuristic.explanation),
             ),
             Block::note(
-                "m4-admissible",
+                "installments-admissible",
                 format!("Admissible β: {}.", self.admissible.explanation),
             ),
             Block::table(
-                "m4-machines",
+                "installments-machines",
                 "Machines",
                 &[
                     "processor",
