@@ -15,7 +15,7 @@
 //! whole gap left at `m = 6..9`: forcing the round robin's machine chains
 //! on the last 18 positions closes the root of `m = 9` (0.039 % open
 //! without), and branching on the disjunction gains at most a fifth of the
-//! gap per level (the README's Measured section has the figures).
+//! gap per level (`docs/startup.md` has the figures).
 
 use crate::core::error::Error;
 use crate::core::lp::{Cmp, LpError, Problem, Var, Warm};
