@@ -37,6 +37,7 @@ use serde_json::Value;
 use crate::core::deadline::with_deadline;
 use crate::core::entry::Entry;
 use crate::core::error::{Error, Invalid};
+use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::lp::LpError;
 use crate::core::progress::Progress;
 use crate::core::response::{Completion, Response};
@@ -196,6 +197,18 @@ pub fn fill_row(
 ) -> Result<BTreeMap<String, String>, Error> {
     entry(model)?.fill_row(column, &mut row);
     Ok(row)
+}
+
+/// How the Gantt charts of model `model` draw each activity (the shared
+/// kinds' styles for a model the registry does not know).
+pub fn gantt_styles(model: &str) -> impl Fn(&Activity) -> ActivityStyle {
+    let entry = registry::find(model);
+    move |activity| match entry {
+        Some(entry) => entry.activity_style(activity),
+        None => activity
+            .shared_style()
+            .unwrap_or_else(ActivityStyle::unknown),
+    }
 }
 
 /// Every model's tag, for messages.

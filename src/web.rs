@@ -149,18 +149,20 @@ fn on_canvas(
     root.present().map_err(|e| js_error(plot::drawing(e)))
 }
 
-/// Draws a Gantt chart (a response's `gantt`) on a canvas.
+/// Draws a Gantt chart (a response's `gantt`) of model `model` on a canvas.
 #[wasm_bindgen(js_name = drawGantt)]
-pub fn draw_gantt(canvas: HtmlCanvasElement, gantt: JsValue) -> Result<(), JsError> {
+pub fn draw_gantt(canvas: HtmlCanvasElement, gantt: JsValue, model: &str) -> Result<(), JsError> {
     let gantt: Gantt = from_js(gantt)?;
-    on_canvas(canvas, |area| plot::draw_gantt(area, &gantt))
+    let styles = api::gantt_styles(model);
+    on_canvas(canvas, |area| plot::draw_gantt(area, &gantt, &styles))
 }
 
-/// A Gantt chart as an SVG document (for export).
+/// A Gantt chart of model `model` as an SVG document (for export).
 #[wasm_bindgen(js_name = ganttSvg)]
-pub fn gantt_svg(gantt: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+pub fn gantt_svg(gantt: JsValue, model: &str, width: u32, height: u32) -> Result<String, JsError> {
     let gantt: Gantt = from_js(gantt)?;
-    plot::gantt_svg(&gantt, width, height).map_err(js_error)
+    let styles = api::gantt_styles(model);
+    plot::gantt_svg(&gantt, &styles, width, height).map_err(js_error)
 }
 
 /// Draws a line chart (one of a response's `charts`) on a canvas; returns

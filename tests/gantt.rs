@@ -1,10 +1,13 @@
 //! The Gantt chart's data and its SVG rendering.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::core::gantt::{Activity, Gantt};
+use dlt_calc::api::{gantt_styles, run, Request};
+use dlt_calc::core::gantt::{Activity, Gantt, Shade};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::hierarchical::Instance;
 use dlt_calc::plot::gantt_svg;
+use dlt_calc::registry::all;
+use serde_json::json;
 
 #[test]
 fn worked_example_bars() {
@@ -15,20 +18,20 @@ fn worked_example_bars() {
         g.rows[i]
             .bars
             .iter()
-            .map(|b| (b.activity, b.start, b.end))
+            .map(|b| (b.activity.clone(), b.start, b.end))
             .collect()
     };
     assert_eq!(
         kinds(0),
         [
-            (Activity::Receive, 0.0, 2.25),
-            (Activity::Compute { level: 1 }, 2.25, 5.75)
+            (Activity::RECEIVE, 0.0, 2.25),
+            (Activity::compute(1), 2.25, 5.75)
         ]
     );
     // P2 receives after P1 and computes in core; no idle time at the end.
     let p2 = kinds(1);
-    assert_eq!(p2[0].0, Activity::Receive);
-    assert_eq!(p2[1].0, Activity::Compute { level: 0 });
+    assert_eq!(p2[0].0, Activity::RECEIVE);
+    assert_eq!(p2[1].0, Activity::compute(0));
     assert_eq!(p2.len(), 2);
     assert_eq!(g.rows[1].label, "P2");
 }
@@ -43,7 +46,7 @@ fn idle_time_is_drawn() {
     let idle: f64 = g.rows[0]
         .bars
         .iter()
-        .filter(|b| b.activity == Activity::Idle)
+        .filter(|b| b.activity == Activity::IDLE)
         .map(|b| b.end - b.start)
         .sum();
     assert!(idle > 1.0, "P1 should wait for P2: {:?}", g.rows[0]);
@@ -52,7 +55,8 @@ fn idle_time_is_drawn() {
 #[test]
 fn svg_has_a_bar_per_activity_and_a_legend() {
     let r = Instance::worked_example().solve(&mut Silent).unwrap();
-    let svg = gantt_svg(&Gantt::of(&r.schedule), 800, 200)
+    let styles = gantt_styles("hierarchical");
+    let svg = gantt_svg(&Gantt::of(&r.schedule), &styles, 800, 200)
         .unwrap()
         .replace('\n', "");
     for colour in ["#4682B4", "#2E8B57", "#CD5C5C"] {
@@ -68,4 +72,57 @@ fn svg_has_a_bar_per_activity_and_a_legend() {
     ] {
         assert!(svg.contains(&format!(">{name}<")), "missing label {name}");
     }
+}
+
+/// An activity reads and writes the same JSON whatever its shade: a kind,
+/// with a memory level or a receiving machine (`null`: several) beside it.
+#[test]
+fn activities_keep_their_json() {
+    let send = |to| Activity {
+        kind: "send".into(),
+        shade: Some(Shade::To(to)),
+    };
+    let cases = [
+        (Activity::RECEIVE, json!({"kind": "receive"})),
+        (Activity::compute(1), json!({"kind": "compute", "level": 1})),
+        (send(Some(3)), json!({"kind": "send", "to": 3})),
+        (send(None), json!({"kind": "send", "to": null})),
+    ];
+    for (activity, want) in cases {
+        assert_eq!(serde_json::to_value(&activity).unwrap(), want);
+        let back: Activity = serde_json::from_value(want).unwrap();
+        assert_eq!(back, activity);
+    }
+}
+
+/// Every activity of every preset's chart has a style its model (or the
+/// shared kinds) declares, so that no bar is drawn as an unnamed grey.
+#[test]
+fn every_preset_activity_has_a_declared_style() {
+    let mut own = 0;
+    for entry in all() {
+        for (name, _, request) in entry.presets() {
+            let Some(mut request) = Request::from_value(request).ok() else {
+                continue;
+            };
+            // A long search answers with its best schedule so far.
+            request.limit_time(2.0);
+            if !request.split().is_ok_and(|parts| parts.is_empty()) {
+                continue; // a map or a table: no Gantt chart
+            }
+            let Ok(response) = run(&request, &mut dlt_calc::core::progress::Silent) else {
+                continue;
+            };
+            let Some(gantt) = response.gantt() else {
+                continue;
+            };
+            let styles = gantt_styles(entry.name());
+            for bar in gantt.rows.iter().flat_map(|r| &r.bars) {
+                let style = styles(&bar.activity);
+                assert_ne!(style.legend, "other", "{name}: {:?}", bar.activity);
+                own += usize::from(bar.activity.shared_style().is_none());
+            }
+        }
+    }
+    assert!(own > 0, "no preset drew an activity of a model's own");
 }

@@ -226,7 +226,8 @@ fn write_gantt(response: &Response, path: &str) -> Result<(), Failure> {
         .gantt()
         .ok_or_else(|| input("this result has no Gantt chart (too many chunks)"))?;
     let height = 120 + 40 * u32::try_from(gantt.rows.len()).unwrap_or(u32::MAX / 80);
-    let svg = gantt_svg(gantt, 900, height).map_err(input)?;
+    let styles = api::gantt_styles(response.model());
+    let svg = gantt_svg(gantt, &styles, 900, height).map_err(input)?;
     std::fs::write(path, svg).map_err(|e| input(format!("cannot write {path}: {e}")))
 }
 

@@ -12,6 +12,7 @@ use crate::core::count::UNREADABLE_COUNT;
 use crate::core::error::{shorten, Error, Invalid, Validate};
 use crate::core::exercise::Template;
 use crate::core::form::Form;
+use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity, Target};
 use crate::core::model::{Former, Model};
 use crate::core::progress::Progress;
@@ -86,6 +87,10 @@ pub trait Entry: Sync {
     fn map_base(&self, body: Value) -> Result<Box<dyn MapBase>, Vec<Error>>;
     /// The exercises the model poses ([`Model::exercises`]).
     fn exercises(&self) -> Vec<Template>;
+    /// How its Gantt charts draw `activity`: a shared kind's style, the
+    /// model's own ([`Model::activity_style`]), or grey for one it does
+    /// not know.
+    fn activity_style(&self, activity: &Activity) -> ActivityStyle;
 }
 
 /// What lies under the pointer at chart coordinates `(x, y)`, in words.
@@ -258,6 +263,13 @@ impl<M: Model> Entry for Registered<M> {
 
     fn exercises(&self) -> Vec<Template> {
         M::exercises()
+    }
+
+    fn activity_style(&self, activity: &Activity) -> ActivityStyle {
+        activity
+            .shared_style()
+            .or_else(|| M::activity_style(activity))
+            .unwrap_or_else(ActivityStyle::unknown)
     }
 
     fn map_parameters(&self) -> Vec<Parameter> {

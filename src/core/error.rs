@@ -95,13 +95,6 @@ pub enum Invalid {
     },
     /// The function gives a negative processing time for an empty load.
     NegativeAtZero(f64),
-    /// The memory caps cannot hold the whole load.
-    ExceedsCaps {
-        /// The load `V`, in units of load.
-        load: f64,
-        /// The sum of the machines' caps, in units of load.
-        total_cap: f64,
-    },
     /// An index refers to nothing.
     OutOfRange {
         /// The index given.
@@ -149,8 +142,6 @@ pub enum Invalid {
     /// The request asks for more work than the calculator does in one go
     /// (the reason and the way out stated).
     TooMuchWork(String),
-    /// A formula that cannot be read or evaluated (what and where).
-    Formula(String),
     /// The value could not be read as the field's type (the reader's words,
     /// with long values shortened).
     Unreadable(String),
@@ -158,31 +149,70 @@ pub enum Invalid {
     /// as one: what is wrong with it. The reader stands in for it, as for
     /// [`Invalid::NotFinite`], to check the other fields too.
     Text(String),
-    /// A limit no schedule meets, which only solving can tell: the least
-    /// value any schedule attains.
-    Unattainable {
-        /// The limit given.
-        value: f64,
-        /// The least value of any schedule.
-        least: f64,
-    },
-    /// A search with limits stopped at its time limit before it found any
-    /// schedule that meets them.
-    NotFoundInTime(f64),
-    /// A machine's wake-up power below its sleep power.
-    WakeBelowSleep {
-        /// The wake-up power.
-        wake: f64,
-        /// The sleep power (given, or the mode's share of idle).
-        sleep: f64,
-    },
+    /// A kind of invalid value only one model knows (a formula that cannot
+    /// be read, a limit no schedule meets), defined in its folder so that
+    /// this shared list names no model.
+    Own(Own),
+}
+
+/// What a model's own kind of invalid value needs: a message (lowercase,
+/// naming the value) and a debug form.
+pub trait OwnKind: std::any::Any + fmt::Display + fmt::Debug + Send + Sync {}
+
+impl<T: std::any::Any + fmt::Display + fmt::Debug + Send + Sync> OwnKind for T {}
+
+/// A model's own kind of invalid value, behind [`Invalid::Own`].
+#[derive(Debug, Clone)]
+pub struct Own(std::sync::Arc<dyn OwnKind>);
+
+impl Own {
+    /// The kind as its model defined it, to match on it.
+    pub fn kind<K: OwnKind>(&self) -> Option<&K> {
+        let any: &dyn std::any::Any = self.0.as_ref();
+        any.downcast_ref::<K>()
+    }
+}
+
+/// Two kinds are the same when they say the same: they come from models
+/// that cannot be compared otherwise.
+impl PartialEq for Own {
+    fn eq(&self, other: &Own) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Invalid {
+    /// A model's own kind of invalid value.
+    pub fn own(kind: impl OwnKind) -> Invalid {
+        Invalid::Own(Own(std::sync::Arc::new(kind)))
+    }
 }
 
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Numbers as the page shows them: `1e-300`, not 300 zeros.
-        let n = crate::core::number::number;
         match self {
+            Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
+            Invalid::Needed(reason) => write!(f, "must be given: {reason}"),
+            Invalid::Unreadable(msg) | Invalid::Text(msg) => write!(f, "{msg}"),
+            Invalid::TooMuchWork(why) => write!(f, "asks for too much work: {why}"),
+            Invalid::Own(own) => write!(f, "{}", own.0),
+            _ => self
+                .fmt_number(f)
+                .or_else(|| self.fmt_list(f))
+                .or_else(|| self.fmt_processing(f))
+                .or_else(|| self.fmt_name(f))
+                .unwrap_or(Ok(())),
+        }
+    }
+}
+
+// Numbers as the page shows them: `1e-300`, not 300 zeros.
+use crate::core::number::number as n;
+
+impl Invalid {
+    /// The message of a number outside its domain (`None`: another kind).
+    fn fmt_number(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        Some(match self {
             Invalid::NotFinite => write!(f, "must be a finite number"),
             Invalid::Negative(v) => write!(f, "must not be negative (got {})", n(*v)),
             Invalid::NotNegative(v) => write!(f, "must be below zero (got {})", n(*v)),
@@ -191,38 +221,49 @@ impl fmt::Display for Invalid {
                 write!(f, "must be at least {} (got {})", n(*minimum), n(*value))
             }
             Invalid::OutOfBounds { value, low, high } => {
-                write!(
-                    f,
-                    "must be between {} and {} (got {})",
-                    n(*low),
-                    n(*high),
-                    n(*value)
-                )
+                let (low, high, value) = (n(*low), n(*high), n(*value));
+                write!(f, "must be between {low} and {high} (got {value})")
             }
             Invalid::OutOfRangeOpen { value, low, high } => {
-                write!(
-                    f,
-                    "must be at least {} and below {} (got {})",
-                    n(*low),
-                    n(*high),
-                    n(*value)
-                )
+                let (low, high, value) = (n(*low), n(*high), n(*value));
+                write!(f, "must be at least {low} and below {high} (got {value})")
             }
             Invalid::TooSmall { value, limit } => write!(
                 f,
                 "is too small (got {value:e}): give 0 or a magnitude of at least {limit:e}"
             ),
-            Invalid::Formula(why) => write!(f, "{why}"),
-            Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
-            Invalid::Needed(reason) => write!(f, "must be given: {reason}"),
             Invalid::TooLarge { value, limit } => {
                 write!(f, "is too large (got {value:e}, the limit is {limit:e})")
             }
             Invalid::NotWhole(v) => write!(f, "must be a whole number (got {})", n(*v)),
+            _ => return None,
+        })
+    }
+
+    /// The message of a list or text of the wrong length or contents.
+    fn fmt_list(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        Some(match self {
             Invalid::Empty => write!(f, "must not be empty"),
             Invalid::TooMany { count, limit } => {
                 write!(f, "has too many entries ({count}, the limit is {limit})")
             }
+            Invalid::OutOfRange { index, len } => {
+                write!(f, "refers to entry {index}, but there are only {len}")
+            }
+            Invalid::NotPermutation => write!(
+                f,
+                "must list every processor exactly once (a permutation of 0..m)"
+            ),
+            Invalid::TooLong { length, limit } => {
+                write!(f, "must be at most {limit} characters long (got {length})")
+            }
+            _ => return None,
+        })
+    }
+
+    /// The message of a processing-time function that makes no sense.
+    fn fmt_processing(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        Some(match self {
             Invalid::NotConvex { slope, previous } => write!(
                 f,
                 "must be slower than the level above it: slope {} is not greater than \
@@ -246,64 +287,24 @@ impl fmt::Display for Invalid {
                  the first level's intercept must not be negative",
                 n(*v)
             ),
-            Invalid::ExceedsCaps { load, total_cap } => write!(
-                f,
-                "cannot be held by the processors: it is {} but the memory caps \
-                 add up to {}",
-                n(*load),
-                n(*total_cap)
-            ),
-            Invalid::OutOfRange { index, len } => {
-                write!(f, "refers to entry {index}, but there are only {len}")
-            }
-            Invalid::NotPermutation => write!(
-                f,
-                "must list every processor exactly once (a permutation of 0..m)"
-            ),
-            Invalid::UnknownModel { name, known } => {
-                write!(f, "must name a model: {name:?} is not one ({known})")
-            }
-            Invalid::TooLong { length, limit } => {
-                write!(f, "must be at most {limit} characters long (got {length})")
-            }
-            Invalid::UnknownExercise { name, known } => {
-                write!(f, "must name an exercise: {name:?} is not one ({known})")
-            }
-            Invalid::Unreadable(msg) | Invalid::Text(msg) => write!(f, "{msg}"),
-            Invalid::Unattainable { value, least } => write!(
-                f,
-                "cannot be met: {} is below the least value of any schedule, {}",
-                n(*value),
-                n(*least)
-            ),
-            Invalid::WakeBelowSleep { wake, sleep } => write!(
-                f,
-                "must be at least the sleep power {} W (got {}): waking cannot cost less than \
-                 sleeping while the wake-up time startup is above 0 (the sleep power is \
-                 power.sleep, or the mode's share of power.idle)",
-                n(*sleep),
-                n(*wake)
-            ),
-            Invalid::NotFoundInTime(seconds) => write!(
-                f,
-                "allowed no schedule within the limits to be found in {} s; allow more \
-                 seconds or loosen the limits",
-                n(*seconds)
-            ),
-            Invalid::TooMuchWork(why) => write!(f, "asks for too much work: {why}"),
+            _ => return None,
+        })
+    }
+
+    /// The message of a name that is not among those known.
+    fn fmt_name(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        let (what, name, known) = match self {
+            Invalid::UnknownModel { name, known } => ("name a model", name, known),
+            Invalid::UnknownExercise { name, known } => ("name an exercise", name, known),
             Invalid::UnknownQuantity { name, known } => {
-                write!(
-                    f,
-                    "must be a quantity the model measures: {name:?} is not one ({known})"
-                )
+                ("be a quantity the model measures", name, known)
             }
             Invalid::UnknownParameter { name, known } => {
-                write!(
-                    f,
-                    "must name a parameter of the model: {name:?} is not one ({known})"
-                )
+                ("name a parameter of the model", name, known)
             }
-        }
+            _ => return None,
+        };
+        Some(write!(f, "must {what}: {name:?} is not one ({known})"))
     }
 }
 

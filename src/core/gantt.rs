@@ -1,39 +1,106 @@
 //! The data of a Gantt chart, computed from a [`Schedule`] outside the
 //! drawing code, so it can be tested natively and drawn by any backend.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::core::schedule::Schedule;
 
-/// What a machine is doing during a bar.
+/// What a machine is doing during a bar: a kind of activity (the shared
+/// ones below, or one its model declares, such as a MapReduce job's
+/// `map`) and, for a kind drawn in several shades, which one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activity {
+    /// The kind's name, as a model's [`Model::activity_style`] knows it.
+    ///
+    /// [`Model::activity_style`]: crate::core::model::Model::activity_style
+    pub kind: Cow<'static, str>,
+    /// Which shade of the kind, if it has several.
+    #[serde(flatten)]
+    pub shade: Option<Shade>,
+}
+
+/// Which shade of a kind of activity a bar is drawn in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Activity {
+#[serde(rename_all = "lowercase")]
+pub enum Shade {
+    /// A memory level (0 = core, 1 = out of core, ...).
+    Level(usize),
+    /// The machine a transfer goes to (from 0; `None`: to several, one
+    /// after another).
+    To(Option<usize>),
+}
+
+impl Activity {
     /// Starting up (cold start, wake-up, loading the application).
-    Startup,
+    pub const STARTUP: Activity = Activity::named("startup");
     /// Receiving a chunk from the originator.
-    Receive,
-    /// Computing at a memory level (0 = in core, 1 = out of core, ...).
-    Compute {
-        /// The memory level's index (0 = core).
-        level: usize,
-    },
+    pub const RECEIVE: Activity = Activity::named("receive");
     /// Waiting with nothing to do.
-    Idle,
-    /// Mapping its chunk (MapReduce).
-    Map,
-    /// Sending a piece of its map output to a reducer (`None`: to several
-    /// reducers, one after another).
-    Send {
-        /// The reducer (from 0), which gives the bar its colour.
-        to: Option<usize>,
-    },
-    /// Reducing (MapReduce).
-    Reduce,
-    /// Asleep in a low-power mode, waiting to be woken.
-    Sleep,
-    /// Waking up from a low-power mode.
-    Wake,
+    pub const IDLE: Activity = Activity::named("idle");
+
+    /// A kind of activity drawn in one shade.
+    pub const fn named(kind: &'static str) -> Activity {
+        Activity {
+            kind: Cow::Borrowed(kind),
+            shade: None,
+        }
+    }
+
+    /// Computing at a memory level (0 = in core, 1 = out of core, ...).
+    pub const fn compute(level: usize) -> Activity {
+        Activity {
+            kind: Cow::Borrowed("compute"),
+            shade: Some(Shade::Level(level)),
+        }
+    }
+
+    /// How a chart draws one of the shared kinds (`None`: a model's own).
+    pub fn shared_style(&self) -> Option<ActivityStyle> {
+        let style = |colour, legend, order| ActivityStyle::new(colour, legend, order);
+        Some(match (self.kind.as_ref(), self.shade) {
+            ("startup", _) => style((153, 112, 171), "start-up", 0),
+            ("receive", _) => style((70, 130, 180), "receive", 0),
+            ("compute", Some(Shade::Level(0))) => style((46, 139, 87), "compute in core", 1),
+            ("compute", Some(Shade::Level(1))) => style((205, 92, 92), "compute out of core", 2),
+            ("compute", _) => style((139, 26, 26), "compute, deeper level", 3),
+            ("idle", _) => style((222, 222, 222), "idle", 100),
+            _ => return None,
+        })
+    }
+}
+
+/// How a chart draws a kind of activity: its colour, and its entry in the
+/// legend (one per legend text, with the swatch's colour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActivityStyle {
+    /// The bar's colour (red, green, blue).
+    pub colour: (u8, u8, u8),
+    /// The legend's words for it.
+    pub legend: &'static str,
+    /// The legend swatch's colour (the bar's, unless the kind has shades
+    /// that one swatch stands for).
+    pub swatch: (u8, u8, u8),
+    /// Where the legend lists it (lower first).
+    pub order: u8,
+}
+
+impl ActivityStyle {
+    /// A kind drawn in `colour` and listed as `legend` at `order`.
+    pub const fn new(colour: (u8, u8, u8), legend: &'static str, order: u8) -> ActivityStyle {
+        ActivityStyle {
+            colour,
+            legend,
+            swatch: colour,
+            order,
+        }
+    }
+
+    /// How a chart draws a kind no model declares: grey, under its name.
+    pub fn unknown() -> ActivityStyle {
+        ActivityStyle::new((128, 128, 128), "other", 200)
+    }
 }
 
 /// One bar of the chart.
@@ -93,18 +160,18 @@ impl Gantt {
                 bars.push(Bar {
                     start: 0.0,
                     end: ready,
-                    activity: Activity::Startup,
+                    activity: Activity::STARTUP,
                 });
             }
             bars.push(Bar {
                 start: c.send.start,
                 end: c.send.end,
-                activity: Activity::Receive,
+                activity: Activity::RECEIVE,
             });
             bars.push(Bar {
                 start: c.compute.start,
                 end: c.compute.end,
-                activity: Activity::Compute { level: c.level },
+                activity: Activity::compute(c.level),
             });
         }
         for row in rows.iter_mut().filter(|r| !r.bars.is_empty()) {
@@ -123,7 +190,7 @@ impl Gantt {
             row.bars.extend(idle.into_iter().map(|(start, end)| Bar {
                 start,
                 end,
-                activity: Activity::Idle,
+                activity: Activity::IDLE,
             }));
             row.bars.sort_by(|a, b| a.start.total_cmp(&b.start));
         }

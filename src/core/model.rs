@@ -16,6 +16,7 @@ use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
 use crate::core::exercise::Template;
 use crate::core::form::Form;
+use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::map::{
     Cache, MapParameter, MapQuantity, Measured, Quantity, RowParameter, Tagged,
 };
@@ -138,6 +139,12 @@ pub trait Model: 'static {
     /// overlays); by default the output's own.
     fn charts_with(output: &Self::Output, _options: &Value) -> Vec<LineChart> {
         output.charts().to_vec()
+    }
+
+    /// How a Gantt chart draws an activity of the model's own (one the
+    /// shared kinds of [`Activity`] do not cover); `None` for any other.
+    fn activity_style(_activity: &Activity) -> Option<ActivityStyle> {
+        None
     }
 
     /// What lies under the pointer at chart coordinates `(x, y)`, in words.

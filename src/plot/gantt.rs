@@ -5,48 +5,15 @@ use plotters::prelude::*;
 
 use super::drawing;
 use crate::core::error::Error;
-use crate::core::gantt::{Activity, Gantt};
+use crate::core::gantt::{Activity, ActivityStyle, Gantt};
 
-const RECEIVE: RGBColor = RGBColor(70, 130, 180);
-const IN_CORE: RGBColor = RGBColor(46, 139, 87);
-const OUT_OF_CORE: RGBColor = RGBColor(205, 92, 92);
-const DEEPER: RGBColor = RGBColor(139, 26, 26);
-const IDLE: RGBColor = RGBColor(222, 222, 222);
-const STARTUP: RGBColor = RGBColor(153, 112, 171);
-const MAP: RGBColor = RGBColor(46, 139, 87);
-const REDUCE: RGBColor = RGBColor(218, 165, 32);
-const SEND_MANY: RGBColor = RGBColor(112, 128, 144);
-const SLEEP: RGBColor = RGBColor(176, 196, 222);
-const WAKE: RGBColor = RGBColor(255, 165, 79);
-/// The colours of transfers, by reducer (cycling): distinct hues that are
-/// none of the other activities' colours.
-const REDUCERS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(214, 39, 40),
-    RGBColor(23, 190, 207),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(188, 189, 34),
-];
+/// How the chart draws each activity: the shared kinds' styles, then the
+/// model's own (the binding module and the command line look it up).
+pub type Styles<'a> = &'a dyn Fn(&Activity) -> ActivityStyle;
 
-/// The colour and legend name of an activity.
-fn style(activity: Activity) -> (RGBColor, &'static str) {
-    match activity {
-        Activity::Startup => (STARTUP, "start-up"),
-        Activity::Receive => (RECEIVE, "receive"),
-        Activity::Compute { level: 0 } => (IN_CORE, "compute in core"),
-        Activity::Compute { level: 1 } => (OUT_OF_CORE, "compute out of core"),
-        Activity::Compute { .. } => (DEEPER, "compute, deeper level"),
-        Activity::Idle => (IDLE, "idle"),
-        Activity::Map => (MAP, "map"),
-        Activity::Send { to: Some(j) } => (REDUCERS[j % REDUCERS.len()], "send (colour: reducer)"),
-        Activity::Send { to: None } => (SEND_MANY, "send to reducers"),
-        Activity::Reduce => (REDUCE, "reduce"),
-        Activity::Sleep => (SLEEP, "asleep"),
-        Activity::Wake => (WAKE, "waking"),
-    }
+/// A colour of a style as the backend takes it.
+fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
+    RGBColor(r, g, b)
 }
 
 /// Draws `gantt` on `area`: a legend strip on top, the chart below.
@@ -57,10 +24,11 @@ fn style(activity: Activity) -> (RGBColor, &'static str) {
 pub fn draw_gantt<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     gantt: &Gantt,
+    styles: Styles,
 ) -> Result<(), Error> {
     area.fill(&WHITE).map_err(drawing)?;
     let (legend, body) = area.split_vertically(28);
-    draw_legend(&legend, gantt)?;
+    draw_legend(&legend, gantt, styles)?;
 
     let rows = gantt.rows.len().max(1);
     let horizon = if gantt.horizon > 0.0 {
@@ -101,7 +69,7 @@ pub fn draw_gantt<DB: DrawingBackend>(
     for (i, row) in gantt.rows.iter().enumerate() {
         let y = (rows - 1 - i) as f64;
         let bars = row.bars.iter().map(|b| {
-            let (colour, _) = style(b.activity);
+            let colour = rgb(styles(&b.activity).colour);
             Rectangle::new([(b.start, y - 0.35), (b.end, y + 0.35)], colour.filled())
         });
         chart.draw_series(bars).map_err(drawing)?;
@@ -114,38 +82,29 @@ pub fn draw_gantt<DB: DrawingBackend>(
     Ok(())
 }
 
-/// One swatch and name per activity that occurs in the chart.
+/// One swatch and name per legend entry of the activities in the chart.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     gantt: &Gantt,
+    styles: Styles,
 ) -> Result<(), Error> {
-    let mut seen: Vec<Activity> = Vec::new();
+    let mut seen: Vec<ActivityStyle> = Vec::new();
     for b in gantt.rows.iter().flat_map(|r| &r.bars) {
-        let key = match b.activity {
-            Activity::Compute { level } if level > 1 => Activity::Compute { level: 2 },
-            Activity::Send { to: Some(_) } => Activity::Send { to: Some(0) },
-            other => other,
-        };
-        if !seen.contains(&key) {
-            seen.push(key);
+        let style = styles(&b.activity);
+        if !seen.iter().any(|s| s.legend == style.legend) {
+            seen.push(style);
         }
     }
-    seen.sort_by_key(|a| match a {
-        Activity::Sleep => 0,
-        Activity::Wake => 0,
-        Activity::Startup => 0,
-        Activity::Receive => 0,
-        Activity::Compute { level } => 1 + level,
-        Activity::Map => 1,
-        Activity::Send { .. } => 2,
-        Activity::Reduce => 3,
-        Activity::Idle => 100,
-    });
+    // Stable: entries of one rank keep the order they first occur in.
+    seen.sort_by_key(|s| s.order);
     let mut x = 50;
-    for activity in seen {
-        let (colour, name) = style(activity);
-        area.draw(&Rectangle::new([(x, 8), (x + 14, 22)], colour.filled()))
-            .map_err(drawing)?;
+    for style in seen {
+        let name = style.legend;
+        area.draw(&Rectangle::new(
+            [(x, 8), (x + 14, 22)],
+            rgb(style.swatch).filled(),
+        ))
+        .map_err(drawing)?;
         area.draw(&Text::new(name, (x + 19, 8), ("sans-serif", 14)))
             .map_err(drawing)?;
         x += 30 + 8 * name.len() as i32;

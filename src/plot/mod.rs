@@ -5,7 +5,7 @@
 mod gantt;
 mod lines;
 
-pub use gantt::draw_gantt;
+pub use gantt::{draw_gantt, Styles};
 pub use lines::draw_lines;
 
 use plotters::coord::Shift;
@@ -37,13 +37,14 @@ fn svg(
     Ok(svg)
 }
 
-/// The Gantt chart as an SVG document of `width × height` pixels.
+/// The Gantt chart as an SVG document of `width × height` pixels, its
+/// activities drawn in `styles`.
 ///
 /// # Errors
 ///
 /// [`Error::Drawing`] if plotters cannot lay the chart out.
-pub fn gantt_svg(gantt: &Gantt, width: u32, height: u32) -> Result<String, Error> {
-    svg(width, height, |area| draw_gantt(area, gantt))
+pub fn gantt_svg(gantt: &Gantt, styles: Styles, width: u32, height: u32) -> Result<String, Error> {
+    svg(width, height, |area| draw_gantt(area, gantt, styles))
 }
 
 /// A line chart as an SVG document of `width × height` pixels.

@@ -631,7 +631,7 @@ export class Section {
       const canvas = el('canvas', { width: canvasWidth(this.root), height: 110 + 44 * response.gantt.rows.length,
         role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
       figures.push(this.figure(canvas, 'Gantt chart', 'gantt',
-        (c) => core.drawGantt(c, response.gantt), (w, h) => core.ganttSvg(response.gantt, w, h)));
+        (c) => core.drawGantt(c, response.gantt, response.model), (w, h) => core.ganttSvg(response.gantt, response.model, w, h)));
     }
     // View options (e.g. a map's overlays) redraw without computing again.
     const options = this.view();

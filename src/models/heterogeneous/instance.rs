@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::error::HeterogeneousInvalid;
 use crate::core::count::Count;
 use crate::core::error::{Checker, Invalid, Validate};
 use crate::core::processing::check_two_lines;
@@ -517,11 +518,11 @@ fn check_machine(c: &mut Checker, i: usize, m: &Machine) {
     // would pay for itself, and an empty chunk would count as a use.
     let sleep = m.sleep_power();
     if m.wake_time() > 0.0 && p.wake.is_finite() && sleep.is_finite() && p.wake < sleep {
-        let invalid = Invalid::WakeBelowSleep {
+        let invalid = HeterogeneousInvalid::WakeBelowSleep {
             wake: p.wake,
             sleep,
         };
-        c.fail(at("power.wake"), invalid);
+        c.fail(at("power.wake"), invalid.into());
     }
     if let Some(sleep) = p.sleep {
         if c.non_negative(&at("power.sleep"), sleep) && idle && sleep > p.idle {

@@ -28,6 +28,7 @@
 //! so it loses nothing.
 
 mod energy;
+mod error;
 mod exercises;
 mod heuristics;
 mod instance;

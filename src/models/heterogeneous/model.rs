@@ -8,6 +8,7 @@ use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
+use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::map::{
     Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity, RowParameter,
 };
@@ -236,6 +237,10 @@ impl Model for Heterogeneous {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn activity_style(activity: &Activity) -> Option<ActivityStyle> {
+        super::view::style(activity)
     }
 
     fn exercises() -> Vec<Template> {

@@ -8,7 +8,8 @@
 //! is marked proven when its search closed the gap; points another point
 //! beats in both criteria are dropped.
 
-use crate::core::error::{Error, Invalid};
+use super::error::HeterogeneousInvalid;
+use crate::core::error::Error;
 use crate::core::progress::Progress;
 
 use super::heuristics::Found;
@@ -156,7 +157,7 @@ pub(crate) fn front(
             .unwrap_or(super::instance::DEFAULT_SECONDS);
         return Err(Error::field(
             "max_seconds",
-            Invalid::NotFoundInTime(seconds),
+            HeterogeneousInvalid::NotFoundInTime(seconds).into(),
         ));
     };
     // The fast end: the least energy among all fastest schedules.

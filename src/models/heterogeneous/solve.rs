@@ -3,7 +3,8 @@
 
 use web_time::Instant;
 
-use crate::core::error::{Error, Invalid, Validate};
+use super::error::HeterogeneousInvalid;
+use crate::core::error::{Error, Validate};
 use crate::core::model::Model;
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Response;
@@ -241,7 +242,10 @@ impl Instance {
                 Ending::Cancelled => Error::Cancelled,
                 Ending::Time | Ending::Budget => Error::field(
                     "max_seconds",
-                    Invalid::NotFoundInTime(self.max_seconds.unwrap_or(DEFAULT_SECONDS)),
+                    HeterogeneousInvalid::NotFoundInTime(
+                        self.max_seconds.unwrap_or(DEFAULT_SECONDS),
+                    )
+                    .into(),
                 ),
             });
         };
@@ -329,11 +333,11 @@ impl Instance {
             .0;
         if let (Some(limit), Some(f)) = (self.makespan_limit, &fastest) {
             if limit < f.makespan {
-                let invalid = Invalid::Unattainable {
+                let invalid = HeterogeneousInvalid::Unattainable {
                     value: limit,
                     least: f.makespan,
                 };
-                return Ok(Error::field("makespan_limit", invalid));
+                return Ok(Error::field("makespan_limit", invalid.into()));
             }
         }
         let within = Limits {
@@ -347,10 +351,11 @@ impl Instance {
         let value = self.energy_limit.unwrap_or(0.0);
         Ok(Error::field(
             "energy_limit",
-            Invalid::Unattainable {
+            HeterogeneousInvalid::Unattainable {
                 value,
                 least: minimum,
-            },
+            }
+            .into(),
         ))
     }
 

@@ -6,7 +6,7 @@ use super::Instance;
 use super::Output;
 use crate::core::chart::{Axis, Line, LineChart, Style};
 use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::gantt::{Activity, Bar, Gantt, Row};
+use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Row};
 use crate::core::response::Answer;
 use crate::core::response::Describe;
 use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
@@ -344,14 +344,14 @@ pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
                     bars.push(Bar {
                         start: 0.0,
                         end: k.at,
-                        activity: Activity::Sleep,
+                        activity: SLEEP,
                     });
                 }
                 if w.startup > 0.0 {
                     bars.push(Bar {
                         start: k.at,
                         end: k.ready,
-                        activity: Activity::Wake,
+                        activity: WAKE,
                     });
                 }
                 if let Some(row) = used.find(|r| r.label == format!("P{}", i + 1)) {
@@ -361,7 +361,7 @@ pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
             None => bars.push(Bar {
                 start: 0.0,
                 end: horizon,
-                activity: Activity::Sleep,
+                activity: SLEEP,
             }),
         }
         rows.push(Row { label, bars });
@@ -449,3 +449,17 @@ const ABOUT: &[F] = &[
     F::new("heuristics' chunks", "SSC: ρ<sub><i>i</i></sub>; GSS: max{minimum chunk, min{ρ<sub><i>i</i></sub>, remaining/<i>m</i>}}"),
     F::new("Pareto front (ε-constraint)", "least <i>E</i> subject to <i>T</i> ≤ <i>T̄</i>, for limits <i>T̄</i> from the slowest to the fastest"),
 ];
+
+/// Asleep in a low-power mode, waiting to be woken.
+const SLEEP: Activity = Activity::named("sleep");
+/// Waking up from a low-power mode.
+const WAKE: Activity = Activity::named("wake");
+
+/// How the chart draws a cluster's own activities: sleeping and waking.
+pub fn style(activity: &Activity) -> Option<ActivityStyle> {
+    Some(match activity.kind.as_ref() {
+        "sleep" => ActivityStyle::new((176, 196, 222), "asleep", 0),
+        "wake" => ActivityStyle::new((255, 165, 79), "waking", 0),
+        _ => return None,
+    })
+}

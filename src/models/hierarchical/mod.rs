@@ -21,6 +21,7 @@
 //! Fig. 3): the split computed as if every machine ran at its core rate
 //! only, or at its out-of-core rate only, and what that split really takes.
 
+mod error;
 mod exercises;
 mod model;
 mod view;
@@ -280,7 +281,7 @@ impl Validate for Instance {
                 let total_cap: f64 = caps.iter().sum();
                 if total_cap < self.load {
                     let load = self.load;
-                    c.fail("load", Invalid::ExceedsCaps { load, total_cap });
+                    c.fail("load", error::ExceedsCaps { load, total_cap }.into());
                 }
             }
         }

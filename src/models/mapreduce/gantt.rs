@@ -3,7 +3,49 @@
 //! last rows of each when there are many.
 
 use super::{Instance, Report};
-use crate::core::gantt::{Activity, Bar, Gantt, Row};
+use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Row, Shade};
+
+/// Mapping a chunk.
+const MAP: Activity = Activity::named("map");
+/// Reducing the received pieces.
+const REDUCE: Activity = Activity::named("reduce");
+
+/// Sending a piece of map output to reducer `to` (`None`: to several
+/// reducers, one after another).
+fn send(to: Option<usize>) -> Activity {
+    Activity {
+        kind: "send".into(),
+        shade: Some(Shade::To(to)),
+    }
+}
+
+/// The colours of transfers, by reducer (cycling): distinct hues that are
+/// none of the other activities' colours.
+const REDUCERS: [(u8, u8, u8); 8] = [
+    (31, 119, 180),
+    (255, 127, 14),
+    (148, 103, 189),
+    (214, 39, 40),
+    (23, 190, 207),
+    (140, 86, 75),
+    (227, 119, 194),
+    (188, 189, 34),
+];
+
+/// How the chart draws a job's own activities: each send in its reducer's
+/// colour, so that the shuffle's pattern shows.
+pub fn style(activity: &Activity) -> Option<ActivityStyle> {
+    Some(match (activity.kind.as_ref(), activity.shade) {
+        ("map", _) => ActivityStyle::new((46, 139, 87), "map", 1),
+        ("reduce", _) => ActivityStyle::new((218, 165, 32), "reduce", 3),
+        ("send", Some(Shade::To(Some(j)))) => ActivityStyle {
+            swatch: REDUCERS[0],
+            ..ActivityStyle::new(REDUCERS[j % REDUCERS.len()], "send (colour: reducer)", 2)
+        },
+        ("send", _) => ActivityStyle::new((112, 128, 144), "send to reducers", 2),
+        _ => return None,
+    })
+}
 
 /// The most mapper rows and reducer rows the chart draws (the first and the
 /// last halves when there are more).
@@ -35,18 +77,18 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
         sends[t.mapper].push(Bar {
             start: t.start,
             end: t.end,
-            activity: Activity::Send { to },
+            activity: send(to),
         });
         receives[t.reducer].push(Bar {
             start: t.start,
             end: t.end,
-            activity: Activity::Receive,
+            activity: Activity::RECEIVE,
         });
     }
     let startup = |ready: f64| Bar {
         start: ready - job.startup,
         end: ready,
-        activity: Activity::Startup,
+        activity: Activity::STARTUP,
     };
     let mut rows = Vec::new();
     for k in mappers {
@@ -56,7 +98,7 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
             Bar {
                 start: ready,
                 end: ready + job.map * report.sizes[k],
-                activity: Activity::Map,
+                activity: MAP,
             },
         ];
         bars.extend(merged(std::mem::take(&mut sends[k]), horizon));
@@ -72,7 +114,7 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
         bars.push(Bar {
             start: reduce.start,
             end: reduce.end,
-            activity: Activity::Reduce,
+            activity: REDUCE,
         });
         rows.push(Row {
             label: format!("R{j}"),

@@ -5,6 +5,7 @@ use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
+use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
 use crate::core::model::{hand_out, Former, Model, Preset};
 use crate::core::progress::{Progress, Silent};
@@ -98,6 +99,10 @@ impl Model for MapReduce {
 
     fn form() -> Form {
         super::view::form()
+    }
+
+    fn activity_style(activity: &Activity) -> Option<ActivityStyle> {
+        super::gantt::style(activity)
     }
 
     fn exercises() -> Vec<Template> {

@@ -11,8 +11,9 @@
 //! the upper half (in `log p`) of the curve, if it varies by under 5 %;
 //! otherwise the local exponent `d log W/d log p` at the largest `p`.
 
+use super::error::FormulaProblem;
 use super::{CurvePoint, Formula, IsoPoint, Isoefficiency, MinTime, Range};
-use crate::core::error::{Error, Invalid};
+use crate::core::error::Error;
 use crate::core::number::number;
 
 /// The most points of a curve over `p`.
@@ -55,7 +56,7 @@ fn time(parallel: &Formula, w: f64, p: f64) -> Result<f64, Error> {
             number(p),
             parallel.with_constants()
         );
-        Err(Error::field("parallel", Invalid::Formula(why)))
+        Err(Error::field("parallel", FormulaProblem(why).into()))
     }
 }
 
@@ -90,7 +91,7 @@ pub fn curves(
                     "gives a speedup or a cost beyond the floating-point range at p = {}",
                     number(p)
                 );
-                Err(Error::field("parallel", Invalid::Formula(why)))
+                Err(Error::field("parallel", FormulaProblem(why).into()))
             }
         })
         .collect()

@@ -14,6 +14,7 @@
 //! (`measured`).
 
 mod analysis;
+mod error;
 mod exercises;
 mod formula;
 mod measured;
@@ -28,6 +29,7 @@ pub use formula::Formula;
 pub use model::{Metrics, Output};
 
 use crate::core::error::{Checker, Error, Invalid, Validate};
+use error::FormulaProblem;
 
 /// The most processors of a range.
 pub const MAX_PROCESSORS: f64 = 1e12;
@@ -118,9 +120,9 @@ impl Request {
     /// [`Error::Field`] naming the formula, what is wrong and where.
     pub fn formulas(&self) -> Result<(Formula, Formula), Error> {
         let serial = Formula::new(&self.serial, false, &self.constants)
-            .map_err(|why| Error::field("serial", Invalid::Formula(why)))?;
+            .map_err(|why| Error::field("serial", FormulaProblem(why).into()))?;
         let parallel = Formula::new(&self.parallel, true, &self.constants)
-            .map_err(|why| Error::field("parallel", Invalid::Formula(why)))?;
+            .map_err(|why| Error::field("parallel", FormulaProblem(why).into()))?;
         Ok((serial, parallel))
     }
 
@@ -436,7 +438,7 @@ impl Request {
                 self.work,
                 serial.with_constants()
             );
-            Err(Error::field("serial", Invalid::Formula(why)))
+            Err(Error::field("serial", FormulaProblem(why).into()))
         }
     }
 
