@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::core::entry::{Entry, Registered};
 use crate::core::error::{Error, Invalid};
 use crate::core::exercise::{Shelf, Template};
-use crate::core::map::{Catalogue, MapBase, Parameter};
+use crate::core::map::{Catalogue, MapBase, MapPreset, Parameter};
 use crate::exercises::ExerciseSheet;
 use crate::maps::{
     contour::GeneralisedMap, isoefficiency::IsoefficiencyMap, isoefficiency::Table1,
@@ -73,6 +73,10 @@ impl Catalogue for Models {
                 Err(vec![Error::field("model", invalid)])
             }
         }
+    }
+
+    fn map_presets() -> Vec<MapPreset> {
+        all().flat_map(|m| m.map_presets()).collect()
     }
 
     fn mapped() -> Vec<(&'static str, Vec<Parameter>)> {

@@ -274,7 +274,7 @@ fn invalid_map_requests_name_the_field() {
 /// level (up to the grid's interpolation).
 #[test]
 fn contour_lines_lie_on_their_level() {
-    let request = contour::Request::<Models>::compute_vs_communication();
+    let request = map_preset("contour-compute-communication");
     let contour::Output { contour, charts } =
         GeneralisedMap::<Models>::solve(&request, &mut Silent).unwrap();
     assert_eq!(charts.len(), 1);
@@ -302,7 +302,7 @@ fn contour_lines_lie_on_their_level() {
 /// Generalised maps check their axes and quantity.
 #[test]
 fn invalid_contour_requests_name_the_field() {
-    let base = contour::Request::<Models>::startup_reference();
+    let base = map_preset("contour-startup");
     let mut unknown = base.clone();
     unknown.x.parameter = "speed".into();
     let mut energy = base.clone();
@@ -321,7 +321,7 @@ fn invalid_contour_requests_name_the_field() {
         assert_eq!(err.field_path(), Some(field), "{err}");
     }
     let message = {
-        let mut r = contour::Request::<Models>::startup_reference();
+        let mut r = map_preset("contour-startup");
         r.x.parameter = "speed".into();
         r.problems()[0].to_string()
     };
@@ -331,7 +331,7 @@ fn invalid_contour_requests_name_the_field() {
 /// A start-up map over `C` and `V`: values are probe efficiencies, with gaps.
 #[test]
 fn startup_contour_carries_gaps() {
-    let mut request = contour::Request::<Models>::startup_reference();
+    let mut request = map_preset("contour-startup");
     request.x.steps = Count(5);
     request.y.steps = Count(5);
     let c = request.contour(&mut Silent).unwrap();
@@ -348,7 +348,7 @@ fn startup_contour_carries_gaps() {
 /// The usable RAM `ρ` is an axis of the start-up model (through `b2`).
 #[test]
 fn ram_is_an_axis_of_the_startup_model() {
-    let mut request = contour::Request::<Models>::startup_reference();
+    let mut request = map_preset("contour-startup");
     request.x = contour::AxisRange {
         parameter: "ram".into(),
         from: 2000.0,
@@ -394,7 +394,7 @@ fn every_core_gives_the_results_of_one_thread() {
         machines_to: Count(4),
         ..MapRequest::reference()
     };
-    let mut grid = contour::Request::<Models>::startup_reference();
+    let mut grid = map_preset("contour-startup");
     (grid.x.steps, grid.y.steps) = (Count(5), Count(9));
     let all = (
         map.map(&mut Silent).unwrap(),
@@ -418,7 +418,7 @@ fn every_core_gives_the_results_of_one_thread() {
 #[test]
 #[cfg(not(target_arch = "wasm32"))]
 fn a_generalised_map_can_be_stopped_at_every_cell() {
-    let request = contour::Request::<Models>::compute_vs_communication();
+    let request = map_preset("contour-compute-communication");
     let mut asked = 0;
     let mut count = |_: f64, _: &str| {
         asked += 1;
@@ -441,4 +441,11 @@ fn a_generalised_map_can_be_stopped_at_every_cell() {
     let mut stop = |_: f64, _: &str| false;
     let stopped = one.install(|| GeneralisedMap::<Models>::solve(&request, &mut stop));
     assert!(matches!(stopped, Err(Error::Cancelled)), "{stopped:?}");
+}
+
+/// A preset of the generalised maps, as its typed request.
+fn map_preset(name: &str) -> contour::Request<Models> {
+    let mut value = dlt_calc::api::Request::example(name).unwrap().to_json();
+    value.as_object_mut().unwrap().remove("model");
+    serde_json::from_value(value).unwrap()
 }

@@ -13,7 +13,9 @@ use crate::core::error::{shorten, Error, Invalid, Validate};
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::{Activity, ActivityStyle};
-use crate::core::map::{Cache, MapBase, MapQuantity, Measured, Parameter, Quantity, Target};
+use crate::core::map::{
+    Cache, MapBase, MapPreset, MapQuantity, Measured, Parameter, Quantity, Target,
+};
 use crate::core::model::{Former, Model};
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
@@ -79,6 +81,8 @@ pub trait Entry: Sync {
     fn lookup(&self, response: Value) -> Result<Lookup, Error>;
     /// The numbers a map may vary (none: maps do not cover the model).
     fn map_parameters(&self) -> Vec<Parameter>;
+    /// The maps of the model offered as presets ([`Model::map_presets`]).
+    fn map_presets(&self) -> Vec<MapPreset>;
     /// A request body as a map's base.
     ///
     /// # Errors
@@ -274,6 +278,10 @@ impl<M: Model> Entry for Registered<M> {
 
     fn map_parameters(&self) -> Vec<Parameter> {
         M::map_parameters().iter().map(|p| p.about).collect()
+    }
+
+    fn map_presets(&self) -> Vec<MapPreset> {
+        M::map_presets()
     }
 
     fn map_base(&self, body: Value) -> Result<Box<dyn MapBase>, Vec<Error>> {

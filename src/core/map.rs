@@ -256,6 +256,58 @@ pub trait Catalogue: std::fmt::Debug + Clone + PartialEq + 'static {
     fn base(name: &str, fields: Value) -> Result<Box<dyn MapBase>, Vec<Error>>;
     /// The models a map may be drawn for, with their parameters.
     fn mapped() -> Vec<(&'static str, Vec<Parameter>)>;
+    /// The maps the models offer as presets, in the catalogue's order.
+    fn map_presets() -> Vec<MapPreset>;
+}
+
+/// A map a model offers as a preset of the generalised maps: it knows
+/// which of its parameters and quantities tell a story (`[004]`'s energy
+/// over the idle factor, say).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapPreset {
+    /// The preset's name (the map's id, a dash, then what it maps).
+    pub name: &'static str,
+    /// One line: where it comes from and what it shows.
+    pub label: &'static str,
+    /// The model's request the axes vary.
+    pub base: Tagged,
+    /// The horizontal axis.
+    pub x: MapAxis,
+    /// The vertical axis.
+    pub y: MapAxis,
+    /// What is mapped.
+    pub quantity: Quantity,
+    /// The values to draw a line at.
+    pub levels: Vec<f64>,
+}
+
+/// An axis of a [`MapPreset`]: `steps` points of `parameter` from `from`
+/// to `to`, spaced geometrically when `log`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapAxis {
+    /// One of the model's map parameters.
+    pub parameter: &'static str,
+    /// The first value, in the parameter's unit.
+    pub from: f64,
+    /// The last value, in the parameter's unit.
+    pub to: f64,
+    /// Grid points along the axis.
+    pub steps: u64,
+    /// Geometric spacing and a logarithmic axis.
+    pub log: bool,
+}
+
+impl MapAxis {
+    /// `steps` points of `parameter` from `from` to `to`.
+    pub const fn of(parameter: &'static str, from: f64, to: f64, steps: u64, log: bool) -> MapAxis {
+        MapAxis {
+            parameter,
+            from,
+            to,
+            steps,
+            log,
+        }
+    }
 }
 
 /// A request as the tagged JSON object a map's `base` is: its model's

@@ -18,7 +18,7 @@ use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::map::{
-    Cache, MapParameter, MapQuantity, Measured, Quantity, RowParameter, Tagged,
+    Cache, MapParameter, MapPreset, MapQuantity, Measured, Quantity, RowParameter, Tagged,
 };
 use crate::core::progress::Progress;
 use crate::core::response::{Response, Views};
@@ -172,6 +172,11 @@ pub trait Model: 'static {
 
     /// The quantities a map may measure.
     fn map_quantities() -> Vec<MapQuantity> {
+        Vec::new()
+    }
+
+    /// The maps of the model worth a preset of the generalised maps.
+    fn map_presets() -> Vec<MapPreset> {
         Vec::new()
     }
 

@@ -64,38 +64,7 @@ impl<C: Catalogue> Model for GeneralisedMap<C> {
     type Output = Output;
 
     fn presets() -> Vec<Preset<Request<C>>> {
-        vec![
-            Preset {
-                name: "contour-compute-communication",
-                label: "[004] linear DLT: efficiency over A and C, m = 10",
-                request: Request::compute_vs_communication(),
-            },
-            Preset {
-                name: "contour-energy",
-                label: "[004] linear DLT: iso-energy lines over m and the idle factor k",
-                request: Request::energy_vs_idle_factor(),
-            },
-            Preset {
-                name: "contour-startup",
-                label: "[000] reference instance, m = 8: efficiency over C and V",
-                request: Request::startup_reference(),
-            },
-            Preset {
-                name: "contour-heterogeneous-energy",
-                label: "M7 iso-energy: least energy (super-GSS) over machines of each kind and V",
-                request: Request::heterogeneous_energy(),
-            },
-            Preset {
-                name: "contour-startup-energy",
-                label: "M5 with powers: energy of the fastest schedule over m and V (n = 6)",
-                request: Request::startup_energy(),
-            },
-            Preset {
-                name: "contour-mapreduce",
-                label: "[004] MapReduce: speedup over the mappers m and the output fraction γ",
-                request: Request::mapreduce_gamma(),
-            },
-        ]
+        super::presets::presets()
     }
 
     fn solve(request: &Request<C>, progress: &mut dyn Progress) -> Result<Output, Error> {

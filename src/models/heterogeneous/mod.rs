@@ -32,6 +32,7 @@ mod error;
 mod exercises;
 mod heuristics;
 mod instance;
+mod maps;
 mod model;
 mod pareto;
 mod plan;

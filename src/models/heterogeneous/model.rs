@@ -10,7 +10,7 @@ use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::map::{
-    Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity, RowParameter,
+    Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity, RowParameter,
 };
 use crate::core::model::{Former, Model, Preset};
 use crate::core::number::number;
@@ -252,6 +252,10 @@ impl Model for Heterogeneous {
 
     /// A machine parameter is set on every row, so a map of a mixed cluster
     /// scales all of it.
+    fn map_presets() -> Vec<MapPreset> {
+        super::maps::presets()
+    }
+
     fn map_parameters() -> Vec<MapParameter<Instance>> {
         fn every(instance: &mut Instance, set: impl Fn(&mut Machine)) {
             instance.machines.iter_mut().for_each(set);

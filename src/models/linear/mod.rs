@@ -27,6 +27,7 @@
 
 mod energy;
 mod exercises;
+mod maps;
 mod model;
 mod plan;
 mod solve;

@@ -6,7 +6,9 @@ use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
-use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
+use crate::core::map::{
+    Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity,
+};
 use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
@@ -62,6 +64,10 @@ impl Model for Linear {
 
     fn exercises() -> Vec<Template> {
         super::exercises::templates()
+    }
+
+    fn map_presets() -> Vec<MapPreset> {
+        super::maps::presets()
     }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {

@@ -76,6 +76,7 @@ mod bound;
 mod exercises;
 mod gantt;
 mod list;
+mod maps;
 mod model;
 mod rotation;
 mod series;

@@ -36,6 +36,7 @@
 //! minimum over the numbers of chunks `k` allowed.
 
 mod exercises;
+mod maps;
 mod relax;
 mod search;
 mod sequence;

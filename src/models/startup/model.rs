@@ -8,7 +8,9 @@ use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
 use crate::core::gantt::Gantt;
-use crate::core::map::{Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity};
+use crate::core::map::{
+    Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity,
+};
 use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
@@ -68,6 +70,10 @@ impl Model for Startup {
     /// Each cell of a map is a search of its own: about ten minutes for
     /// this many at the reference instance.
     const MAX_MAP_CELLS: usize = 10_000;
+
+    fn map_presets() -> Vec<MapPreset> {
+        super::maps::presets()
+    }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {
         let real = |name, meaning, set| MapParameter {
