@@ -82,6 +82,11 @@ pub trait Entry: Sync {
     fn map_base(&self, body: Value) -> Result<Box<dyn MapBase>, Vec<Error>>;
     /// The exercises the model poses ([`Model::exercises`]).
     fn exercises(&self) -> Vec<Template>;
+    /// The JSON Schema (draft 2020-12) of a whole request, its `"model"`
+    /// tag included ([`crate::core::schema::tagged`]). Native only: the
+    /// page does not need it, and the wasm module stays smaller without.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn schema(&self) -> Value;
 }
 
 /// What lies under the pointer at chart coordinates `(x, y)`, in words.
@@ -246,6 +251,12 @@ impl<M: Model> Entry for Registered<M> {
 
     fn exercises(&self) -> Vec<Template> {
         M::exercises()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn schema(&self) -> Value {
+        let schema = M::request_schema();
+        crate::core::schema::tagged(schema, M::NAME, M::TITLE, M::OWN_TIME_LIMIT)
     }
 
     fn map_parameters(&self) -> Vec<Parameter> {
