@@ -1,7 +1,8 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
 # make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
-# make dist    dist/dlt-calc.html (one file, works opened from a file) and dist/dlt-calc.zip
+# make dist    dist/dlt-calc.html (one file, works opened from a file), dist/dlt-calc.zip
+#              and dist/schemas/<id>.json (each model's request schema, from `dlt schema`)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
@@ -23,6 +24,7 @@ test:
 	@.ci/test
 
 dist: build
+	@PATH="$$HOME/.cargo/bin:$$PATH" cargo build --release --bin dlt
 	@python3 .ci/dist.py
 
 # Times the reference map and Table 1 in headless Chromium and natively.

@@ -7,10 +7,15 @@
   from blob: URLs on a file page but start only classic workers there, so
   the worker is the wasm-bindgen module turned into a classic script.
 - dist/dlt-calc.zip: the static folder (www/), for any web server.
+- dist/schemas/<id>.json: the JSON Schema of the requests of each model,
+  printed by the native `dlt schema <id>` (`make dist` builds it first),
+  for editors and tools that write requests.
 """
 import base64
 import json
 import re
+import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -18,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WWW = ROOT / "www"
 DIST = ROOT / "dist"
+DLT = ROOT / "target" / "release" / "dlt"
 # The page's modules, each after the modules it imports.
 MODULES = ["pkg/dlt_calc.js", "js/core.js", "js/cache.js", "js/form.js", "js/compute.js", "js/section.js", "js/pooled.js", "js/exercises.js", "js/app.js"]
 
@@ -102,6 +108,28 @@ def page(wasm_b64):
     return html.replace("</body>", loader + "\n</body>")
 
 
+def dlt(*args):
+    """The standard output of the native `dlt` with `args`."""
+    return subprocess.run([DLT, *args], check=True, capture_output=True, text=True).stdout
+
+
+def schemas():
+    """dist/schemas/<id>.json for every id `dlt schema` lists; the folder is
+    made anew, so a renamed model leaves no stale schema behind."""
+    if not DLT.exists():
+        sys.exit("dist: target/release/dlt is missing; run cargo build --release --bin dlt first")
+    folder = DIST / "schemas"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for line in dlt("schema").splitlines():
+        ident = line.split()[0]
+        text = dlt("schema", ident)
+        if json.loads(text).get("$id", "").rsplit(":", 1)[-1] != ident:
+            sys.exit(f"dist: the schema of {ident} does not have its $id")
+        (folder / f"{ident}.json").write_text(text, encoding="utf-8")
+    return sorted(folder.glob("*.json"))
+
+
 def main():
     wasm = WWW / "pkg" / "dlt_calc_bg.wasm"
     if not wasm.exists():
@@ -116,6 +144,8 @@ def main():
                 z.write(path, Path("dlt-calc") / path.relative_to(WWW))
     for f in (single, archive):
         print(f"{f.relative_to(ROOT)}: {f.stat().st_size / 1e6:.1f} MB")
+    for f in schemas():
+        print(f"{f.relative_to(ROOT)}: {f.stat().st_size / 1e3:.1f} kB")
 
 
 main()

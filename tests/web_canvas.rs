@@ -44,7 +44,7 @@ fn draws_the_worked_example_gantt_chart() {
     let gantt = js_sys::Reflect::get(&response, &"gantt".into()).unwrap();
     let canvas = canvas();
     assert_eq!(count(&canvas, [46, 139, 87]), 0);
-    web::draw_gantt(canvas.clone(), gantt).unwrap();
+    web::draw_gantt(canvas.clone(), gantt, "hierarchical").unwrap();
     // Receive (steel blue), in core (sea green), out of core (indian red).
     for rgb in [[70, 130, 180], [46, 139, 87], [205, 92, 92]] {
         assert!(count(&canvas, rgb) > 300, "too few pixels of {rgb:?}");
@@ -72,6 +72,6 @@ fn draws_the_figure_10_series_on_log_axes() {
 #[wasm_bindgen_test]
 fn a_bad_response_is_an_error_not_a_panic() {
     let canvas = canvas();
-    let err = web::draw_gantt(canvas, JsValue::from_str("nonsense"));
+    let err = web::draw_gantt(canvas, JsValue::from_str("nonsense"), "hierarchical");
     assert!(err.is_err());
 }

@@ -29,6 +29,9 @@ Usage:
       List every invalid field of the request, one per line; exit 1 if any.
   dlt example [NAME]
       Print a built-in example request; without NAME, list the examples.
+  dlt schema [ID] [--compact]
+      Print the JSON Schema (draft 2020-12) of a request of model ID (its
+      \"model\" tag); without ID, list the IDs with their titles.
   dlt --help | --version
 
 Options of solve, map and table:
@@ -129,7 +132,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
     }
     if args.command.is_empty() {
         return Err(usage(
-            "missing command: solve, map, table, check or example",
+            "missing command: solve, map, table, check, example or schema",
         ));
     }
     Ok(Some(args))
@@ -182,6 +185,9 @@ fn run() -> Result<(), Failure> {
         "table" => solve(&args, Some(("table1", "table1"))),
         "check" => check(&args),
         "example" => example(&args),
+        // The schemas are native only (the wasm module leaves them out).
+        #[cfg(not(target_arch = "wasm32"))]
+        "schema" => schema(&args),
         other => Err(usage(format!("unknown command {other:?}"))),
     }
 }
@@ -278,4 +284,21 @@ fn example(args: &Args) -> Result<(), Failure> {
             print_json(&request.to_json(), args.compact)
         }
     }
+}
+
+/// The schema of a model's requests, for editors and other tools that
+/// write requests; without an ID, the IDs it takes.
+#[cfg(not(target_arch = "wasm32"))]
+fn schema(args: &Args) -> Result<(), Failure> {
+    use dlt_calc::registry;
+    let Some(name) = args.file.as_deref() else {
+        let width = registry::all().map(|m| m.name().len()).max().unwrap_or(0);
+        for m in registry::all() {
+            println!("{:width$}  {}", m.name(), m.title());
+        }
+        return Ok(());
+    };
+    let entry = registry::find(name)
+        .ok_or_else(|| usage(format!("no model named {name:?} (dlt schema lists them)")))?;
+    print_json(&entry.schema(), args.compact)
 }

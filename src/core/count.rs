@@ -1,7 +1,9 @@
 //! Whole numbers of things: machines, chunks, grid points, LP budgets.
 
+use std::borrow::Cow;
 use std::fmt;
 
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -101,6 +103,27 @@ impl Visitor<'_> for CountVisitor {
 impl<'de> Deserialize<'de> for Count {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
         d.deserialize_any(CountVisitor)
+    }
+}
+
+/// Written by hand as the reader is: any JSON number that is whole (JSON
+/// Schema counts `2.0` as an integer too) from 0 to [`MAX_COUNT`]; no text,
+/// no `null`.
+impl JsonSchema for Count {
+    fn schema_name() -> Cow<'static, str> {
+        "Count".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_COUNT,
+        })
     }
 }
 

@@ -95,6 +95,11 @@ pub trait Entry: Sync {
     /// model's own ([`Model::activity_style`]), or grey for one it does
     /// not know.
     fn activity_style(&self, activity: &Activity) -> ActivityStyle;
+    /// The JSON Schema (draft 2020-12) of a whole request, its `"model"`
+    /// tag included ([`crate::core::schema::tagged`]). Native only: the
+    /// page does not need it, and the wasm module stays smaller without.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn schema(&self) -> Value;
 }
 
 /// What lies under the pointer at chart coordinates `(x, y)`, in words.
@@ -274,6 +279,12 @@ impl<M: Model> Entry for Registered<M> {
             .shared_style()
             .or_else(|| M::activity_style(activity))
             .unwrap_or_else(ActivityStyle::unknown)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn schema(&self) -> Value {
+        let schema = M::request_schema();
+        crate::core::schema::tagged(schema, M::NAME, M::TITLE, M::OWN_TIME_LIMIT)
     }
 
     fn map_parameters(&self) -> Vec<Parameter> {

@@ -10,7 +10,9 @@
 //! values.
 
 use std::any::Any;
+use std::borrow::Cow;
 
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -134,7 +136,7 @@ impl Parameter {
 }
 
 /// What a map's lines join points of equal value of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Quantity {
     /// `T(1)/(m T)`: the speedup per machine, a fraction.
@@ -326,6 +328,29 @@ impl Serialize for Tagged {
         all.insert("model".into(), Value::String(self.model.clone()));
         all.extend(self.fields.clone());
         Value::Object(all).serialize(s)
+    }
+}
+
+/// Written by hand as the reader is: an object whose `"model"` is a
+/// model's name, with that model's fields (checked by the model itself, so
+/// any other field is allowed here).
+impl JsonSchema for Tagged {
+    fn schema_name() -> Cow<'static, str> {
+        "Tagged".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "description": "A request of a model: its \"model\" and its fields.",
+            "properties": {
+                "model": {
+                    "type": "string",
+                    "description": "The model's name (its schema checks the other fields).",
+                },
+            },
+            "required": ["model"],
+        })
     }
 }
 

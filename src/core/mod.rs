@@ -23,5 +23,7 @@ pub mod processing;
 pub mod progress;
 pub mod response;
 pub mod schedule;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod schema;
 pub mod verify;
 pub mod view;

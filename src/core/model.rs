@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::{JsonSchema, Schema};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -83,14 +84,23 @@ pub trait Model: 'static {
     const OWN_TIME_LIMIT: bool = false;
 
     /// The request, as read from JSON (`Sync`: a generalised map reads one
-    /// from several threads).
-    type Request: Serialize + DeserializeOwned + Validate + Clone + Sync + 'static;
+    /// from several threads; `JsonSchema`: its schema is derived from the
+    /// same serde attributes that read it, see [`Model::request_schema`]).
+    type Request: Serialize + DeserializeOwned + JsonSchema + Validate + Clone + Sync + 'static;
     /// The answer: the report and its views (read back by the page when
     /// it joins the answers of several workers).
     type Output: Serialize + DeserializeOwned + Views;
 
     /// The built-in requests, the first being the tab's default.
     fn presets() -> Vec<Preset<Self::Request>>;
+
+    /// The JSON Schema (draft 2020-12) of the request without its
+    /// `"model"` tag, derived from the request type so that a new model
+    /// has one with no code of its own ([`crate::core::entry::Entry::schema`]
+    /// adds the tag).
+    fn request_schema() -> Schema {
+        schemars::schema_for!(Self::Request)
+    }
 
     /// Solves a request that [`Validate::check`] accepted.
     ///

@@ -1,5 +1,6 @@
 //! Machines and the links that feed them.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{Checker, Invalid};
@@ -7,7 +8,7 @@ use crate::core::processing::ProcessingTime;
 
 /// A worker machine on a star network: the originator reaches it over its
 /// own link, and it computes with its own processing-time function.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Processor {
     /// Communication start-up time `S_i` of a message to this machine.

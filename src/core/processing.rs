@@ -8,12 +8,13 @@
 //! before (convexity) and takes over at a larger load than the one before
 //! (otherwise it never applies) — both are checked.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{Checker, Invalid};
 
 /// One memory level: processing `x` units takes `intercept + slope·x`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Level {
     /// Time of an empty load at this level (`A_k1`); negative for the deeper
@@ -40,7 +41,7 @@ pub const MAX_LEVELS: usize = 16;
 
 /// A processing-time function: the maximum of its levels' lines, listed
 /// fastest (core) first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct ProcessingTime {
     levels: Vec<Level>,

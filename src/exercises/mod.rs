@@ -8,6 +8,7 @@ mod view;
 
 use std::marker::PhantomData;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::count::{Count, MAX_COUNT};
@@ -29,7 +30,7 @@ pub const MAX_TITLE: usize = 200;
 pub struct ExerciseSheet<S>(PhantomData<S>);
 
 /// A sheet as a teacher makes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Sheet<S> {
     /// Shown above the exercises.
@@ -44,7 +45,7 @@ pub struct Sheet<S> {
 }
 
 /// One exercise of a sheet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Item {
     /// The template's name (`m3-two-levels`).

@@ -14,6 +14,7 @@
 
 use std::marker::PhantomData;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod march;
@@ -39,7 +40,7 @@ pub const MAX_STEPS: usize = 200;
 const PARTIAL_EVERY: f64 = 0.5;
 
 /// One axis: a parameter and its range.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AxisRange {
     /// The parameter's name (one of the base model's map parameters).
@@ -56,7 +57,7 @@ pub struct AxisRange {
 }
 
 /// A generalised map request, its base read through the catalogue `C`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, bound = "")]
 pub struct Request<C> {
     /// The model (its `"model"` tag) and the parameters the axes do not

@@ -39,6 +39,7 @@ mod view;
 
 use std::sync::Mutex;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart, Style};
@@ -83,7 +84,7 @@ pub const MAX_LEVELS: usize = 64;
 
 /// A map request: the M5 model without `m` and `V`, a range of machine
 /// counts, the levels and the search's accuracy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
     /// In-core processing rate `a1` (time per load unit).

@@ -1,6 +1,7 @@
 //! The request: the load, the machines (rows with a count), the criterion
 //! and the algorithm; and its validation, whole, before any work.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::HeterogeneousInvalid;
@@ -25,7 +26,7 @@ pub const MAX_HEURISTIC_CHUNKS: f64 = 100_000.0;
 pub const MAX_POINTS: usize = 200;
 
 /// What to minimise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// The makespan `T` (then the least energy among the fastest schedules).
@@ -38,7 +39,7 @@ pub enum Objective {
 }
 
 /// How to schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// The branch and bound over sequences, with a proven gap.
@@ -57,7 +58,7 @@ pub enum Algorithm {
 }
 
 /// The order in which the heuristics prefer machines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SortRule {
     /// Non-decreasing in-core rate `a1`.
@@ -121,7 +122,7 @@ impl SortRule {
 
 /// The mode a machine waits in, which sets its default wake-up time and
 /// sleep power.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// Switched on and idle: ready at once, sleeping costs idle power.
@@ -152,7 +153,7 @@ impl Mode {
 }
 
 /// A machine's powers, in W; receiving and computing are above idle.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Power {
     /// While asleep (default: the mode's fraction of `idle`).
@@ -169,7 +170,7 @@ pub struct Power {
 }
 
 /// A row of the machine table: `count` identical machines.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Machine {
     /// In-core processing time per load unit.
@@ -200,7 +201,7 @@ fn one() -> Count {
 }
 
 /// The originator's powers, in W.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Originator {
     /// For the whole schedule.
@@ -212,7 +213,7 @@ pub struct Originator {
 }
 
 /// An M7 request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
     /// The load `V`.

@@ -29,6 +29,7 @@ mod view;
 pub use model::{Hierarchical, Output};
 pub use view::two_level_columns;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{Checker, Error, Invalid, Validate};
@@ -48,7 +49,7 @@ pub const MAX_PROCESSORS: usize = 1000;
 pub const MAX_ENUMERATED: usize = 8;
 
 /// An M3 instance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
     /// The load `V` to distribute.

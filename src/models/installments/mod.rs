@@ -31,6 +31,7 @@ mod view;
 
 pub use model::{MultiInstallment, Output};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart};
@@ -58,7 +59,7 @@ pub const MAX_SERIES_WORK: usize = 4_000_000;
 pub const MAX_SERIES_POINTS: usize = 200;
 
 /// An M4 instance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
     /// The load `V`.
@@ -74,7 +75,7 @@ pub struct Instance {
 }
 
 /// The range of loads of the processing-time-vs-`V` series.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Series {
     /// Smallest load.

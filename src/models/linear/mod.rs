@@ -36,6 +36,7 @@ mod view;
 
 pub use model::{Linear, Output};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::chart::{Axis, Line, LineChart};
@@ -57,7 +58,7 @@ pub const MAX_SCHEDULE: usize = 2_000;
 
 /// A machine with a linear processing time, and how many identical copies
 /// of it there are.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Machine {
     /// Communication start-up time `S_i`.
@@ -81,7 +82,7 @@ fn is_one(n: &Count) -> bool {
 }
 
 /// Power parameters of the energy model.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Power {
     /// `P_C`: power of an active processor (the originator included).
@@ -93,7 +94,7 @@ pub struct Power {
 }
 
 /// An M2 instance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
     /// The load `V`.
@@ -122,7 +123,7 @@ pub struct Instance {
 }
 
 /// What the set of machines is chosen for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// The shortest schedule.

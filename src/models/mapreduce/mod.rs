@@ -93,6 +93,7 @@ pub use series::{Line, Plateau, SeriesPoint};
 pub use shuffle::{Shuffle, Transfer};
 pub use verify::verify;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::count::Count;
@@ -116,7 +117,7 @@ pub const MAX_SERIES_LINES: usize = 8;
 pub const MAX_SERIES_WORK: usize = 10_000_000;
 
 /// The cost of one phase (map or reduce) per load unit.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Computing time per byte (per unit of load), `a`.
@@ -126,7 +127,7 @@ pub struct Phase {
 }
 
 /// The series of speedup against `m`: one chart per list given.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Series {
     /// The smallest number of mappers.
@@ -147,7 +148,7 @@ pub struct Series {
 }
 
 /// An M8 request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
     /// The load `V` (bytes in the presets).

@@ -23,6 +23,7 @@ mod view;
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use formula::Formula;
@@ -39,7 +40,7 @@ pub const MAX_MEASURED: usize = 10_000;
 pub const MAX_CONSTANTS: usize = 64;
 
 /// A range of processor counts.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Range {
     /// The first count.
@@ -49,7 +50,7 @@ pub struct Range {
 }
 
 /// One measured run.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Measured {
     /// Processors.
@@ -59,7 +60,7 @@ pub struct Measured {
 }
 
 /// Two configurations compared by the isospeed metrics.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Isospeed {
     /// Processors of the first configuration.
@@ -80,7 +81,7 @@ pub struct Isospeed {
 }
 
 /// An M1 request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
     /// `T_s(W)`, in `W` (or `n`).

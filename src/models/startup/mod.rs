@@ -48,6 +48,7 @@ mod view;
 pub use model::{Output, Startup};
 pub use view::model_groups;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::count::Count;
@@ -70,7 +71,7 @@ pub const DEFAULT_GAP: f64 = 1e-9;
 pub const DEFAULT_MAX_LPS: u64 = 3_000;
 
 /// An M5 instance (`[000]`'s notation).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
     /// In-core processing rate `a1` (time per load unit).
