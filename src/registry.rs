@@ -1,8 +1,9 @@
 //! The list of models. The command line, the page's binding module and the
 //! maps walk it; a model that is not listed does not exist for them, and
 //! one that is needs nothing else outside its folder. The models list
-//! themselves in [`crate::models`] (one line each, which also declares the
-//! folder); the maps over them are listed here.
+//! themselves in [`crate::models`] (a `mod` line and a registry line each);
+//! the tools over every model (generalised maps, exercise sheets) are
+//! listed here.
 
 use serde_json::Value;
 
@@ -11,16 +12,13 @@ use crate::core::error::{Error, Invalid};
 use crate::core::exercise::{Shelf, Template};
 use crate::core::map::{Catalogue, MapBase, MapPreset, Parameter};
 use crate::exercises::ExerciseSheet;
-use crate::maps::{
-    contour::GeneralisedMap, isoefficiency::IsoefficiencyMap, isoefficiency::Table1,
-};
+use crate::maps::contour::GeneralisedMap;
 
 pub use crate::core::entry::Lookup;
 
-/// The maps and the exercise sheets, after the models in the page's tabs.
+/// The tools over every model: the generalised maps and the exercise
+/// sheets (after the models in the page's tabs).
 static MAPS: &[&dyn Entry] = &[
-    &Registered::<IsoefficiencyMap>::NEW,
-    &Registered::<Table1>::NEW,
     &Registered::<GeneralisedMap<Models>>::NEW,
     &Registered::<ExerciseSheet<Models>>::NEW,
 ];

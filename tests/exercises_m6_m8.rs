@@ -6,7 +6,7 @@
 use dlt_calc::api::{run, Request};
 use dlt_calc::core::exercise::{Answer, Posed};
 use dlt_calc::core::progress::Silent;
-use dlt_calc::maps::isoefficiency::table::PAPER;
+use dlt_calc::models::table1::table::PAPER;
 use serde_json::{json, Value};
 
 fn posed(seed: u64, items: &[&str]) -> Vec<Posed> {

@@ -5,11 +5,13 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use dlt_calc::api::{self, examples, FieldProblem, Request};
+use dlt_calc::core::entry::Entry;
 use dlt_calc::core::progress::Silent;
 use dlt_calc::core::response::Response;
 use dlt_calc::plot::{gantt_svg, lines_svg};
+use dlt_calc::registry;
 
-const HELP: &str = "\
+const HELP_HEAD: &str = "\
 dlt - divisible load theory calculator
 
 Usage:
@@ -18,34 +20,47 @@ Usage:
       and print the response as JSON. --svg writes the Gantt chart to OUT;
       --charts writes every line chart to DIR/<name>.svg; --csv prints
       the result as CSV (maps and tables only).
-  dlt map [FILE] [--csv] [--charts DIR] [--compact]
-      The isoefficiency map of the M5 request in FILE (model
-      \"isoefficiency\"); without FILE, the reference map of [000]
-      (m = 2..20). --csv prints one row per point instead of JSON.
-  dlt table [FILE] [--csv] [--compact]
-      [000] Table 1 (model \"table1\"); without FILE, for the reference
-      instance, beside the paper's values.
-  dlt check [FILE]
+  dlt VERB [FILE] [--csv] [--charts DIR] [--compact]
+      As solve, for a request of the model VERB names (without FILE, that
+      model's default example):
+";
+
+const HELP_TAIL: &str = "  dlt check [FILE]
       List every invalid field of the request, one per line; exit 1 if any.
   dlt example [NAME]
       Print a built-in example request; without NAME, list the examples.
+      NAME may be a model's id: its default example.
   dlt schema [ID] [--compact]
       Print the JSON Schema (draft 2020-12) of a request of model ID (its
       \"model\" tag); without ID, list the IDs with their titles.
   dlt --help | --version
 
-Options of solve, map and table:
+Options of solve and the verbs:
   --max-seconds S   stop after S seconds with the best result so far
                     (marked \"completion\": \"partial\"), or an error when
                     there is none yet; the request's own max_seconds
                     applies too, whichever is shorter
 
-A request is a JSON object whose \"model\" field names the model, e.g.
-  dlt example hierarchical | dlt solve
+A request is a JSON object whose \"model\" field names the model by its id,
+e.g. dlt example ID | dlt solve
 
 Exit status: 0 success, 1 invalid input or failed computation (the message
 is on standard error), 2 wrong usage.
 ";
+
+/// The help: the fixed text around the verbs the models declare.
+fn help() -> String {
+    let verbs: String = registry::all()
+        .filter_map(|m| Some((m.command()?, m.name(), m.title())))
+        .map(|(verb, id, title)| format!("        {verb:<8}{id}: {title}\n"))
+        .collect();
+    format!("{HELP_HEAD}{verbs}{HELP_TAIL}")
+}
+
+/// The model whose requests the command-line verb `verb` solves.
+fn model_of_verb(verb: &str) -> Option<&'static dyn Entry> {
+    registry::all().find(|m| m.command() == Some(verb))
+}
 
 /// What went wrong, and with which exit status.
 enum Failure {
@@ -100,7 +115,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
             Short('h') | Long("help") => {
-                print!("{HELP}");
+                print!("{}", help());
                 return Ok(None);
             }
             Short('V') | Long("version") => {
@@ -131,9 +146,11 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         }
     }
     if args.command.is_empty() {
-        return Err(usage(
-            "missing command: solve, map, table, check, example or schema",
-        ));
+        let verbs: Vec<&str> = registry::all().filter_map(|m| m.command()).collect();
+        return Err(usage(format!(
+            "missing command: solve, {}, check, example or schema",
+            verbs.join(", ")
+        )));
     }
     Ok(Some(args))
 }
@@ -181,18 +198,19 @@ fn run() -> Result<(), Failure> {
     };
     match args.command.as_str() {
         "solve" => solve(&args, None),
-        "map" => solve(&args, Some(("isoefficiency", "isoefficiency"))),
-        "table" => solve(&args, Some(("table1", "table1"))),
         "check" => check(&args),
         "example" => example(&args),
         // The schemas are native only (the wasm module leaves them out).
         #[cfg(not(target_arch = "wasm32"))]
         "schema" => schema(&args),
-        other => Err(usage(format!("unknown command {other:?}"))),
+        verb => match model_of_verb(verb) {
+            Some(model) => solve(&args, Some((model.name(), model.name()))),
+            None => Err(usage(format!("unknown command {verb:?}"))),
+        },
     }
 }
 
-/// Solves the request (for `map` and `table`: of the model `wanted.0`, the
+/// Solves the request (for a model's verb: of the model `wanted.0`, the
 /// example `wanted.1` without a file) and prints or writes what was asked.
 fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
     let mut request = match (wanted, args.file.as_deref()) {

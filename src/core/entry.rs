@@ -30,6 +30,8 @@ pub trait Entry: Sync {
     fn number(&self) -> Option<u8>;
     /// The names it had before its id ([`Model::FORMER`]).
     fn former(&self) -> Former;
+    /// Its verb on the command line ([`Model::COMMAND`]).
+    fn command(&self) -> Option<&'static str>;
     /// Whether the model applies its own `max_seconds`.
     fn owns_time_limit(&self) -> bool;
     /// The presets: name, label and the request as JSON (with its tag).
@@ -196,6 +198,10 @@ impl<M: Model> Entry for Registered<M> {
 
     fn former(&self) -> Former {
         M::FORMER
+    }
+
+    fn command(&self) -> Option<&'static str> {
+        M::COMMAND
     }
 
     fn owns_time_limit(&self) -> bool {

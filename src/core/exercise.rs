@@ -27,6 +27,9 @@ pub struct Template {
     pub source: &'static str,
     /// Draws the parameters and computes the answer with the model.
     pub make: fn(&mut Draw) -> Result<Posed, Error>,
+    /// Whether it is a hand calculation (a few lines with a pocket
+    /// calculator), for a sheet of basics.
+    pub by_hand: bool,
 }
 
 /// Every template of a catalogue of models (the registry), so that a

@@ -79,6 +79,9 @@ pub trait Model: 'static {
     const NUMBER: Option<u8> = None;
     /// The names it had before its id.
     const FORMER: Former = Former::NONE;
+    /// A verb of the command line that solves its requests, and its
+    /// default example without a file (`dlt map`), if it has one.
+    const COMMAND: Option<&'static str> = None;
     /// Whether the request has its own `max_seconds` and stops itself with
     /// a status of its own; otherwise the registry applies the time limit.
     const OWN_TIME_LIMIT: bool = false;

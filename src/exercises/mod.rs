@@ -193,7 +193,10 @@ impl<S: Shelf> Model for ExerciseSheet<S> {
     type Output = Paper;
 
     fn presets() -> Vec<Preset<Sheet<S>>> {
-        let every: Vec<&str> = S::templates().iter().map(|(_, t)| t.id).collect();
+        let templates = S::templates();
+        let every: Vec<&str> = templates.iter().map(|(_, t)| t.id).collect();
+        let hand = templates.iter().filter(|(_, t)| t.by_hand);
+        let by_hand: Vec<&str> = hand.map(|(_, t)| t.id).collect();
         vec![
             Preset {
                 name: "exercises-tour",
@@ -203,18 +206,7 @@ impl<S: Shelf> Model for ExerciseSheet<S> {
             Preset {
                 name: "exercises-basics",
                 label: "Hand calculations: speedup, efficiency, splitting a load",
-                request: Sheet::new(
-                    "Speedup, efficiency and splitting a load",
-                    1,
-                    &[
-                        "metrics-efficiency",
-                        "metrics-karp-flatt",
-                        "metrics-amdahl",
-                        "linear-split",
-                        "hierarchical-two-levels",
-                        "installments-beta",
-                    ],
-                ),
+                request: Sheet::new("Speedup, efficiency and splitting a load", 1, &by_hand),
             },
         ]
     }

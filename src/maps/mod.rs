@@ -1,6 +1,4 @@
-//! Maps over the models' parameters: the isoefficiency map and Table 1 of
-//! the start-up model, and generalised maps of any quantity over any two
-//! parameters.
+//! Maps generic over the models: any quantity a model measures, over any
+//! two of its parameters.
 
 pub mod contour;
-pub mod isoefficiency;

@@ -17,6 +17,7 @@ pub fn templates() -> Vec<Template> {
         title: "Which sort rule serves this cluster fastest?",
         source: "marszalkowski-energy",
         make: sort_rule,
+        by_hand: false,
     }]
 }
 

@@ -19,12 +19,14 @@ pub fn templates() -> Vec<Template> {
             title: "Split a load over two machines that spill to disk",
             source: "drozdowski-wolniewicz-2003",
             make: two_levels,
+            by_hand: true,
         },
         Template {
             id: "hierarchical-naive",
             title: "What linear DLT's split really takes with a memory hierarchy",
             source: "drozdowski-wolniewicz-2003",
             make: naive,
+            by_hand: false,
         },
     ]
 }

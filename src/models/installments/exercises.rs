@@ -18,12 +18,14 @@ pub fn templates() -> Vec<Template> {
             title: "The chunk size that keeps every machine busy for a round",
             source: "drozdowski-wolniewicz-2003",
             make: beta,
+            by_hand: true,
         },
         Template {
             id: "installments-which-faster",
             title: "Which chunk size is faster at this load?",
             source: "drozdowski-wolniewicz-2003",
             make: which_faster,
+            by_hand: false,
         },
     ]
 }

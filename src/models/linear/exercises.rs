@@ -18,12 +18,14 @@ pub fn templates() -> Vec<Template> {
             title: "Split a load over three machines so they finish together",
             source: "drozdowski-basics",
             make: split,
+            by_hand: true,
         },
         Template {
             id: "linear-speedup",
             title: "Speedup of identical machines on a star",
             source: "drozdowski-basics",
             make: speedup,
+            by_hand: false,
         },
     ]
 }

@@ -22,18 +22,21 @@ pub fn templates() -> Vec<Template> {
             title: "One machine maps and reduces the whole load",
             source: "drozdowski-basics",
             make: sequential,
+            by_hand: false,
         },
         Template {
             id: "mapreduce-plateau",
             title: "The speedup that more mappers approach",
             source: "drozdowski-basics",
             make: level,
+            by_hand: false,
         },
         Template {
             id: "mapreduce-one-reducer",
             title: "Speedup of the fastest schedule with one reducer",
             source: "drozdowski-basics",
             make: one_reducer,
+            by_hand: false,
         },
     ]
 }

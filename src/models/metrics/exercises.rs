@@ -23,24 +23,28 @@ pub fn templates() -> Vec<Template> {
             title: "Efficiency of adding n numbers on p processors",
             source: "grama-2003",
             make: efficiency,
+            by_hand: true,
         },
         Template {
             id: "metrics-karp-flatt",
             title: "The serial fraction of a measured speedup (Karp–Flatt)",
             source: "karp-flatt-1990",
             make: karp_flatt,
+            by_hand: true,
         },
         Template {
             id: "metrics-amdahl",
             title: "Speedup by Amdahl's and Gustafson's laws",
             source: "grama-2003",
             make: laws,
+            by_hand: true,
         },
         Template {
             id: "metrics-isoefficiency",
             title: "The isoefficiency function of a parallel run time",
             source: "grama-2003",
             make: order,
+            by_hand: false,
         },
     ]
 }

@@ -19,12 +19,14 @@ pub fn templates() -> Vec<Template> {
             title: "One machine's time for a load that may spill to disk",
             source: "drozdowski-singh-marszalkowski",
             make: single,
+            by_hand: false,
         },
         Template {
             id: "startup-efficiency",
             title: "Efficiency of the fastest multi-installment schedule",
             source: "drozdowski-singh-marszalkowski",
             make: efficiency,
+            by_hand: false,
         },
     ]
 }

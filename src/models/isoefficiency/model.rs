@@ -1,9 +1,9 @@
-//! The isoefficiency map and Table 1 in the registry: presets, answers,
-//! and the partial answers a long map hands out.
+//! The isoefficiency map in the registry: presets, answers, and the
+//! partial answers a long map hands out.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Map, Request, Table};
+use super::{Map, Request};
 use crate::core::chart::LineChart;
 use crate::core::count::Count;
 use crate::core::error::Error;
@@ -18,10 +18,6 @@ use serde_json::Value;
 /// M6: the isoefficiency map of M5 (`[000]`), `m` across, `V` up.
 #[derive(Debug)]
 pub struct IsoefficiencyMap;
-
-/// `[000]` Table 1: `Emax` and `Vmax` per machine count.
-#[derive(Debug)]
-pub struct Table1;
 
 /// The map and its chart (without overlays; see [`Map::chart`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,40 +52,6 @@ impl Views for MapOutput {
     }
 }
 
-/// Table 1's answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TableOutput {
-    /// One row per machine count.
-    pub table: Table,
-    /// `Emax` against `m` (beside the paper's values for its instance).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub charts: Vec<LineChart>,
-}
-
-impl TableOutput {
-    /// The answer for `table`, with its chart.
-    pub fn of(table: Table) -> TableOutput {
-        TableOutput {
-            charts: table.chart().into_iter().collect(),
-            table,
-        }
-    }
-}
-
-impl Views for TableOutput {
-    fn charts(&self) -> &[LineChart] {
-        &self.charts
-    }
-
-    fn csv(&self) -> Option<String> {
-        Some(self.table.csv())
-    }
-
-    fn view(&self) -> Vec<Block> {
-        self.table.view()
-    }
-}
-
 impl Model for IsoefficiencyMap {
     const NAME: &'static str = "isoefficiency";
     const TITLE: &'static str = "Isoefficiency map";
@@ -99,6 +61,7 @@ impl Model for IsoefficiencyMap {
         tab: "map",
         prefix: "map.",
     };
+    const COMMAND: Option<&'static str> = Some("map");
     type Request = Request;
     type Output = MapOutput;
 
@@ -149,47 +112,5 @@ impl Model for IsoefficiencyMap {
 
     fn point_text(output: &MapOutput, x: f64, y: f64) -> Option<String> {
         output.map.point_text(x, y)
-    }
-}
-
-impl Model for Table1 {
-    const NAME: &'static str = "table1";
-    const TITLE: &'static str = "Table 1";
-    const NUMBER: Option<u8> = Some(6);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "table1",
-        prefix: "t.",
-    };
-    type Request = Request;
-    type Output = TableOutput;
-
-    fn presets() -> Vec<Preset<Request>> {
-        vec![Preset {
-            name: "table1",
-            label: "[000] Table 1: Emax and Vmax of the reference instance, m = 2..20",
-            request: Request::reference(),
-        }]
-    }
-
-    fn solve(request: &Request, progress: &mut dyn Progress) -> Result<TableOutput, Error> {
-        Ok(TableOutput::of(request.table(progress)?))
-    }
-
-    fn form() -> Form {
-        super::view::table_form()
-    }
-
-    fn split(request: &Request) -> Vec<Request> {
-        super::view::per_machine_count(request)
-    }
-
-    fn join(request: &Request, parts: Vec<TableOutput>) -> Result<TableOutput, Error> {
-        let mut rows: Vec<_> = parts.into_iter().flat_map(|p| p.table.rows).collect();
-        rows.sort_by_key(|r| r.machines);
-        Ok(TableOutput::of(Table {
-            rows,
-            reference: request.is_reference(),
-        }))
     }
 }

@@ -1,14 +1,14 @@
 //! The map and Table 1 on the page: forms, layouts, the read-out under
 //! the pointer.
 
-use super::{Map, Request, Table};
+use super::{Map, Request};
 use crate::core::count::Count;
 use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::view::{gap, number, Block};
 use crate::models::startup::model_groups;
 
 /// The fields the map and Table 1 share.
-fn map_groups() -> Vec<Group> {
+pub(crate) fn map_groups() -> Vec<Group> {
     let mut groups = model_groups(true);
     groups.push(Group::of(
         "",
@@ -68,38 +68,6 @@ pub fn map_form() -> Form {
         rows: None,
         fixed: Vec::new(),
         layout: Layout::PooledMap,
-        parts: "machine counts",
-    }
-}
-
-/// The Table 1 tab.
-pub fn table_form() -> Form {
-    let mut groups = map_groups();
-    groups.push(Group::of(
-        "",
-        vec![
-            Field::new("lps", "certify_lps", "LP budget per row", Kind::Optional)
-                .placeholder("100")
-                .range("1 to 10⁸"),
-            Field::new("exactly", "exactly", "exactly n chunks", Kind::Check),
-        ],
-    ));
-    Form {
-        tab: "Table 1",
-        title: "Maximum efficiency per machine count",
-        citation: "Table 1 of the isoefficiency-map paper",
-        sources: &["drozdowski-singh-marszalkowski"],
-        intro: "For each <i>m</i>: the load <i>V</i><sub>max</sub> of the largest efficiency, \
-            found as for the map, then improved and certified by the exact branch and bound \
-            within an LP budget. The paper's values were computed with a commercial MIP solver \
-            limited to 300 s per solve; for the reference instance they are shown alongside, \
-            with our efficiency at the paper's own <i>V</i><sub>max</sub>."
-            .into(),
-        about: ABOUT_TABLE,
-        groups,
-        rows: None,
-        fixed: vec![("levels", serde_json::json!([1.0]))],
-        layout: Layout::PooledTable,
         parts: "machine counts",
     }
 }
@@ -181,75 +149,10 @@ impl Map {
     }
 }
 
-impl Table {
-    /// The table beside the paper's.
-    pub fn view(&self) -> Vec<Block> {
-        let status = |s: &super::table::Certified| {
-            serde_json::to_value(s.status)
-                .ok()
-                .and_then(|v| v.as_str().map(|t| t.replace('-', " ")))
-                .unwrap_or_default()
-        };
-        let rows = self
-            .rows
-            .iter()
-            .map(|r| {
-                let [pe, pv] = r.paper.map_or([String::new(), String::new()], |[e, v]| {
-                    [number(e), number(v)]
-                });
-                let at = r.at_paper_load.map_or(String::new(), |c| {
-                    format!(
-                        "{} (≤ {})",
-                        number(c.efficiency),
-                        number(c.efficiency_bound)
-                    )
-                });
-                vec![
-                    r.machines.to_string(),
-                    number(r.max.efficiency),
-                    number(r.max.load),
-                    number(r.max.makespan),
-                    number(r.max.efficiency_bound),
-                    gap(r.max.gap),
-                    status(&r.max),
-                    pe,
-                    pv,
-                    at,
-                ]
-            })
-            .collect();
-        vec![Block::table(
-            "table1",
-            "Maximum efficiency per machine count: ours (certified by the exact search within \
-             its LP budget) beside [000] Table 1",
-            &[
-                "m",
-                "Emax",
-                "Vmax (MB)",
-                "T (s)",
-                "E at most",
-                "gap",
-                "status",
-                "[000] Emax",
-                "[000] Vmax (MB)",
-                "ours at [000] Vmax",
-            ],
-            rows,
-        )]
-    }
-}
-
 /// The formulas of the "About the model" panel.
 const ABOUT_MAP: &[F] = &[
     F::new("efficiency of the start-up model", "<i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>T</i>(1,1,<i>V</i>)/(<i>m</i> · <i>T</i>(<i>m</i>,<i>n</i>,<i>V</i>))"),
     F::new("an isoefficiency line of level <i>e</i>", "the loads <i>V</i> with <i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>e</i>, one below <i>V</i><sub>max</sub> and (for <i>e</i> ≥ 1) one above, found by bisection to the tolerance"),
     F::new("the bounds (13), below <i>V</i><sub>max</sub>", "(<i>S</i> + <i>O</i> + <i>CV</i> + <i>a′V</i>)/(<i>mS</i> + <i>nmO</i> + <i>mCV</i> + <i>a</i><sub>1</sub><i>V</i>) ≤ <i>E</i> ≤ (<i>S</i> + <i>O</i> + <i>CV</i> + <i>a′V</i>)/(<i>mS</i> + <i>mO</i> + <i>a</i><sub>1</sub><i>V</i>), <i>a′V</i> = max{<i>a</i><sub>1</sub><i>V</i>, <i>a</i><sub>2</sub><i>V</i> + <i>b</i><sub>2</sub>}"),
     F::new("the approximation (15), above <i>V</i><sub>max</sub>", "<i>I</i>(<i>e</i>,<i>m</i>,<i>n</i>) ≈ [<i>b</i><sub>2</sub>(<i>en</i> − 1) + <i>S</i>(<i>em</i> − 1) + <i>O</i>(<i>en</i> − 1)]/[(<i>C</i> + <i>a</i><sub>2</sub>)(1 − <i>e</i>)]"),
-];
-
-/// The formulas of the "About the model" panel.
-const ABOUT_TABLE: &[F] = &[
-    F::new("the largest efficiency of <i>m</i> machines", "<i>E</i><sub>max</sub>(<i>m</i>) = max<sub><i>V</i></sub> <i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>), reached at <i>V</i><sub>max</sub>"),
-    F::new("efficiency", "<i>E</i>(<i>m</i>,<i>n</i>,<i>V</i>) = <i>T</i>(1,1,<i>V</i>)/(<i>m</i> · <i>T</i>(<i>m</i>,<i>n</i>,<i>V</i>))"),
-    F::new("certified", "an upper bound on <i>E</i> at that <i>V</i><sub>max</sub>, from the exact search's lower bound on <i>T</i>; gap = (bound − <i>E</i>)/bound"),
 ];

@@ -33,9 +33,8 @@
 mod exercises;
 mod model;
 pub mod overlay;
-mod search;
-pub mod table;
-mod view;
+pub(crate) mod search;
+pub(crate) mod view;
 
 use std::sync::Mutex;
 
@@ -50,8 +49,7 @@ use crate::core::parallel;
 use crate::core::progress::Progress;
 use crate::models::startup::{self, Instance};
 
-pub use model::{IsoefficiencyMap, MapOutput, Table1, TableOutput};
-pub use table::Table;
+pub use model::{IsoefficiencyMap, MapOutput};
 
 use crate::models::startup::probe::{Point, Probe};
 use overlay::Overlay;

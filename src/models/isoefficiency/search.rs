@@ -27,7 +27,7 @@ const MAX_STEPS: usize = 400;
 const INVERSE_PHI: f64 = 0.618_033_988_749_894_9;
 
 /// A grid sweep: probes at loads growing geometrically.
-pub(super) fn sweep(
+pub(crate) fn sweep(
     probe: &mut Probe,
     low: f64,
     high: f64,
@@ -78,7 +78,7 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
 /// The maximum of `E` from a sweep: the best grid point and its neighbours
 /// bracket it, [`maximum`] narrows the bracket, and the better of the
 /// narrowed point and the grid point is kept.
-pub(super) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result<Point, Error> {
+pub(crate) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result<Point, Error> {
     let Some(top) =
         (0..sweep.len()).max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
     else {
@@ -99,7 +99,7 @@ pub(super) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result
 /// The load in `[lo, hi]` where `E` crosses `level`, given the efficiencies
 /// at both ends on opposite sides of it; narrowed until the bracket is
 /// narrower than `tolerance`, then probed at the bracket's middle.
-pub(super) fn crossing(
+pub(crate) fn crossing(
     probe: &mut Probe,
     lo: Point,
     hi: Point,
@@ -157,7 +157,7 @@ pub(super) fn crossing(
 }
 
 /// Adapts a [`Progress`] to report the fraction of a part of the work.
-pub(super) fn part<'a>(
+pub(crate) fn part<'a>(
     progress: &'a mut dyn Progress,
     from: f64,
     to: f64,

@@ -20,12 +20,14 @@ pub fn templates() -> Vec<Template> {
             title: "Bounds (13) on the efficiency below Vmax",
             source: "drozdowski-singh-marszalkowski",
             make: bound,
+            by_hand: false,
         },
         Template {
             id: "isoefficiency-approximation",
             title: "The load of an isoefficiency line above Vmax by approximation (15)",
             source: "drozdowski-singh-marszalkowski",
             make: approximate,
+            by_hand: false,
         },
     ]
 }

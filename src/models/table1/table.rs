@@ -17,7 +17,7 @@ use crate::core::parallel;
 use crate::core::progress::Progress;
 use crate::models::startup::Status;
 
-use super::{search, Request};
+use crate::models::isoefficiency::{search, Request};
 use crate::models::startup::probe::Probe;
 
 /// `[000]` Table 1 (`n = 20`): `(m, Emax, Vmax)`, computed there with a
