@@ -2,26 +2,19 @@
 //! module) and the command-line tool: one JSON request in, one JSON
 //! response out, for any model of the [`registry`].
 //!
-//! A request names its model in the field `"model"`:
+//! A request names its model by its id in the field `"model"`; each model's
+//! first preset is the request its tab opens with (`dlt example <id>`):
 //!
 //! ```
 //! use dlt_calc::api::{run, Request};
 //! use dlt_calc::core::progress::Silent;
 //!
-//! let request = Request::from_json(r#"{
-//!     "model": "hierarchical",
-//!     "load": 2,
-//!     "processors": [
-//!         {"startup": 1, "rate": 1, "levels": [{"intercept": 1, "slope": 1},
-//!                                              {"intercept": -9, "slope": 10}]},
-//!         {"startup": 1, "rate": 1, "levels": [{"intercept": 1, "slope": 1},
-//!                                              {"intercept": -9, "slope": 10}]}
-//!     ]
-//! }"#)?;
+//! let id = dlt_calc::registry::OPENING;
+//! let text = Request::example(id).unwrap().to_json().to_string();
+//! let request = Request::from_json(&text)?;
+//! assert!(request.problems().is_empty());
 //! let response = run(&request, &mut Silent)?;
-//! assert_eq!(response.model(), "hierarchical");
-//! let makespan = response.get("report").unwrap()["makespan"].as_f64().unwrap();
-//! assert!((makespan - 5.75).abs() < 1e-9);
+//! assert_eq!(response.model(), id);
 //! # Ok::<(), dlt_calc::Error>(())
 //! ```
 //!
@@ -120,6 +113,8 @@ pub struct Tab {
     pub number: Option<u8>,
     /// The tab's older id and key prefix, read in older links.
     pub former: crate::core::model::Former,
+    /// Whether the page opens with this tab.
+    pub opens: bool,
     /// The form.
     pub form: crate::core::form::Form,
     /// The presets' names and labels (the first is the default).
@@ -133,6 +128,7 @@ pub fn tabs() -> Vec<Tab> {
             model: m.name(),
             number: m.number(),
             former: m.former(),
+            opens: m.name() == registry::OPENING,
             form: m.form(),
             presets: m.presets().into_iter().map(|(n, l, _)| (n, l)).collect(),
         })

@@ -32,6 +32,29 @@
 //! assert!(report.verdict.ok);
 //! # Ok::<(), dlt_calc::Error>(())
 //! ```
+//!
+//! The same instance as a JSON request, as the page and `dlt solve` take
+//! it (see [`api`]):
+//!
+//! ```
+//! use dlt_calc::api::{run, Request};
+//! use dlt_calc::core::progress::Silent;
+//!
+//! let request = Request::from_json(r#"{
+//!     "model": "hierarchical",
+//!     "load": 2,
+//!     "processors": [
+//!         {"startup": 1, "rate": 1, "levels": [{"intercept": 1, "slope": 1},
+//!                                              {"intercept": -9, "slope": 10}]},
+//!         {"startup": 1, "rate": 1, "levels": [{"intercept": 1, "slope": 1},
+//!                                              {"intercept": -9, "slope": 10}]}
+//!     ]
+//! }"#)?;
+//! let response = run(&request, &mut Silent)?;
+//! let makespan = response.get("report").unwrap()["makespan"].as_f64().unwrap();
+//! assert!((makespan - 5.75).abs() < 1e-9);
+//! # Ok::<(), dlt_calc::Error>(())
+//! ```
 
 #![warn(missing_docs)]
 

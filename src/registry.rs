@@ -23,6 +23,10 @@ static MAPS: &[&dyn Entry] = &[
     &Registered::<ExerciseSheet<Models>>::NEW,
 ];
 
+/// The model whose tab the page opens with: the worked example a course
+/// starts from, small enough to check by hand.
+pub const OPENING: &str = "hierarchical";
+
 /// Every model and map in the order a course takes them (by their number,
 /// M1 to M8; the tools over every model after them), which is the order of
 /// the page's tabs, `dlt example` and the docs.

@@ -113,3 +113,90 @@ fn every_source_file_is_declared_by_a_plain_mod_line() {
         );
     }
 }
+
+/// The places that serve every model alike, and so name none.
+const SHARED: &[&str] = &[
+    "src/core",
+    "src/maps",
+    "src/exercises",
+    "src/api.rs",
+    "src/web.rs",
+    "src/bin",
+    "www/js",
+    "tests/registry.rs",
+];
+
+/// Words that are a model's id and also a notion every model shares, with
+/// the one file each may appear in and why.
+const SHARED_WORDS: &[(&str, &str, &str)] = &[
+    (
+        "src/core/gantt.rs",
+        "startup",
+        "the start-up activity of any machine",
+    ),
+    (
+        "src/core/form.rs",
+        "startup",
+        "the start-up cost column of a machine table",
+    ),
+];
+
+/// Every file under `path` (a folder or a file), as text.
+fn texts(path: &str) -> Vec<(String, String)> {
+    let at = root().join(path);
+    let files = if at.is_dir() {
+        let mut all = Vec::new();
+        let mut todo = vec![at];
+        while let Some(dir) = todo.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let p = entry.path();
+                if p.is_dir() {
+                    todo.push(p);
+                } else {
+                    all.push(p);
+                }
+            }
+        }
+        all
+    } else {
+        vec![at]
+    };
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(&f).ok()?;
+            let name = f
+                .strip_prefix(root())
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
+            Some((name, text))
+        })
+        .collect()
+}
+
+/// Shared code names no model, neither by its module path nor by its id
+/// in quotes, so that a new model needs nothing outside its folder and its
+/// registry line.
+#[test]
+fn shared_code_names_no_model() {
+    let mut ids: Vec<&str> = dlt_calc::registry::all().map(|e| e.name()).collect();
+    ids.extend(dlt_calc::registry::all().filter_map(|e| e.former().tag));
+    let mut found = Vec::new();
+    for (file, text) in SHARED.iter().flat_map(|p| texts(p)) {
+        for id in &ids {
+            let quoted = ['"', '\'', '`']
+                .iter()
+                .any(|q| text.contains(&format!("{q}{id}{q}")));
+            let path = text.contains(&format!("models::{id}"));
+            let allowed = SHARED_WORDS.iter().any(|(f, w, _)| *f == file && w == id);
+            // A tool over every model is named in its own folder or file.
+            let stem = file.rsplit('/').next().and_then(|f| f.split('.').next());
+            let own = file.contains(&format!("/{id}/")) || stem == Some(id);
+            if (quoted || path) && !allowed && !own {
+                found.push(format!("{file}: {id}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "model names in shared code: {found:#?}");
+}

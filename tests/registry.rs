@@ -1,12 +1,13 @@
-//! The registry as the front ends see it: every tab describes its inputs
-//! fully, and the generalised maps cover exactly the models that name
-//! map parameters.
+//! The registry as the front ends see it, walked whole (no model is named
+//! here): one id per model, every tab describes its inputs fully, and the
+//! generalised maps cover exactly the models that name map parameters.
 
 use dlt_calc::api::{tabs, Request};
+use dlt_calc::core::entry::Entry;
 use dlt_calc::core::form::Kind;
 use dlt_calc::core::map::Catalogue;
 use dlt_calc::registry::{all, Models};
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// A number the page asks for says which values it takes, so that a
 /// student reads the range before the error.
@@ -25,55 +26,136 @@ fn every_number_field_states_its_range() {
     }
 }
 
+/// The registry's entry whose presets map another model (a `base`): the
+/// generalised maps.
+fn generalised_map() -> &'static dyn Entry {
+    all()
+        .find(|e| e.presets().iter().any(|(_, _, r)| r.get("base").is_some()))
+        .expect("the registry has a map over its models")
+}
+
 /// The models a map may be drawn for are those that name parameters, and
 /// the map's tab lists each one's parameters with its meaning.
 #[test]
 fn the_generalised_map_lists_every_mapped_model() {
     let mapped = Models::mapped();
     let names: Vec<&str> = mapped.iter().map(|(n, _)| *n).collect();
-    assert_eq!(names, ["linear", "startup", "heterogeneous", "mapreduce"]);
-    let intro = tabs()
-        .into_iter()
-        .find(|t| t.model == "contour")
-        .unwrap()
-        .form
-        .intro;
+    let naming: Vec<&str> = all()
+        .filter(|e| !e.map_parameters().is_empty())
+        .map(|e| e.name())
+        .collect();
+    assert_eq!(names, naming);
+    assert!(names.len() >= 2, "{names:?}");
+    let intro = generalised_map().form().intro;
     for (_, parameters) in &mapped {
         for p in parameters {
             assert!(intro.contains(&format!("<b>{}</b> ({})", p.name, p.meaning)));
         }
     }
-    assert_eq!(all().count(), 11);
 }
 
-/// A model no map covers, or no model at all, is refused under `base`.
+/// A model no map covers, the map itself, or no model at all, is refused
+/// under `base`, with the models a map covers.
 #[test]
 fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
-    for model in ["hierarchical", "contour", "no-such-model"] {
-        let mut request = Request::example("contour-startup").unwrap().to_json();
+    let map = generalised_map();
+    let unmapped = all().find(|e| e.map_parameters().is_empty() && e.name() != map.name());
+    let mapped: Vec<&str> = Models::mapped().into_iter().map(|(n, _)| n).collect();
+    let known = format!("({})", mapped.join(", "));
+    let (_, _, preset) = &map.presets()[0];
+    for model in [unmapped.unwrap().name(), map.name(), "no-such-model"] {
+        let mut request = preset.clone();
         request["base"]["model"] = json!(model);
         let problems = Request::from_value(request).unwrap().problems();
         let text = format!("{problems:?}");
         assert!(
-            text.contains("base.model")
-                && text.contains("(linear, startup, heterogeneous, mapreduce)"),
+            text.contains("base.model") && text.contains(&known),
             "{model}: {text}"
         );
     }
 }
 
-/// A base's own errors keep their full path under `base`.
+/// The first number in `value` (depth first), as its path below `at` and
+/// a pointer to it.
+fn first_number<'a>(value: &'a mut Value, at: String) -> Option<(String, &'a mut Value)> {
+    if value.is_number() {
+        return Some((at, value));
+    }
+    match value {
+        Value::Object(fields) => fields
+            .iter_mut()
+            .filter(|(k, _)| *k != "model")
+            .find_map(|(k, v)| first_number(v, format!("{at}.{k}"))),
+        Value::Array(items) => items
+            .iter_mut()
+            .enumerate()
+            .find_map(|(i, v)| first_number(v, format!("{at}[{i}]"))),
+        _ => None,
+    }
+}
+
+/// A base's own errors keep their full path under `base`, for every map
+/// preset: text where its first number was is named by that number's path.
 #[test]
 fn a_bad_value_inside_the_base_is_named_by_its_full_path() {
-    let mut request = Request::example("contour-compute-communication")
-        .unwrap()
-        .to_json();
-    request["base"]["machines"][0]["rate"] = json!(-1);
-    request["base"]["machines"][0]["count"] = json!(0.5);
-    let problems = Request::from_value(request).unwrap().problems();
-    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
-    assert!(fields.contains(&"base.machines[0].rate"), "{fields:?}");
-    assert!(fields.contains(&"base.machines[0].count"), "{fields:?}");
+    for (name, _, mut request) in generalised_map().presets() {
+        let (path, number) = first_number(&mut request["base"], "base".into()).unwrap();
+        *number = json!("oops");
+        let problems = Request::from_value(request).unwrap().problems();
+        let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+        assert!(
+            fields.contains(&path.as_str()),
+            "{name}: {path} in {fields:?}"
+        );
+    }
+}
+
+/// One id names each model everywhere: its tag, its tab (whose keys start
+/// with the id and a dot in a link), its presets (`<id>` or `<id>-…`) and
+/// its exercises (`<id>-…`); `dlt example <id>` is its tab's default, and
+/// the older names it declares lead to it.
+#[test]
+fn one_id_names_each_model_everywhere() {
+    for entry in all() {
+        let id = entry.name();
+        let own = |name: &str| name == id || name.starts_with(&format!("{id}-"));
+        let presets = entry.presets();
+        assert!(!presets.is_empty(), "{id} has no preset");
+        for (name, _, request) in &presets {
+            assert!(own(name), "{id}: preset {name}");
+            assert_eq!(request["model"], id, "{name}");
+            assert!(Request::from_value(request.clone())
+                .unwrap()
+                .problems()
+                .is_empty());
+        }
+        let default = Request::example(id).unwrap().to_json();
+        assert_eq!(default, presets[0].2, "dlt example {id}");
+        for template in entry.exercises() {
+            assert!(
+                own(template.id) && template.id != id,
+                "{id}: {}",
+                template.id
+            );
+        }
+        if let Some(tag) = entry.former().tag {
+            assert_eq!(dlt_calc::registry::find(tag).unwrap().name(), id);
+        }
+    }
+    let ids: Vec<&str> = all().map(|e| e.name()).collect();
+    let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+}
+
+/// The registry is in course order: numbered models by their number, the
+/// tools over every model after them.
+#[test]
+fn the_registry_is_in_course_order() {
+    let numbers: Vec<u8> = all().map(|e| e.number().unwrap_or(u8::MAX)).collect();
+    assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "{numbers:?}");
+    let tabs: Vec<&str> = tabs().iter().map(|t| t.model).collect();
+    let ids: Vec<&str> = all().map(|e| e.name()).collect();
+    assert_eq!(tabs, ids);
 }
 
 /// Every work a tab cites is in the bibliography, and every work there is

@@ -8,9 +8,10 @@ import { PooledSection } from './pooled.js';
 import { ExerciseSection } from './exercises.js';
 
 const $ = (sel) => document.querySelector(sel);
-const DEFAULT_TAB = 'hierarchical';
 
 let sections = [];
+/** The tab the page opens with (the registry's choice). */
+let DEFAULT_TAB = '';
 let active = null;
 let progressTimer = 0;
 /** Whether work is still going on (set once the workers exist). */
@@ -233,7 +234,9 @@ async function main() {
   const requestOf = (model) => sections.find((s) => s.tab.model === model)?.request();
   const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open, crashed, requestOf };
   const kinds = { report: Section, exercises: ExerciseSection };
-  sections = core.tabs().map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
+  const models = core.tabs();
+  DEFAULT_TAB = (models.find((t) => t.opens) ?? models[0]).model;
+  sections = models.map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
   const list = $('nav [role="tablist"]');
   for (const s of sections) {
     const tab = document.createElement('button');
@@ -280,7 +283,8 @@ async function main() {
     });
   });
   $('#cancel').addEventListener('click', () => { computer.cancel(); pool.cancel(); });
-  active = sections.find((s) => s.spec.id === (params.get('tab') ?? DEFAULT_TAB)) ?? sections[1];
+  active = sections.find((s) => s.spec.id === (params.get('tab') ?? DEFAULT_TAB))
+    ?? sections.find((s) => s.spec.id === DEFAULT_TAB);
   try {
     await computer.ready;
   } catch (err) {
