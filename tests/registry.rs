@@ -77,7 +77,7 @@ fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
 
 /// The first number in `value` (depth first), as its path below `at` and
 /// a pointer to it.
-fn first_number<'a>(value: &'a mut Value, at: String) -> Option<(String, &'a mut Value)> {
+fn first_number(value: &mut Value, at: String) -> Option<(String, &mut Value)> {
     if value.is_number() {
         return Some((at, value));
     }
