@@ -2,7 +2,7 @@
 //! calculator itself, hints and a worked solution; and the check of a
 //! student's typed answer against it.
 //!
-//! A model offers [`Template`]s ([`crate::core::model::Model::exercises`]);
+//! A model offers [`Template`]s (`Model::exercises` in [`crate::core::model`]);
 //! a sheet (`crate::exercises`) draws one exercise per template it lists.
 //! Answers are checked here, in Rust, so the page does no arithmetic.
 
@@ -12,7 +12,6 @@ use serde_json::Value;
 
 use crate::core::draw::Draw;
 use crate::core::error::{Error, Validate};
-use crate::core::model::Model;
 use crate::core::number::{number, readable};
 
 /// A kind of exercise a model poses.
@@ -363,16 +362,6 @@ pub fn request<R: DeserializeOwned + Validate>(json: &Value) -> Result<R, Error>
         Some(e) => Err(Error::Malformed(format!("drawn instance: {e}"))),
         None => Ok(request),
     }
-}
-
-/// `json` with the `"model"` tag of model `M`, for "open in the
-/// calculator".
-pub fn tagged<M: Model>(json: &Value) -> Value {
-    let mut json = json.clone();
-    if let Value::Object(fields) = &mut json {
-        fields.insert("model".into(), Value::from(M::NAME));
-    }
-    json
 }
 
 /// The generator of the exercise at `position` of a sheet with `seed`:

@@ -33,6 +33,16 @@ pub fn hand_out<M: Model>(output: &M::Output, progress: &mut dyn Progress) {
     }
 }
 
+/// `json` with the `"model"` tag of model `M`, for "open in the
+/// calculator".
+pub fn tagged<M: Model>(json: &Value) -> Value {
+    let mut json = json.clone();
+    if let Value::Object(fields) = &mut json {
+        fields.insert("model".into(), Value::from(M::NAME));
+    }
+    json
+}
+
 /// A built-in request of a model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Preset<R> {

@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use super::{Heterogeneous, Instance, Report};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{request, tagged, with_unit, worth_asking, Answer, Posed, Template};
+use crate::core::exercise::{request, with_unit, worth_asking, Answer, Posed, Template};
+use crate::core::model::tagged;
 use crate::core::number::number;
 use crate::core::progress::Silent;
 

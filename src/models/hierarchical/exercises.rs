@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use super::{Hierarchical, Instance, Report};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{request, tagged, times, with_unit, Answer, Posed, Template};
+use crate::core::exercise::{request, times, with_unit, Answer, Posed, Template};
+use crate::core::model::tagged;
 use crate::core::number::number;
 use crate::core::progress::Silent;
 

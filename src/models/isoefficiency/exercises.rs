@@ -9,7 +9,8 @@ use super::overlay::{approximation, Bounds};
 use super::Request;
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{figure, tagged, with_unit, Answer, Posed, Template};
+use crate::core::exercise::{figure, with_unit, Answer, Posed, Template};
+use crate::core::model::tagged;
 use crate::models::startup::Startup;
 
 /// The exercises the isoefficiency map poses.

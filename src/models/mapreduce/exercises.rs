@@ -9,9 +9,8 @@ use super::series::plateau;
 use super::{Instance, MapReduce, Report};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{
-    figure, request, tagged, with_unit, worth_asking, Answer, Posed, Template,
-};
+use crate::core::exercise::{figure, request, with_unit, worth_asking, Answer, Posed, Template};
+use crate::core::model::tagged;
 use crate::core::progress::Silent;
 
 /// The exercises M8 poses.

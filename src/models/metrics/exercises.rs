@@ -12,7 +12,8 @@ use super::measured::analyse;
 use super::{Measured, Metrics, Range};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{tagged, times, with_unit, Answer, Posed, Template};
+use crate::core::exercise::{times, with_unit, Answer, Posed, Template};
+use crate::core::model::tagged;
 use crate::core::number::number;
 
 /// The exercises M1 poses.

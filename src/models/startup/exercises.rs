@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use super::{Instance, Report, Startup};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
-use crate::core::exercise::{request, tagged, with_unit, Answer, Posed, Template};
+use crate::core::exercise::{request, with_unit, Answer, Posed, Template};
+use crate::core::model::tagged;
 use crate::core::number::number;
 use crate::core::progress::Silent;
 
