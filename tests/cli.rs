@@ -191,3 +191,24 @@ fn map_and_table_print_csv() {
     assert_eq!(out.code, Some(1));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A request saved under a model's older tag still solves, answered under
+/// the model's id, and gives the same answer as under the id.
+#[test]
+fn an_older_request_tag_still_solves() {
+    let example = dlt(&["example", "installments"], "").stdout;
+    let older = example.replacen("\"installments\"", "\"multi-installment\"", 1);
+    assert_ne!(older, example);
+    let now = dlt(&["solve", "--compact"], &example);
+    let then = dlt(&["solve", "--compact"], &older);
+    assert!(then.success(), "{}", then.stderr.clone());
+    let strip = |text: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(text).unwrap();
+        json["report"].as_object_mut().map(|r| r.remove("seconds"));
+        json
+    };
+    assert_eq!(strip(&then.stdout), strip(&now.stdout));
+    assert_eq!(strip(&then.stdout)["model"], "installments");
+    let verbs = dlt(&["--help"], "").stdout;
+    assert!(verbs.contains("map     isoefficiency") && verbs.contains("table   table1"));
+}
