@@ -26,7 +26,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
-use super::instance::{SortRule, Worker};
+use super::instance::{default_least, SortRule, Worker};
 use super::plan::Plan;
 use super::sequence::Solved;
 use crate::core::draw::Draw;
@@ -38,18 +38,6 @@ pub(crate) enum Sizing {
     Ssc,
     /// Guided self-scheduling, with each machine's least chunk.
     Gss(Vec<f64>),
-}
-
-/// GSS's default least chunk on a machine with link `O + Cα`, for `load`
-/// over `machines` machines: `max(V/(100 m), 10 O/C)` (the second term only
-/// when `C > 0`).
-pub(crate) fn default_least(load: f64, machines: f64, overhead: f64, rate: f64) -> f64 {
-    let amortized = if rate > 0.0 {
-        10.0 * overhead / rate
-    } else {
-        0.0
-    };
-    (load / (100.0 * machines)).max(amortized)
 }
 
 impl Sizing {

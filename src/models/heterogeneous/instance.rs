@@ -391,7 +391,7 @@ impl Instance {
                 None => self
                     .machines
                     .iter()
-                    .map(|x| super::heuristics::default_least(v, m, x.overhead, x.rate))
+                    .map(|x| default_least(v, m, x.overhead, x.rate))
                     .fold(f64::INFINITY, f64::min),
             };
             let (mut left, mut count) = (v, 0.0);
@@ -403,6 +403,19 @@ impl Instance {
         }
         most
     }
+}
+
+/// GSS's default least chunk on a machine with link `O + Cα`, for `load`
+/// over `machines` machines: `max(V/(100 m), 10 O/C)` (the second term only
+/// when `C > 0`). It lives with the instance because the check of a
+/// request bounds the heuristics' chunks with it, as GSS sizes them.
+pub(crate) fn default_least(load: f64, machines: f64, overhead: f64, rate: f64) -> f64 {
+    let amortized = if rate > 0.0 {
+        10.0 * overhead / rate
+    } else {
+        0.0
+    };
+    (load / (100.0 * machines)).max(amortized)
 }
 
 impl Validate for Instance {
