@@ -20,6 +20,7 @@
 //! }"#)?;
 //! let response = run(&request, &mut Silent)?;
 //! assert_eq!(response.model(), "hierarchical");
+//! // cannot fail: a solved request's report has a numeric makespan.
 //! let makespan = response.get("report").unwrap()["makespan"].as_f64().unwrap();
 //! assert!((makespan - 5.75).abs() < 1e-9);
 //! # Ok::<(), dlt_calc::Error>(())

@@ -44,6 +44,7 @@ impl Bits {
     fn full(r: usize) -> Bits {
         let mut words = vec![u64::MAX; r.div_ceil(64)];
         if r % 64 != 0 {
+            // cannot fail: `r % 64 != 0` means `r > 0`, so there is a word.
             *words.last_mut().expect("r > 0") = (1u64 << (r % 64)) - 1;
         }
         Bits(words)
@@ -189,6 +190,8 @@ fn pick_by_reducer(
             continue;
         }
         if last.is_none_or(|l| k > l) {
+            // cannot fail: `k` is the first waiting mapper that owes `j`,
+            // and `j` is still free: `k` may take at least `j`.
             let taken = choose(k, free).expect("k owes the free reducer j");
             free.clear(taken);
             ready.push((k, taken));
@@ -216,6 +219,7 @@ pub fn list_schedule(job: &Job) -> Shuffle {
             }
         }
     }
+    // cannot fail: the loops make four schedules and keep the first.
     best.expect("four schedules")
 }
 
