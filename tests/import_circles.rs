@@ -62,7 +62,8 @@ fn file_of(files: &BTreeSet<String>, names: &[String]) -> String {
 }
 
 /// The code of a Rust file with its comments, strings and character
-/// literals blanked out, so that only real paths are read.
+/// literals blanked out, so that only real paths are read (and only ASCII
+/// is left, so that the code can be read byte by byte).
 fn code_only(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
@@ -75,9 +76,7 @@ fn code_only(text: &str) -> String {
             (2..rest.len())
                 .find(|&i| rest[i - 1] == '*' && rest[i] == '/')
                 .map_or(rest.len(), |i| i + 1)
-        } else if rest[0] == '"'
-            || (rest[0] == 'r' && rest.get(1).is_some_and(|&c| c == '"' || c == '#'))
-        {
+        } else if rest[0] == '"' || raw_string(rest) {
             string_length(rest)
         } else if rest[0] == '\'' {
             char_length(rest)
@@ -85,7 +84,7 @@ fn code_only(text: &str) -> String {
             0
         };
         if skip == 0 {
-            out.push(chars[at]);
+            out.push(if chars[at].is_ascii() { chars[at] } else { ' ' });
             at += 1;
         } else {
             out.push(' ');
@@ -93,6 +92,13 @@ fn code_only(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `s` starts with a raw string (`r"…"`, `r#"…"#`), not a raw
+/// identifier (`r#type`).
+fn raw_string(s: &[char]) -> bool {
+    let hashes = s.iter().skip(1).take_while(|&&c| c == '#').count();
+    s[0] == 'r' && s.get(1 + hashes) == Some(&'"')
 }
 
 /// The length of the string literal `s` starts with (raw ones included).
@@ -151,10 +157,10 @@ fn paths(code: &str) -> Vec<(usize, Vec<String>)> {
                 inline.push(braces + 1);
             }
         }
-        let root = ["crate::", "super::", "self::"]
-            .into_iter()
-            .find(|r| starts && code[at..].starts_with(r));
-        if root.is_some() {
+        let path = ["crate::", "super::", "self::"]
+            .iter()
+            .any(|root| code[at..].starts_with(root));
+        if starts && path {
             let (trees, end) = tree(code, at);
             found.extend(trees.into_iter().map(|p| (inline.len(), p)));
             at = end;
