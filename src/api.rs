@@ -10,6 +10,7 @@
 //! use dlt_calc::core::progress::Silent;
 //!
 //! let id = dlt_calc::registry::OPENING;
+//! // cannot fail: every model has a preset, the first its tab's default.
 //! let text = Request::example(id).unwrap().to_json().to_string();
 //! let request = Request::from_json(&text)?;
 //! assert!(request.problems().is_empty());

@@ -258,27 +258,7 @@ pub fn check(answer: &Answer, typed: &str) -> Verdict {
 ///
 /// A lowercase sentence saying what could not be read.
 pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
-    // Superscript digits become `^` and digits (`10⁻³` is `10^-3`).
-    let mut text = String::new();
-    let mut raised = false;
-    for c in typed.trim().chars() {
-        let up = "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().position(|s| s == c);
-        if up.is_some() || c == '⁻' {
-            if !raised {
-                text.push('^');
-            }
-            raised = true;
-            text.push(up.map_or('-', |d| char::from(b'0' + d as u8)));
-            continue;
-        }
-        raised = false;
-        match c {
-            '−' | '–' => text.push('-'),
-            '·' | '×' | '⋅' | '*' => text.push('x'),
-            c if c.is_whitespace() => {}
-            c => text.push(c),
-        }
-    }
+    let mut text = plain(typed);
     if text.is_empty() {
         return Err("type a number".into());
     }
@@ -323,6 +303,33 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
             crate::core::error::shorten(typed.trim())
         )),
     }
+}
+
+/// `typed` in plain characters, spaces dropped: superscript digits become
+/// `^` and digits (`10⁻³` is `10^-3`), typographic minus signs `-`, and
+/// multiplication signs `x`, so that a number copied from a page reads.
+fn plain(typed: &str) -> String {
+    let mut text = String::new();
+    let mut raised = false;
+    for c in typed.trim().chars() {
+        let up = "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().position(|s| s == c);
+        if up.is_some() || c == '⁻' {
+            if !raised {
+                text.push('^');
+            }
+            raised = true;
+            text.push(up.map_or('-', |d| char::from(b'0' + d as u8)));
+            continue;
+        }
+        raised = false;
+        match c {
+            '−' | '–' => text.push('-'),
+            '·' | '×' | '⋅' | '*' => text.push('x'),
+            c if c.is_whitespace() => {}
+            c => text.push(c),
+        }
+    }
+    text
 }
 
 /// Draws with `make` until it gives a question worth asking (`make` says

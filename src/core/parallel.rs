@@ -168,33 +168,51 @@ mod native {
                 });
             }
             drop(sender);
-            let mut done = 0;
-            loop {
-                // Reports now and then even while no piece ends, so that a
-                // time limit or a cancel reaches the pieces soon.
-                match receiver.recv_timeout(Duration::from_millis(50)) {
-                    Ok(Message::Partial(response)) => progress.partial(&response),
-                    Ok(Message::Done(i, result)) => {
-                        done += 1;
-                        if let Ok(value) = &result {
-                            finished(i, value, progress);
-                        } else {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        results[i] = Some(result);
-                    }
-                    Err(RecvTimeoutError::Timeout) => {}
-                    Err(RecvTimeoutError::Disconnected) => break,
-                }
-                let what = format!("{done} of {} done", items.len());
-                if !progress.report(done as f64 / items.len() as f64, &what) {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
+            relay(&receiver, &stop, progress, finished, &mut results);
         });
-        // A piece stopped because another failed reports `Cancelled`: the
-        // failure that caused it is the one to report.
-        let mut values = Vec::with_capacity(items.len());
+        gathered(results)
+    }
+
+    /// On the calling thread until every piece has ended: hands on the
+    /// pieces' partial answers and results as they come, reports progress,
+    /// and stops the pieces when one fails or the caller asks.
+    fn relay<T>(
+        receiver: &mpsc::Receiver<Message<T>>,
+        stop: &AtomicBool,
+        progress: &mut dyn Progress,
+        finished: Finished<'_, T>,
+        results: &mut [Option<Result<T, Error>>],
+    ) {
+        let mut done = 0;
+        loop {
+            // Reports now and then even while no piece ends, so that a
+            // time limit or a cancel reaches the pieces soon.
+            match receiver.recv_timeout(Duration::from_millis(50)) {
+                Ok(Message::Partial(response)) => progress.partial(&response),
+                Ok(Message::Done(i, result)) => {
+                    done += 1;
+                    if let Ok(value) = &result {
+                        finished(i, value, progress);
+                    } else {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    results[i] = Some(result);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            let what = format!("{done} of {} done", results.len());
+            if !progress.report(done as f64 / results.len() as f64, &what) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The pieces' values in order, or the failure to report: a piece
+    /// stopped because another failed reports `Cancelled`, so the failure
+    /// that caused it is the one to report.
+    fn gathered<T>(results: Vec<Option<Result<T, Error>>>) -> Result<Vec<T>, Error> {
+        let mut values = Vec::with_capacity(results.len());
         let mut failure = None;
         for result in results {
             match result.unwrap_or(Err(Error::Cancelled)) {

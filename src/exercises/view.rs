@@ -9,15 +9,14 @@ use crate::core::view::Block;
 
 use super::Paper;
 
-/// The tab: a title, a seed and the list of exercises (chosen from every
-/// model's templates); `published` maps the names older sheets used to
-/// the ids.
-pub fn form(
+/// The sheet's column of exercises: one of every model's templates, the
+/// names older sheets used read as today's.
+fn exercise_column(
     templates: &[(&'static str, Template)],
     published: Vec<(String, &'static str)>,
-) -> Form {
+) -> Column {
     let ids: Vec<&'static str> = templates.iter().map(|(_, t)| t.id).collect();
-    let exercise = Column {
+    Column {
         kind: Kind::Choice,
         options: Cow::Owned(ids.clone()),
         aliases: published
@@ -33,7 +32,17 @@ pub fn form(
             "the kind of exercise; its numbers are drawn from the seed",
             ids.first().copied().unwrap_or(""),
         )
-    };
+    }
+}
+
+/// The tab: a title, a seed and the list of exercises (chosen from every
+/// model's templates); `published` maps the names older sheets used to
+/// the ids.
+pub fn form(
+    templates: &[(&'static str, Template)],
+    published: Vec<(String, &'static str)>,
+) -> Form {
+    let exercise = exercise_column(templates, published);
     Form {
         tab: "Exercises",
         title: "Exercise sheets",

@@ -4,7 +4,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::drawing;
-use crate::core::chart::{Frame, LineChart, Style};
+use crate::core::chart::{Frame, Line, LineChart, Style};
 use crate::core::error::Error;
 
 /// Colours of successive lines.
@@ -122,8 +122,48 @@ where
         .y_label_area_size(72)
         .build_cartesian_2d(x, y)
         .map_err(drawing)?;
-    // Whole-number axes (machine counts): at most one tick per whole
-    // number, and no label between them.
+    draw_mesh(&mut c, chart, ranges)?;
+    let mut drawn = Drawn::default();
+    for line in &chart.lines {
+        drawn.line(&mut c, chart, line)?;
+    }
+    let ends = drawn.labels.into_iter().map(|(text, end, colour)| {
+        let at = c.backend_coord(&end);
+        (text, at, colour)
+    });
+    place_end_labels(area, ends.collect())?;
+    let (xr, yr) = c.plotting_area().get_pixel_range();
+    let frame = ([xr.start, xr.end], [yr.start, yr.end]);
+    if !chart.legend {
+        // The dashed estimates still need saying what they are.
+        if !drawn.estimates.is_empty() {
+            draw_dashed_key(area, &drawn.estimates, (xr.start, yr.start))?;
+        }
+        return Ok(frame);
+    }
+    c.configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(drawing)?;
+    Ok(frame)
+}
+
+/// The axes, their ticks and their labels. Whole-number axes (machine
+/// counts) get at most one tick per whole number and no label between
+/// them, since a fraction of a machine means nothing.
+fn draw_mesh<DB, X, Y>(
+    c: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    chart: &LineChart,
+    ranges: ([f64; 2], [f64; 2]),
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+{
     let ticks = |axis: &crate::core::chart::Axis, [lo, hi]: [f64; 2]| {
         if axis.whole && !axis.log {
             ((hi.floor() - lo.ceil()).max(0.0) as usize + 1).clamp(2, 10)
@@ -150,43 +190,55 @@ where
         .axis_desc_style(("sans-serif", 13))
         .draw()
         .map_err(drawing)?;
-    let drawable = |&[x, y]: &[f64; 2]| {
-        x.is_finite() && y.is_finite() && (!chart.x.log || x > 0.0) && (!chart.y.log || y > 0.0)
-    };
-    // Lines of one name share a colour and one legend entry (a line broken
-    // into pieces, or a result and its bound dashed).
-    let mut names: Vec<&str> = Vec::new();
-    // The running tops of the stacked bars, by x.
-    let mut stack: Vec<(f64, f64)> = Vec::new();
-    // End labels, placed after every line is drawn.
-    let mut labels: Vec<(String, (f64, f64), RGBColor)> = Vec::new();
-    // The dashed lines' own names (their part after their group's), for
-    // the key of a chart without a legend.
-    let mut estimates: Vec<String> = Vec::new();
-    for line in &chart.lines {
-        let (i, first) = match names.iter().position(|n| *n == line.name) {
-            Some(i) => (i, false),
-            None => {
-                names.push(&line.name);
-                (names.len() - 1, true)
-            }
-        };
-        // A line of a group takes the colour of the group's line.
-        let i = match &line.group {
-            Some(group) => names.iter().position(|n| n == group).unwrap_or(i),
-            None => i,
-        };
+    Ok(())
+}
+
+/// A label written at a line's end: its text, the end in data
+/// coordinates, and the line's colour.
+type EndLabel = (String, (f64, f64), RGBColor);
+
+/// What the lines drawn so far leave to the next ones and to the chart.
+#[derive(Default)]
+struct Drawn<'a> {
+    /// Lines of one name share a colour and one legend entry (a line
+    /// broken into pieces, or a result and its bound dashed).
+    names: Vec<&'a str>,
+    /// The running tops of the stacked bars, by x.
+    stack: Vec<(f64, f64)>,
+    /// End labels, placed after every line is drawn.
+    labels: Vec<EndLabel>,
+    /// The dashed lines' own names (their part after their group's), for
+    /// the key of a chart without a legend.
+    estimates: Vec<String>,
+}
+
+impl<'a> Drawn<'a> {
+    /// Draws one line (or one series of bars) in its group's colour.
+    fn line<DB, CT>(
+        &mut self,
+        c: &mut ChartContext<'_, DB, CT>,
+        chart: &LineChart,
+        line: &'a Line,
+    ) -> Result<(), Error>
+    where
+        DB: DrawingBackend,
+        CT: CoordTranslate<From = (f64, f64)>,
+    {
+        let (i, first) = self.slot(line);
         let round = ROUNDS[(i / PALETTE.len()) % ROUNDS.len()];
         if let (Style::Dashed, Some(group)) = (line.style, &line.group) {
             let own = line.name.strip_prefix(group.as_str()).unwrap_or(&line.name);
             let own = own.trim().to_string();
-            if !estimates.contains(&own) {
-                estimates.push(own);
+            if !self.estimates.contains(&own) {
+                self.estimates.push(own);
             }
         }
         let colour = match line.style {
             Style::Bold => BLACK,
             _ => PALETTE[i % PALETTE.len()],
+        };
+        let drawable = |&[x, y]: &[f64; 2]| {
+            x.is_finite() && y.is_finite() && (!chart.x.log || x > 0.0) && (!chart.y.log || y > 0.0)
         };
         let points: Vec<(f64, f64)> = line
             .points
@@ -194,69 +246,130 @@ where
             .filter(|p| drawable(p))
             .map(|&[x, y]| (x, y))
             .collect();
+        let legend = first.then_some(line.name.as_str());
         if line.style == Style::Bar {
-            let mut bars = Vec::new();
-            for &(x, top) in &points {
-                let base = match stack.iter_mut().find(|(sx, _)| *sx == x) {
-                    Some(entry) => std::mem::replace(&mut entry.1, top),
-                    None => {
-                        stack.push((x, top));
-                        0.0
-                    }
-                };
-                if top > base {
-                    bars.push(Rectangle::new(
-                        [(x - 0.35, base), (x + 0.35, top)],
-                        colour.filled(),
-                    ));
-                }
-            }
-            let series = c.draw_series(bars).map_err(drawing)?;
-            if first {
-                series.label(line.name.as_str()).legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled())
-                });
-            }
-            continue;
+            return self.bars(c, &points, colour, legend);
         }
-        let width = match line.style {
-            Style::Solid => 2,
-            Style::Bold => 3,
-            Style::Dashed | Style::Bar => 1,
-        };
-        let style = colour.stroke_width(width);
-        let dashes = match (line.style, round) {
-            (Style::Dashed, _) => Some((4, 3)),
-            (Style::Solid, Some(dashes)) => Some(dashes),
-            _ => None,
-        };
-        let series = match dashes {
-            Some((dash, gap)) => c
-                .draw_series(DashedLineSeries::new(points.clone(), dash, gap, style))
-                .map_err(drawing)?,
-            None => c
-                .draw_series(LineSeries::new(points.clone(), style))
-                .map_err(drawing)?,
-        };
-        if first {
-            series
-                .label(line.name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
-        }
-        if line.markers {
-            c.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
-                .map_err(drawing)?;
-        }
+        draw_stroke(c, line, &points, colour, round, legend)?;
         if let (Some(label), Some(&end)) = (&line.label, points.last()) {
-            labels.push((label.clone(), end, colour));
+            self.labels.push((label.clone(), end, colour));
         }
+        Ok(())
     }
-    // End labels apart: each moved down (or up) from its line's end until
-    // it overlaps no label placed before it.
+
+    /// The palette slot of `line` and whether it is the first of its name
+    /// (which alone gets a legend entry): a line of a group takes the
+    /// colour of the group's line.
+    fn slot(&mut self, line: &'a Line) -> (usize, bool) {
+        let (i, first) = match self.names.iter().position(|n| *n == line.name) {
+            Some(i) => (i, false),
+            None => {
+                self.names.push(&line.name);
+                (self.names.len() - 1, true)
+            }
+        };
+        let i = match &line.group {
+            Some(group) => self.names.iter().position(|n| n == group).unwrap_or(i),
+            None => i,
+        };
+        (i, first)
+    }
+
+    /// Bars at the points, each stacked on the bars drawn before at the
+    /// same x (a schedule's parts adding up to its whole).
+    fn bars<DB, CT>(
+        &mut self,
+        c: &mut ChartContext<'_, DB, CT>,
+        points: &[(f64, f64)],
+        colour: RGBColor,
+        legend: Option<&str>,
+    ) -> Result<(), Error>
+    where
+        DB: DrawingBackend,
+        CT: CoordTranslate<From = (f64, f64)>,
+    {
+        let mut bars = Vec::new();
+        for &(x, top) in points {
+            let base = match self.stack.iter_mut().find(|(sx, _)| *sx == x) {
+                Some(entry) => std::mem::replace(&mut entry.1, top),
+                None => {
+                    self.stack.push((x, top));
+                    0.0
+                }
+            };
+            if top > base {
+                bars.push(Rectangle::new(
+                    [(x - 0.35, base), (x + 0.35, top)],
+                    colour.filled(),
+                ));
+            }
+        }
+        let series = c.draw_series(bars).map_err(drawing)?;
+        if let Some(name) = legend {
+            series.label(name).legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled())
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A line through the points, stroked by its style: estimates dashed,
+/// and solid lines past the palette's first round dashed by their round
+/// so that no two look alike.
+fn draw_stroke<DB, CT>(
+    c: &mut ChartContext<'_, DB, CT>,
+    line: &Line,
+    points: &[(f64, f64)],
+    colour: RGBColor,
+    round: Option<(u32, u32)>,
+    legend: Option<&str>,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    CT: CoordTranslate<From = (f64, f64)>,
+{
+    let width = match line.style {
+        Style::Solid => 2,
+        Style::Bold => 3,
+        Style::Dashed | Style::Bar => 1,
+    };
+    let style = colour.stroke_width(width);
+    let dashes = match (line.style, round) {
+        (Style::Dashed, _) => Some((4, 3)),
+        (Style::Solid, Some(dashes)) => Some(dashes),
+        _ => None,
+    };
+    let series = match dashes {
+        Some((dash, gap)) => c
+            .draw_series(DashedLineSeries::new(points.to_vec(), dash, gap, style))
+            .map_err(drawing)?,
+        None => c
+            .draw_series(LineSeries::new(points.to_vec(), style))
+            .map_err(drawing)?,
+    };
+    if let Some(name) = legend {
+        series
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+    }
+    if line.markers {
+        c.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+            .map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// End labels apart: each moved down (or up) from its line's end (in
+/// pixels) until it overlaps no label placed before it, so that lines
+/// ending close together stay readable.
+fn place_end_labels<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    labels: Vec<(String, (i32, i32), RGBColor)>,
+) -> Result<(), Error> {
     let base = area.get_base_pixel();
     let mut placed: Vec<(i32, i32, i32)> = Vec::new();
-    for (text, end, colour) in labels {
-        let (x, y) = c.backend_coord(&end);
+    for (text, (x, y), colour) in labels {
         let width = 7 * text.chars().count() as i32;
         let free = |y: i32, placed: &[(i32, i32, i32)]| {
             placed.iter().all(|&(px, py, pw)| {
@@ -272,48 +385,46 @@ where
         area.draw(&Text::new(text, (x + 2 - base.0, y - 6 - base.1), font))
             .map_err(drawing)?;
     }
-    let (xr, yr) = c.plotting_area().get_pixel_range();
-    let frame = ([xr.start, xr.end], [yr.start, yr.end]);
-    if !chart.legend {
-        // The dashed estimates still need saying what they are.
-        if !estimates.is_empty() {
-            let grey = RGBColor(90, 90, 90);
-            let text = format!("dashed: {}", estimates.join(", "));
-            let (x, y) = (xr.start + 10 - base.0, yr.start + 8 - base.1);
+    Ok(())
+}
 
-            area.draw(&Rectangle::new(
-                [
-                    (x - 4, y - 3),
-                    (x + 34 + 7 * text.chars().count() as i32, y + 15),
-                ],
-                WHITE.mix(0.85).filled(),
-            ))
-            .map_err(drawing)?;
-            for dash in 0..4 {
-                let from = x + 7 * dash;
-                area.draw(&PathElement::new(
-                    vec![(from, y + 6), (from + 4, y + 6)],
-                    grey.stroke_width(1),
-                ))
-                .map_err(drawing)?;
-            }
-            area.draw(&Text::new(
-                text,
-                (x + 30, y),
-                ("sans-serif", 12).into_font().color(&grey),
-            ))
-            .map_err(drawing)?;
-        }
-        return Ok(frame);
-    }
-    c.configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 13))
-        .draw()
+/// The key of a chart without a legend: a short grey dash and the names
+/// of the dashed estimates, at the plotting area's top left corner
+/// (`corner`, in pixels), so that the dashed lines are not taken for
+/// results.
+fn draw_dashed_key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    estimates: &[String],
+    corner: (i32, i32),
+) -> Result<(), Error> {
+    let base = area.get_base_pixel();
+    let grey = RGBColor(90, 90, 90);
+    let text = format!("dashed: {}", estimates.join(", "));
+    let (x, y) = (corner.0 + 10 - base.0, corner.1 + 8 - base.1);
+
+    area.draw(&Rectangle::new(
+        [
+            (x - 4, y - 3),
+            (x + 34 + 7 * text.chars().count() as i32, y + 15),
+        ],
+        WHITE.mix(0.85).filled(),
+    ))
+    .map_err(drawing)?;
+    for dash in 0..4 {
+        let from = x + 7 * dash;
+        area.draw(&PathElement::new(
+            vec![(from, y + 6), (from + 4, y + 6)],
+            grey.stroke_width(1),
+        ))
         .map_err(drawing)?;
-    Ok(frame)
+    }
+    area.draw(&Text::new(
+        text,
+        (x + 30, y),
+        ("sans-serif", 12).into_font().color(&grey),
+    ))
+    .map_err(drawing)?;
+    Ok(())
 }
 
 /// The height of an end label, in pixels.

@@ -213,6 +213,7 @@ impl Warm {
             self.engine = None;
             return Err(LpError::Infeasible);
         }
+        // cannot fail: `add_constraint` has just pushed the row.
         let row = self.problem.rows.last().expect("the row just added");
         let restarted = self.engine.take().map(|engine| {
             let terms: Vec<_> = row

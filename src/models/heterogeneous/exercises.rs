@@ -72,24 +72,26 @@ fn instance(kinds: &Cluster, rule: &str) -> Value {
 /// The most clusters drawn in search of one where a single rule wins.
 const TRIES: usize = 40;
 
-fn sort_rule(d: &mut Draw) -> Result<Posed, Error> {
-    let (kinds, times, correct) = worth_asking(d, TRIES, |d| {
-        let kinds = cluster(d);
-        let times: Vec<f64> = RULES
-            .iter()
-            .map(|(rule, _)| solved(&instance(&kinds, rule)).map(|r| r.makespan))
-            .collect::<Result<_, _>>()?;
-        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
-        let correct: Vec<usize> = (0..RULES.len())
-            .filter(|&k| times[k] <= best * (1.0 + 1e-9))
-            .collect();
-        // A question worth asking: one rule wins, by at least 0.5 %.
-        let unique = correct.len() == 1
-            && times.iter().filter(|&&t| t > best * 1.005).count() == RULES.len() - 1;
-        Ok(((kinds, times, correct), unique))
-    })?;
-    let shown = instance(&kinds, RULES[correct[0]].0);
-    let described: Vec<String> = kinds
+/// Every rule's makespan on the cluster, the rules that give the least,
+/// and whether the question is worth asking: one rule wins, by at least
+/// 0.5 %.
+fn race(kinds: &Cluster) -> Result<(Vec<f64>, Vec<usize>, bool), Error> {
+    let times: Vec<f64> = RULES
+        .iter()
+        .map(|(rule, _)| solved(&instance(kinds, rule)).map(|r| r.makespan))
+        .collect::<Result<_, _>>()?;
+    let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let correct: Vec<usize> = (0..RULES.len())
+        .filter(|&k| times[k] <= best * (1.0 + 1e-9))
+        .collect();
+    let unique = correct.len() == 1
+        && times.iter().filter(|&&t| t > best * 1.005).count() == RULES.len() - 1;
+    Ok((times, correct, unique))
+}
+
+/// The cluster's machines as the question lists them.
+fn describe(kinds: &Cluster) -> Vec<String> {
+    kinds
         .iter()
         .enumerate()
         .map(|(i, &(a1, rate, ram, mode))| {
@@ -102,7 +104,17 @@ fn sort_rule(d: &mut Draw) -> Result<Posed, Error> {
                 number(ram)
             )
         })
-        .collect();
+        .collect()
+}
+
+fn sort_rule(d: &mut Draw) -> Result<Posed, Error> {
+    let (kinds, times, correct) = worth_asking(d, TRIES, |d| {
+        let kinds = cluster(d);
+        let (times, correct, unique) = race(&kinds)?;
+        Ok(((kinds, times, correct), unique))
+    })?;
+    let shown = instance(&kinds, RULES[correct[0]].0);
+    let described = describe(&kinds);
     Ok(Posed {
         question: format!(
             "Six machines ({}) get 30 000 MB in at most 4 chunks from the GSS heuristic \

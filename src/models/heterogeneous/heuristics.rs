@@ -26,7 +26,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
-use super::instance::{SortRule, Worker};
+use super::instance::{default_least, SortRule, Worker};
 use super::plan::Plan;
 use super::sequence::Solved;
 use crate::core::draw::Draw;
@@ -38,18 +38,6 @@ pub(crate) enum Sizing {
     Ssc,
     /// Guided self-scheduling, with each machine's least chunk.
     Gss(Vec<f64>),
-}
-
-/// GSS's default least chunk on a machine with link `O + Cα`, for `load`
-/// over `machines` machines: `max(V/(100 m), 10 O/C)` (the second term only
-/// when `C > 0`).
-pub(crate) fn default_least(load: f64, machines: f64, overhead: f64, rate: f64) -> f64 {
-    let amortized = if rate > 0.0 {
-        10.0 * overhead / rate
-    } else {
-        0.0
-    };
-    (load / (100.0 * machines)).max(amortized)
 }
 
 impl Sizing {
@@ -169,69 +157,8 @@ fn last_round(
     remaining: f64,
     plan: &mut Plan,
 ) {
-    let mut queue: Vec<usize> = (0..order.len()).collect();
-    queue.sort_by(|&a, &b| {
-        free_at[a]
-            .max(channel)
-            .total_cmp(&free_at[b].max(channel))
-            .then(a.cmp(&b))
-    });
-    // The chunks (rank, start, size) that all end by `finish`.
-    let round = |finish: f64| {
-        let mut at = channel;
-        let mut sends = Vec::new();
-        for &rank in &queue {
-            let w = &workers[order[rank]];
-            let start = at.max(free_at[rank]);
-            let size = ((finish - start - w.overhead) / (w.rate + w.a1)).min(w.ram());
-            if size > 0.0 {
-                sends.push((rank, start, size));
-                at = start + w.send(size);
-            }
-        }
-        sends
-    };
-    let held = |finish: f64| round(finish).iter().map(|s| s.2).sum::<f64>();
-    // Doubling from a step that is not lost in `channel`'s rounding; it
-    // ends (a few thousand doublings reach any float), and what rounding
-    // leaves short of `remaining` goes to the last chunk below.
-    let mut step = 1.0_f64.max(channel.abs() * 1e-12);
-    let (mut low, mut high) = (channel, channel + step);
-    for _ in 0..4096 {
-        if held(high) >= remaining || !high.is_finite() {
-            break;
-        }
-        step *= 2.0;
-        high = channel + step;
-    }
-    for _ in 0..200 {
-        let mid = 0.5 * (low + high);
-        if mid <= low || mid >= high {
-            break;
-        }
-        if held(mid) < remaining {
-            low = mid;
-        } else {
-            high = mid;
-        }
-    }
-    // Trim the chunks at `high` (which hold at least `remaining`) from the
-    // last one back, so they hold it exactly.
-    let mut sends = round(high);
-    let mut excess = sends.iter().map(|s| s.2).sum::<f64>() - remaining;
-    for s in sends.iter_mut().rev() {
-        let cut = excess.min(s.2);
-        s.2 -= cut;
-        excess -= cut;
-    }
-    // Rounding may leave the RAMs a hair short of `remaining` (their sum
-    // in another order): the last chunk takes it.
-    if excess < 0.0 {
-        match sends.last_mut() {
-            Some(last) => last.2 -= excess,
-            None => sends.push((queue[0], channel.max(free_at[queue[0]]), remaining)),
-        }
-    }
+    let round = LastRound::new(workers, order, free_at, channel);
+    let sends = round.trimmed(round.finish(remaining), remaining);
     let mut at = channel;
     for (rank, _, size) in sends.into_iter().filter(|s| s.2 > 0.0) {
         let w = &workers[order[rank]];
@@ -240,6 +167,112 @@ fn last_round(
         plan.sizes.push(size);
         plan.starts.push(start);
         at = start + w.send(size);
+    }
+}
+
+/// The machines of SSC's last round, in the order they become free (ties
+/// by rank), each to get one in-core chunk after the channel is free.
+struct LastRound<'a> {
+    workers: &'a [Worker],
+    order: &'a [usize],
+    free_at: &'a [f64],
+    channel: f64,
+    /// Ranks in the order they are served.
+    queue: Vec<usize>,
+}
+
+impl<'a> LastRound<'a> {
+    fn new(workers: &'a [Worker], order: &'a [usize], free_at: &'a [f64], channel: f64) -> Self {
+        let mut queue: Vec<usize> = (0..order.len()).collect();
+        queue.sort_by(|&a, &b| {
+            free_at[a]
+                .max(channel)
+                .total_cmp(&free_at[b].max(channel))
+                .then(a.cmp(&b))
+        });
+        LastRound {
+            workers,
+            order,
+            free_at,
+            channel,
+            queue,
+        }
+    }
+
+    /// The chunks (rank, start, size) that all end by `finish`.
+    fn sends(&self, finish: f64) -> Vec<(usize, f64, f64)> {
+        let mut at = self.channel;
+        let mut sends = Vec::new();
+        for &rank in &self.queue {
+            let w = &self.workers[self.order[rank]];
+            let start = at.max(self.free_at[rank]);
+            let size = ((finish - start - w.overhead) / (w.rate + w.a1)).min(w.ram());
+            if size > 0.0 {
+                sends.push((rank, start, size));
+                at = start + w.send(size);
+            }
+        }
+        sends
+    }
+
+    /// The load the chunks that end by `finish` hold.
+    fn held(&self, finish: f64) -> f64 {
+        self.sends(finish).iter().map(|s| s.2).sum::<f64>()
+    }
+
+    /// The least common finish (to rounding) at which the chunks hold at
+    /// least `remaining`: doubled until they do, then bisected.
+    fn finish(&self, remaining: f64) -> f64 {
+        let channel = self.channel;
+        // Doubling from a step that is not lost in `channel`'s rounding; it
+        // ends (a few thousand doublings reach any float), and what rounding
+        // leaves short of `remaining` goes to the last chunk (`trimmed`).
+        let mut step = 1.0_f64.max(channel.abs() * 1e-12);
+        let (mut low, mut high) = (channel, channel + step);
+        for _ in 0..4096 {
+            if self.held(high) >= remaining || !high.is_finite() {
+                break;
+            }
+            step *= 2.0;
+            high = channel + step;
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (low + high);
+            if mid <= low || mid >= high {
+                break;
+            }
+            if self.held(mid) < remaining {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        high
+    }
+
+    /// The chunks at `finish` holding `remaining` exactly.
+    fn trimmed(&self, finish: f64, remaining: f64) -> Vec<(usize, f64, f64)> {
+        // Trim the chunks at `finish` (which hold at least `remaining`) from
+        // the last one back.
+        let mut sends = self.sends(finish);
+        let mut excess = sends.iter().map(|s| s.2).sum::<f64>() - remaining;
+        for s in sends.iter_mut().rev() {
+            let cut = excess.min(s.2);
+            s.2 -= cut;
+            excess -= cut;
+        }
+        // Rounding may leave the RAMs a hair short of `remaining` (their sum
+        // in another order): the last chunk takes it.
+        if excess < 0.0 {
+            match sends.last_mut() {
+                Some(last) => last.2 -= excess,
+                None => {
+                    let first = self.queue[0];
+                    sends.push((first, self.channel.max(self.free_at[first]), remaining));
+                }
+            }
+        }
+        sends
     }
 }
 

@@ -393,7 +393,7 @@ impl Instance {
                 None => self
                     .machines
                     .iter()
-                    .map(|x| super::heuristics::default_least(v, m, x.overhead, x.rate))
+                    .map(|x| default_least(v, m, x.overhead, x.rate))
                     .fold(f64::INFINITY, f64::min),
             };
             let (mut left, mut count) = (v, 0.0);
@@ -407,37 +407,84 @@ impl Instance {
     }
 }
 
+/// GSS's default least chunk on a machine with link `O + Cα`, for `load`
+/// over `machines` machines: `max(V/(100 m), 10 O/C)` (the second term only
+/// when `C > 0`). It lives with the instance because the check of a
+/// request bounds the heuristics' chunks with it, as GSS sizes them.
+pub(crate) fn default_least(load: f64, machines: f64, overhead: f64, rate: f64) -> f64 {
+    let amortized = if rate > 0.0 {
+        10.0 * overhead / rate
+    } else {
+        0.0
+    };
+    (load / (100.0 * machines)).max(amortized)
+}
+
 impl Validate for Instance {
     fn check_into(&self, c: &mut Checker) {
         c.positive("load", self.load);
         c.whole("chunks", self.chunks, 1, MAX_EXACT_CHUNKS);
         if c.count("machines", self.machines.len(), MAX_MACHINES) {
-            for (i, m) in self.machines.iter().enumerate() {
-                check_machine(c, i, m);
-            }
-            let total = self.machine_count();
-            if total > MAX_MACHINES {
-                let invalid = Invalid::TooMany {
-                    count: total,
-                    limit: MAX_MACHINES,
-                };
-                c.fail("machines", invalid);
-            }
-            let exact = self.algorithm == Algorithm::Exact
-                || self.algorithm == Algorithm::Compare
-                || self.objective == Objective::Pareto;
-            if exact && total > MAX_EXACT_MACHINES && total <= MAX_MACHINES {
-                c.fail(
-                    "machines",
-                    Invalid::TooMuchWork(format!(
-                        "the exact search takes at most {MAX_EXACT_MACHINES} machines \
-                         (here {total}); choose ssc, gss, super-ssc or super-gss"
-                    )),
-                );
-            }
+            self.check_machines(c);
         }
         c.non_negative("originator.idle_power", self.originator.idle_power);
         c.non_negative("originator.network_power", self.originator.network_power);
+        self.check_limits(c);
+        if let Some(least) = self.min_chunk {
+            c.positive("min_chunk", least);
+        }
+        if let Some(points) = self.points {
+            c.whole("points", points, 2, MAX_POINTS);
+        }
+        if let Some(gap) = self.gap {
+            c.gap("gap", gap);
+        }
+        if let Some(seconds) = self.max_seconds {
+            c.seconds("max_seconds", seconds);
+        }
+        // The exact search and the front start from the heuristics only
+        // when they send few enough chunks; a request for a heuristic must.
+        let heuristic = self.algorithm != Algorithm::Exact;
+        if c.is_clean() && heuristic {
+            self.check_heuristic_chunks(c);
+        }
+    }
+}
+
+impl Instance {
+    /// Each row of the machine table, and their count: at most
+    /// [`MAX_MACHINES`] in all, and [`MAX_EXACT_MACHINES`] for the exact
+    /// search, a front or a comparison (a few LP columns per machine).
+    fn check_machines(&self, c: &mut Checker) {
+        for (i, m) in self.machines.iter().enumerate() {
+            check_machine(c, i, m);
+        }
+        let total = self.machine_count();
+        if total > MAX_MACHINES {
+            let invalid = Invalid::TooMany {
+                count: total,
+                limit: MAX_MACHINES,
+            };
+            c.fail("machines", invalid);
+        }
+        let exact = self.algorithm == Algorithm::Exact
+            || self.algorithm == Algorithm::Compare
+            || self.objective == Objective::Pareto;
+        if exact && total > MAX_EXACT_MACHINES && total <= MAX_MACHINES {
+            c.fail(
+                "machines",
+                Invalid::TooMuchWork(format!(
+                    "the exact search takes at most {MAX_EXACT_MACHINES} machines \
+                     (here {total}); choose ssc, gss, super-ssc or super-gss"
+                )),
+            );
+        }
+    }
+
+    /// The makespan and energy limits: positive, and only where a search
+    /// reads them (a front sweeps the makespan limit itself, and the
+    /// heuristics take none).
+    fn check_limits(&self, c: &mut Checker) {
         let heuristic = matches!(
             self.algorithm,
             Algorithm::Ssc | Algorithm::Gss | Algorithm::SuperSsc | Algorithm::SuperGss
@@ -457,45 +504,33 @@ impl Validate for Instance {
                 c.positive(field, limit);
             }
         }
-        if let Some(least) = self.min_chunk {
-            c.positive("min_chunk", least);
-        }
-        if let Some(points) = self.points {
-            c.whole("points", points, 2, MAX_POINTS);
-        }
-        if let Some(gap) = self.gap {
-            c.gap("gap", gap);
-        }
-        if let Some(seconds) = self.max_seconds {
-            c.seconds("max_seconds", seconds);
-        }
-        // The exact search and the front start from the heuristics only
-        // when they send few enough chunks; a request for a heuristic must.
-        let heuristic = self.algorithm != Algorithm::Exact;
-        if c.is_clean() && heuristic {
-            let ssc = matches!(
-                self.algorithm,
-                Algorithm::Ssc | Algorithm::SuperSsc | Algorithm::Compare
-            ) || self.objective == Objective::Pareto;
-            let gss = ssc && self.algorithm == Algorithm::Compare
-                || matches!(self.algorithm, Algorithm::Gss | Algorithm::SuperGss)
-                || self.objective == Objective::Pareto;
-            let chunks = self.heuristic_chunks(ssc, gss);
-            if chunks > MAX_HEURISTIC_CHUNKS {
-                let field = if self.min_chunk.is_some() {
-                    "min_chunk"
-                } else {
-                    "load"
-                };
-                c.fail(
-                    field,
-                    Invalid::TooMuchWork(format!(
-                        "a heuristic would send up to {chunks:.3e} chunks (load over the \
-                         smallest chunk), more than {MAX_HEURISTIC_CHUNKS:.0}; use a smaller \
-                         load, larger RAM or a larger min_chunk"
-                    )),
-                );
-            }
+    }
+
+    /// The heuristics the request runs send at most
+    /// [`MAX_HEURISTIC_CHUNKS`] chunks: every chunk is in the answer.
+    fn check_heuristic_chunks(&self, c: &mut Checker) {
+        let ssc = matches!(
+            self.algorithm,
+            Algorithm::Ssc | Algorithm::SuperSsc | Algorithm::Compare
+        ) || self.objective == Objective::Pareto;
+        let gss = ssc && self.algorithm == Algorithm::Compare
+            || matches!(self.algorithm, Algorithm::Gss | Algorithm::SuperGss)
+            || self.objective == Objective::Pareto;
+        let chunks = self.heuristic_chunks(ssc, gss);
+        if chunks > MAX_HEURISTIC_CHUNKS {
+            let field = if self.min_chunk.is_some() {
+                "min_chunk"
+            } else {
+                "load"
+            };
+            c.fail(
+                field,
+                Invalid::TooMuchWork(format!(
+                    "a heuristic would send up to {chunks:.3e} chunks (load over the \
+                     smallest chunk), more than {MAX_HEURISTIC_CHUNKS:.0}; use a smaller \
+                     load, larger RAM or a larger min_chunk"
+                )),
+            );
         }
     }
 }

@@ -159,6 +159,19 @@ impl Instance {
     }
 }
 
+/// Sets a parameter on every machine row: a map of a mixed cluster scales
+/// all of it.
+fn every(instance: &mut Instance, set: impl Fn(&mut Machine)) {
+    instance.machines.iter_mut().for_each(set);
+}
+
+/// Sets the wake-up time of every row waiting in `mode`: a map over one
+/// mode's wake-up leaves the other modes' machines as they are.
+fn in_mode(instance: &mut Instance, mode: Mode, startup: f64) {
+    let rows = instance.machines.iter_mut().filter(|m| m.mode == mode);
+    rows.for_each(|m| m.startup = Some(startup));
+}
+
 impl Model for Heterogeneous {
     const NAME: &'static str = "heterogeneous";
     const TITLE: &'static str = "Heterogeneous & energy";
@@ -257,13 +270,6 @@ impl Model for Heterogeneous {
     }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {
-        fn every(instance: &mut Instance, set: impl Fn(&mut Machine)) {
-            instance.machines.iter_mut().for_each(set);
-        }
-        fn in_mode(instance: &mut Instance, mode: Mode, startup: f64) {
-            let rows = instance.machines.iter_mut().filter(|m| m.mode == mode);
-            rows.for_each(|m| m.startup = Some(startup));
-        }
         vec![
             MapParameter {
                 about: Parameter::count("machines", "copies of every machine row"),

@@ -15,7 +15,7 @@ use crate::core::progress::Progress;
 use super::heuristics::Found;
 use super::instance::{Algorithm, Instance};
 use super::report::{Compared, FrontPoint, Report, Status};
-use super::search::Ending;
+use super::search::{Ending, Outcome};
 use super::sequence::{Frame, Goal, Limits, Solved};
 
 /// The default number of points of a front.
@@ -120,6 +120,15 @@ pub(crate) fn compare(
     Ok(report)
 }
 
+/// A point found for the front: its schedule, the makespan limit it
+/// answers, and whether its search closed the gap.
+type Point = (Solved, f64, bool);
+
+/// Whether a search proved its schedule best (closed the gap).
+fn proven(outcome: &Outcome) -> bool {
+    outcome.ending == Ending::Complete
+}
+
 /// The Pareto front; the report shows its fastest schedule and carries the
 /// heuristics' points beside it.
 ///
@@ -134,13 +143,67 @@ pub(crate) fn front(
     let points = instance.points.map_or(DEFAULT_POINTS, |p| p.get());
     let rows = heuristic_rows(instance, frame, Goal::Time);
     let known: Vec<Solved> = rows.iter().map(|f| f.solved.clone()).collect();
-    let free = Limits::default();
     let step = 1.0 / points as f64;
+    let (fastest, first, tie_lps) = fast_end(instance, frame, known.clone(), step, progress)?;
+    let mut seeds = known;
+    seeds.push(fastest.clone());
+    let (thrifty, last) = instance.exact(
+        frame,
+        Goal::Energy,
+        Limits::default(),
+        seeds,
+        &mut Share {
+            inner: progress,
+            from: step,
+            width: step,
+        },
+        None,
+    )?;
+    if last.ending == Ending::Cancelled {
+        return Err(Error::Cancelled);
+    }
+    // Out of time before the thrifty end: the front is what there is.
+    let thrifty = thrifty.unwrap_or_else(|| fastest.clone());
+    let mut found: Vec<Point> = vec![
+        (fastest.clone(), fastest.makespan, proven(&first)),
+        (thrifty.clone(), thrifty.makespan, proven(&last)),
+    ];
+    let ends = (&fastest, &thrifty);
+    let (lps, nodes) = sweep(instance, frame, ends, points, &mut found, progress)?;
+    let front = nondominated(&found, frame);
+    let mut report = instance.report(frame, &fastest, Some(first.bound));
+    report.status = if proven(&first) {
+        Status::Optimal
+    } else {
+        Status::StoppedAtTime
+    };
+    if !front.iter().all(|p| p.proven) {
+        report.notes.push("the time limit stopped the front before every point was proven optimal; those points are marked".into());
+    }
+    report.front = front;
+    report.compare = table(instance, &rows, None);
+    report.lps = first.lps + last.lps + tie_lps + lps;
+    report.nodes = first.nodes + last.nodes + nodes;
+    Ok(report)
+}
+
+/// The front's fast end: the fastest schedule, then the least energy
+/// among all fastest schedules (when the search proved the fastest), with
+/// the search's outcome and the tie-break's LPs. The front's first share of
+/// progress.
+fn fast_end(
+    instance: &Instance,
+    frame: &Frame,
+    known: Vec<Solved>,
+    step: f64,
+    progress: &mut dyn Progress,
+) -> Result<(Solved, Outcome, u64), Error> {
+    let free = Limits::default();
     let (fastest, first) = instance.exact(
         frame,
         Goal::Time,
         free,
-        known.clone(),
+        known,
         &mut Share {
             inner: progress,
             from: 0.0,
@@ -160,7 +223,6 @@ pub(crate) fn front(
             HeterogeneousInvalid::NotFoundInTime(seconds).into(),
         ));
     };
-    // The fast end: the least energy among all fastest schedules.
     let (fastest, tie_lps) = match first.ending {
         Ending::Complete => instance.tie_break(
             frame,
@@ -175,37 +237,28 @@ pub(crate) fn front(
         )?,
         _ => (fastest, 0),
     };
-    let mut seeds = known;
-    seeds.push(fastest.clone());
-    let (thrifty, last) = instance.exact(
-        frame,
-        Goal::Energy,
-        free,
-        seeds,
-        &mut Share {
-            inner: progress,
-            from: step,
-            width: step,
-        },
-        None,
-    )?;
-    if last.ending == Ending::Cancelled {
-        return Err(Error::Cancelled);
-    }
-    // Out of time before the thrifty end: the front is what there is.
-    let thrifty = thrifty.unwrap_or_else(|| fastest.clone());
-    let proven = |o: &super::search::Outcome| o.ending == Ending::Complete;
-    let mut found: Vec<(Solved, f64, bool)> = vec![
-        (fastest.clone(), fastest.makespan, proven(&first)),
-        (thrifty.clone(), thrifty.makespan, proven(&last)),
-    ];
+    Ok((fastest, first, tie_lps))
+}
+
+/// The points between the ends (fastest, thrifty): the least energy within
+/// each of the evenly spaced makespan limits, added to `found`; the LPs
+/// and nodes of their searches.
+///
+/// The limits are swept from the largest down: the least energy within a
+/// limit is also the least within every smaller limit its schedule meets
+/// (the least energy only grows as the limit falls), so a proven point
+/// answers those limits without a search of its own.
+fn sweep(
+    instance: &Instance,
+    frame: &Frame,
+    (fastest, thrifty): (&Solved, &Solved),
+    points: usize,
+    found: &mut Vec<Point>,
+    progress: &mut dyn Progress,
+) -> Result<(u64, u64), Error> {
     let (t0, t1) = (fastest.makespan, thrifty.makespan);
-    let mut lps = first.lps + last.lps + tie_lps;
-    let mut nodes = first.nodes + last.nodes;
-    // The limits are swept from the largest down: the least energy within
-    // a limit is also the least within every smaller limit its schedule
-    // meets (the least energy only grows as the limit falls), so a proven
-    // point answers those limits without a search of its own.
+    let step = 1.0 / points as f64;
+    let (mut lps, mut nodes) = (0, 0);
     let mut previous = thrifty.clone();
     let mut answered: Option<usize> = None;
     for k in (1..points.saturating_sub(1)).rev() {
@@ -226,14 +279,9 @@ pub(crate) fn front(
             from: (points - k) as f64 * step,
             width: step,
         };
-        let (point, outcome) = instance.exact(
-            frame,
-            Goal::Energy,
-            within,
-            vec![previous.clone(), fastest.clone()],
-            &mut part,
-            None,
-        )?;
+        let seeds = vec![previous.clone(), fastest.clone()];
+        let (point, outcome) =
+            instance.exact(frame, Goal::Energy, within, seeds, &mut part, None)?;
         lps += outcome.lps;
         nodes += outcome.nodes;
         if outcome.ending == Ending::Cancelled {
@@ -246,6 +294,12 @@ pub(crate) fn front(
             answered = proven(&outcome).then_some(found.len() - 1);
         }
     }
+    Ok((lps, nodes))
+}
+
+/// The points no other point beats in both criteria, fastest first, each
+/// once: the front as shown.
+fn nondominated(found: &[Point], frame: &Frame) -> Vec<FrontPoint> {
     let mut front: Vec<FrontPoint> = found
         .iter()
         .filter(|(a, _, _)| {
@@ -267,18 +321,5 @@ pub(crate) fn front(
         .collect();
     front.sort_by(|a, b| a.makespan.total_cmp(&b.makespan));
     front.dedup_by(|a, b| a.makespan == b.makespan && a.energy == b.energy);
-    let mut report = instance.report(frame, &fastest, Some(first.bound));
-    report.status = if proven(&first) {
-        Status::Optimal
-    } else {
-        Status::StoppedAtTime
-    };
-    if !front.iter().all(|p| p.proven) {
-        report.notes.push("the time limit stopped the front before every point was proven optimal; those points are marked".into());
-    }
-    report.front = front;
-    report.compare = table(instance, &rows, None);
-    report.lps = lps;
-    report.nodes = nodes;
-    Ok(report)
+    front
 }

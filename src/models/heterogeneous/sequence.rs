@@ -217,9 +217,7 @@ impl Frame {
     /// `more = Some(r)`, those of its relaxation with up to `r` more chunks
     /// that use the machines as `uses` says.
     fn program(&self, prefix: &[usize], more: Option<usize>, uses: &Uses) -> Program {
-        let (u, v, eu) = (self.unit, self.load, self.energy_unit);
-        let ws = &self.workers;
-        let o0 = &self.originator;
+        let (u, ws) = (self.unit, &self.workers);
         let k = prefix.len();
         let mut lp = Problem::new();
         let big_t = lp.add_var(0.0, 0.0, f64::INFINITY);
@@ -231,33 +229,64 @@ impl Frame {
         let tau: Vec<Var> = (0..k)
             .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
             .collect();
+        let mut p = Program {
+            lp,
+            big_t,
+            t,
+            x,
+            energy: Vec::new(),
+            constant: 0.0,
+            woken: vec![None; ws.len()],
+            further: vec![None; ws.len()],
+        };
+        let last = self.prefix_rows(&mut p, prefix, &tau);
+        let mut total: Vec<(Var, f64)> = p.x.iter().map(|&xi| (xi, 1.0)).collect();
+        if let Some(r) = more.filter(|&r| r > 0) {
+            let last_chunk = |i: usize| last[i].map(|j| (p.t[j], p.x[j], tau[j]));
+            let own: Vec<_> = (0..ws.len()).map(last_chunk).collect();
+            self.relaxation_rows(&mut p, prefix, &own, r, uses, &mut total);
+        }
+        p.lp.add_constraint(&total, Cmp::Eq, 1.0);
+        p
+    }
+
+    /// The prefix's rows: each chunk is sent after the one before, takes
+    /// at least its machine's time `τ_j` (the larger of the two lines), and
+    /// is done before its machine's next chunk (or `T`). Its energy: each
+    /// chunk's sending and computing, each machine's wake-up when first
+    /// used, and every machine's power over `T`, on if used, else asleep.
+    /// Returns each machine's last chunk of the prefix.
+    fn prefix_rows(&self, p: &mut Program, prefix: &[usize], tau: &[Var]) -> Vec<Option<usize>> {
+        let (u, v, eu) = (self.unit, self.load, self.energy_unit);
+        let ws = &self.workers;
+        let o0 = &self.originator;
+        let (t, x, big_t) = (&p.t, &p.x, p.big_t);
+        let k = prefix.len();
         let mut used = vec![false; ws.len()];
-        let mut energy = Vec::new();
-        let mut constant = 0.0;
         let mut last: Vec<Option<usize>> = vec![None; ws.len()];
         for j in 0..k {
             let w = &ws[prefix[j]];
             let (o, c) = (w.overhead / u, w.rate * v / u);
             let (a1, a2, b2) = (w.a1 * v / u, w.a2 * v / u, w.b2 / u);
             if j + 1 < k {
-                lp.add_constraint(&[(t[j], 1.0), (x[j], c), (t[j + 1], -1.0)], Cmp::Le, -o);
+                p.lp.add_constraint(&[(t[j], 1.0), (x[j], c), (t[j + 1], -1.0)], Cmp::Le, -o);
             }
-            lp.add_constraint(&[(x[j], a1), (tau[j], -1.0)], Cmp::Le, 0.0);
-            lp.add_constraint(&[(x[j], a2), (tau[j], -1.0)], Cmp::Le, -b2);
+            p.lp.add_constraint(&[(x[j], a1), (tau[j], -1.0)], Cmp::Le, 0.0);
+            p.lp.add_constraint(&[(x[j], a2), (tau[j], -1.0)], Cmp::Le, -b2);
             let next = (j + 1..k)
                 .find(|&l| prefix[l] == prefix[j])
                 .map_or(big_t, |l| t[l]);
             let row = [(t[j], 1.0), (x[j], c), (tau[j], 1.0), (next, -1.0)];
-            lp.add_constraint(&row, Cmp::Le, -o);
+            p.lp.add_constraint(&row, Cmp::Le, -o);
             last[prefix[j]] = Some(j);
             let net = w.network + o0.network_power;
-            energy.push((x[j], net * w.rate * v / eu));
-            energy.push((tau[j], w.compute * u / eu));
-            constant += net * w.overhead / eu;
+            p.energy.push((x[j], net * w.rate * v / eu));
+            p.energy.push((tau[j], w.compute * u / eu));
+            p.constant += net * w.overhead / eu;
             if !used[prefix[j]] {
                 used[prefix[j]] = true;
-                energy.push((t[j], (w.sleep - w.idle) * u / eu));
-                constant += (w.wake - w.sleep) * w.startup / eu;
+                p.energy.push((t[j], (w.sleep - w.idle) * u / eu));
+                p.constant += (w.wake - w.sleep) * w.startup / eu;
             }
         }
         let on: f64 = o0.idle_power
@@ -265,100 +294,120 @@ impl Frame {
                 .zip(&used)
                 .map(|(w, &u)| if u { w.idle } else { w.sleep })
                 .sum::<f64>();
-        energy.push((big_t, on * u / eu));
-        let mut total: Vec<(Var, f64)> = x.iter().map(|&xi| (xi, 1.0)).collect();
-        let mut woken_of = vec![None; ws.len()];
-        let mut further = vec![None; ws.len()];
-        if let Some(r) = more.filter(|&r| r > 0) {
-            let channel: Vec<(Var, f64)> = match k {
-                0 => Vec::new(),
-                _ => {
-                    let w = &ws[prefix[k - 1]];
-                    vec![(t[k - 1], 1.0), (x[k - 1], w.rate * v / u)]
-                }
-            };
-            let channel_o = if k > 0 {
-                ws[prefix[k - 1]].overhead / u
-            } else {
-                0.0
-            };
-            let mut carried = channel.clone();
-            let mut counts = Vec::with_capacity(ws.len());
-            for (i, w) in ws.iter().enumerate() {
-                let (o, c) = (w.overhead / u, w.rate * v / u);
-                // A barred machine takes nothing more; a forced one at
-                // least a chunk.
-                // (and as many as its box says).
-                let (least, most) = uses.chunks_of(i);
-                let share = lp.add_var(0.0, 0.0, if most < 1.0 { 0.0 } else { 1.0 });
-                let count = lp.add_var(0.0, least, most.min(r as f64));
-                further[i] = Some((count, share));
-                let busy = lp.add_var(0.0, 0.0, f64::INFINITY);
-                total.push((share, 1.0));
-                counts.push((count, 1.0));
-                lp.add_constraint(&[(share, 1.0), (count, -1.0)], Cmp::Le, 0.0);
-                lp.add_constraint(&[(share, w.a1 * v / u), (busy, -1.0)], Cmp::Le, 0.0);
-                let out = [(share, w.a2 * v / u), (count, w.b2 / u), (busy, -1.0)];
-                lp.add_constraint(&out, Cmp::Le, 0.0);
-                let work = [(count, o), (share, c), (busy, 1.0), (big_t, -1.0)];
-                let mut after_channel = channel.clone();
-                after_channel.extend(work);
-                lp.add_constraint(&after_channel, Cmp::Le, -channel_o);
-                match last[i] {
-                    Some(j) => {
-                        let mut after_own = vec![(t[j], 1.0), (x[j], c), (tau[j], 1.0)];
-                        after_own.extend(work);
-                        lp.add_constraint(&after_own, Cmp::Le, -o);
-                    }
-                    None => {
-                        // Used for sure (forced, or boxed to a chunk).
-                        let least = if uses.chunks_of(i).0 >= 1.0 { 1.0 } else { 0.0 };
-                        let woken = lp.add_var(0.0, least, 1.0);
-                        woken_of[i] = Some(woken);
-                        let need = [(woken, r as f64), (count, -1.0)];
-                        lp.add_constraint(&need, Cmp::Ge, 0.0);
-                        // A wake-up far beyond any schedule would only
-                        // upset the LP's numbers; a smaller coefficient
-                        // gives a weaker bound, still a bound.
-                        let mut after_wake = vec![(woken, (w.startup / u).min(1e6))];
-                        after_wake.extend(work);
-                        lp.add_constraint(&after_wake, Cmp::Le, 0.0);
-                        // Waking costs `(P_wake − P_sleep) S` once (at
-                        // least `z` of it), and from then on the machine
-                        // draws at least idle power while it receives and
-                        // computes: `P_idle − P_sleep` more than asleep.
-                        let on = w.idle - w.sleep;
-                        energy.extend([
-                            (woken, (w.wake - w.sleep) * w.startup / eu),
-                            (count, on * w.overhead / eu),
-                            (share, on * w.rate * v / eu),
-                            (busy, on * u / eu),
-                        ]);
-                    }
-                }
-                carried.extend([(count, o), (share, c)]);
-                let net = w.network + o0.network_power;
-                energy.extend([
-                    (count, net * w.overhead / eu),
-                    (share, net * w.rate * v / eu),
-                    (busy, w.compute * u / eu),
-                ]);
+        p.energy.push((big_t, on * u / eu));
+        last
+    }
+
+    /// The relaxation's rows for up to `r` more chunks (see the module
+    /// docs): every machine's further chunks, after the prefix's last send
+    /// and after its own last chunk of the prefix (`own[i]`: its send
+    /// start, size and time) or its wake-up; all of them within `r` chunks
+    /// and carried by the channel by `T`. Their loads join `total`.
+    fn relaxation_rows(
+        &self,
+        p: &mut Program,
+        prefix: &[usize],
+        own: &[Option<(Var, Var, Var)>],
+        r: usize,
+        uses: &Uses,
+        total: &mut Vec<(Var, f64)>,
+    ) {
+        let (u, v, eu) = (self.unit, self.load, self.energy_unit);
+        let ws = &self.workers;
+        let k = prefix.len();
+        let channel: Vec<(Var, f64)> = match k {
+            0 => Vec::new(),
+            _ => {
+                let w = &ws[prefix[k - 1]];
+                vec![(p.t[k - 1], 1.0), (p.x[k - 1], w.rate * v / u)]
             }
-            lp.add_constraint(&counts, Cmp::Le, r as f64);
-            carried.push((big_t, -1.0));
-            lp.add_constraint(&carried, Cmp::Le, -channel_o);
+        };
+        let channel_o = if k > 0 {
+            ws[prefix[k - 1]].overhead / u
+        } else {
+            0.0
+        };
+        let mut carried = channel.clone();
+        let mut counts = Vec::with_capacity(ws.len());
+        for (i, w) in ws.iter().enumerate() {
+            let (o, c) = (w.overhead / u, w.rate * v / u);
+            let (count, share, busy) = self.further_chunks(p, i, r, uses);
+            total.push((share, 1.0));
+            counts.push((count, 1.0));
+            let work = [(count, o), (share, c), (busy, 1.0), (p.big_t, -1.0)];
+            let mut after_channel = channel.clone();
+            after_channel.extend(work);
+            p.lp.add_constraint(&after_channel, Cmp::Le, -channel_o);
+            match own[i] {
+                Some((t, x, tau)) => {
+                    let mut after_own = vec![(t, 1.0), (x, c), (tau, 1.0)];
+                    after_own.extend(work);
+                    p.lp.add_constraint(&after_own, Cmp::Le, -o);
+                }
+                None => self.wake_rows(p, i, r, uses, work),
+            }
+            carried.extend([(count, o), (share, c)]);
+            let net = w.network + self.originator.network_power;
+            p.energy.extend([
+                (count, net * w.overhead / eu),
+                (share, net * w.rate * v / eu),
+                (busy, w.compute * u / eu),
+            ]);
         }
-        lp.add_constraint(&total, Cmp::Eq, 1.0);
-        Program {
-            lp,
-            big_t,
-            t,
-            x,
-            energy,
-            constant,
-            woken: woken_of,
-            further,
-        }
+        p.lp.add_constraint(&counts, Cmp::Le, r as f64);
+        carried.push((p.big_t, -1.0));
+        p.lp.add_constraint(&carried, Cmp::Le, -channel_o);
+    }
+
+    /// Machine `i`'s further chunks in a relaxation with up to `r` more:
+    /// their number `κ`, their load `R` (at most `κ` whole loads) and their
+    /// computing time `σ`, at least either line's time for `R` in `κ`
+    /// chunks.
+    fn further_chunks(&self, p: &mut Program, i: usize, r: usize, uses: &Uses) -> (Var, Var, Var) {
+        let (u, v) = (self.unit, self.load);
+        let w = &self.workers[i];
+        // A barred machine takes nothing more; a forced one at least a
+        // chunk (and as many as its box says).
+        let (least, most) = uses.chunks_of(i);
+        let share = p.lp.add_var(0.0, 0.0, if most < 1.0 { 0.0 } else { 1.0 });
+        let count = p.lp.add_var(0.0, least, most.min(r as f64));
+        p.further[i] = Some((count, share));
+        let busy = p.lp.add_var(0.0, 0.0, f64::INFINITY);
+        p.lp.add_constraint(&[(share, 1.0), (count, -1.0)], Cmp::Le, 0.0);
+        p.lp.add_constraint(&[(share, w.a1 * v / u), (busy, -1.0)], Cmp::Le, 0.0);
+        let out = [(share, w.a2 * v / u), (count, w.b2 / u), (busy, -1.0)];
+        p.lp.add_constraint(&out, Cmp::Le, 0.0);
+        (count, share, busy)
+    }
+
+    /// A machine new to the prefix is woken (`z`, at least `κ/r`) before
+    /// its further chunks `work` start, and pays for it: the wake-up once,
+    /// and idle power above sleep while it receives and computes.
+    fn wake_rows(&self, p: &mut Program, i: usize, r: usize, uses: &Uses, work: [(Var, f64); 4]) {
+        let (u, v, eu) = (self.unit, self.load, self.energy_unit);
+        let w = &self.workers[i];
+        let [(count, _), (share, _), (busy, _), _] = work;
+        // Used for sure (forced, or boxed to a chunk).
+        let least = if uses.chunks_of(i).0 >= 1.0 { 1.0 } else { 0.0 };
+        let woken = p.lp.add_var(0.0, least, 1.0);
+        p.woken[i] = Some(woken);
+        let need = [(woken, r as f64), (count, -1.0)];
+        p.lp.add_constraint(&need, Cmp::Ge, 0.0);
+        // A wake-up far beyond any schedule would only upset the LP's
+        // numbers; a smaller coefficient gives a weaker bound, still a bound.
+        let mut after_wake = vec![(woken, (w.startup / u).min(1e6))];
+        after_wake.extend(work);
+        p.lp.add_constraint(&after_wake, Cmp::Le, 0.0);
+        // Waking costs `(P_wake − P_sleep) S` once (at least `z` of it), and
+        // from then on the machine draws at least idle power while it
+        // receives and computes: `P_idle − P_sleep` more than asleep.
+        let on = w.idle - w.sleep;
+        p.energy.extend([
+            (woken, (w.wake - w.sleep) * w.startup / eu),
+            (count, on * w.overhead / eu),
+            (share, on * w.rate * v / eu),
+            (busy, on * u / eu),
+        ]);
     }
 
     /// Adds the limits to a program and sets its objective to `goal`.

@@ -66,6 +66,8 @@ fn finishes(workers: &[Worker], plan: &Plan) -> Vec<f64> {
         .collect()
 }
 
+/// Every rule of the module docs, in turn: the first one broken is the
+/// violation.
 fn check(
     instance: &Instance,
     workers: &[Worker],
@@ -73,16 +75,46 @@ fn check(
     claim: Claim,
     makespan: f64,
 ) -> Result<(), String> {
+    check_chunks(workers, plan, claim.chunks, instance.load)?;
+    let tol = 1e-9 * makespan;
+    check_timeline(workers, plan, tol)?;
+    if (claim.makespan - makespan).abs() > tol || !claim.makespan.is_finite() {
+        return Err(format!(
+            "the makespan is {makespan}, not {}",
+            claim.makespan
+        ));
+    }
+    let (energy, energy_tol) = check_energy(instance, workers, plan, claim.energy, makespan)?;
+    if let Some(limit) = claim.makespan_limit.filter(|&t| makespan > t + tol) {
+        return Err(format!(
+            "the makespan {makespan} s exceeds the limit {limit} s"
+        ));
+    }
+    if let Some(limit) = claim.energy_limit.filter(|&e| energy > e + energy_tol) {
+        return Err(format!("the energy {energy} J exceeds the limit {limit} J"));
+    }
+    Ok(())
+}
+
+/// The plan's chunks themselves, before any time is read: a size and a
+/// start for each, at most `n` of them when bound to `n`, each to a machine
+/// that exists, of a positive size at a finite start, and the sizes add up
+/// to the load `v`.
+fn check_chunks(
+    workers: &[Worker],
+    plan: &Plan,
+    chunks: Option<usize>,
+    v: f64,
+) -> Result<(), String> {
     let k = plan.sequence.len();
     if plan.sizes.len() != k || plan.starts.len() != k {
         return Err("the plan's lists differ in length".into());
     }
-    if let Some(n) = claim.chunks {
+    if let Some(n) = chunks {
         if k > n {
             return Err(format!("{k} chunks are sent, more than n = {n}"));
         }
     }
-    let v = instance.load;
     for j in 0..k {
         if plan.sequence[j] >= workers.len() {
             return Err(format!(
@@ -104,10 +136,16 @@ fn check(
     if (total - v).abs() > 1e-9 * v {
         return Err(format!("the chunks add up to {total}, not the load {v}"));
     }
-    let tol = 1e-9 * makespan;
+    Ok(())
+}
+
+/// The sends in time, within `tol`: one message at a time on the channel,
+/// and each to a machine that is ready (its first) or has computed its
+/// previous chunk.
+fn check_timeline(workers: &[Worker], plan: &Plan, tol: f64) -> Result<(), String> {
     let mut channel = f64::NEG_INFINITY;
     let mut done: Vec<Option<f64>> = vec![None; workers.len()];
-    for j in 0..k {
+    for j in 0..plan.sequence.len() {
         let (i, a, start) = (plan.sequence[j], plan.sizes[j], plan.starts[j]);
         let w = &workers[i];
         if start < channel - tol {
@@ -131,12 +169,18 @@ fn check(
         channel = start + w.overhead + w.rate * a;
         done[i] = Some(channel + (w.a1 * a).max(w.a2 * a + w.b2));
     }
-    if (claim.makespan - makespan).abs() > tol || !claim.makespan.is_finite() {
-        return Err(format!(
-            "the makespan is {makespan}, not {}",
-            claim.makespan
-        ));
-    }
+    Ok(())
+}
+
+/// The energy integrated anew against the claimed `energy`; the energy and
+/// its tolerance, which also has round-off in the times at every power.
+fn check_energy(
+    instance: &Instance,
+    workers: &[Worker],
+    plan: &Plan,
+    claimed: f64,
+    makespan: f64,
+) -> Result<(f64, f64), String> {
     let energy = integrate(instance, workers, plan, makespan);
     let power: f64 = instance.originator.idle_power
         + instance.originator.network_power
@@ -145,19 +189,11 @@ fn check(
             .map(|w| w.sleep + w.wake + w.idle + w.network + w.compute)
             .sum::<f64>();
     let energy_tol = 1e-9 * (energy.abs() + power * makespan);
-    let close = (claim.energy - energy).abs() <= energy_tol;
-    if !close || !claim.energy.is_finite() {
-        return Err(format!("the energy is {energy} J, not {} J", claim.energy));
+    let close = (claimed - energy).abs() <= energy_tol;
+    if !close || !claimed.is_finite() {
+        return Err(format!("the energy is {energy} J, not {claimed} J"));
     }
-    if let Some(limit) = claim.makespan_limit.filter(|&t| makespan > t + tol) {
-        return Err(format!(
-            "the makespan {makespan} s exceeds the limit {limit} s"
-        ));
-    }
-    if let Some(limit) = claim.energy_limit.filter(|&e| energy > e + energy_tol) {
-        return Err(format!("the energy {energy} J exceeds the limit {limit} J"));
-    }
-    Ok(())
+    Ok((energy, energy_tol))
 }
 
 /// The energy, as the integral of each machine's power over its timeline.

@@ -391,11 +391,9 @@ pub fn schedule(ps: &[Processor], load: f64, beta: f64) -> Schedule {
     Schedule::new(ps.len(), chunks(ps, load, beta).collect())
 }
 
-/// `[003]`'s admissible range of `β`.
-pub fn admissible(ps: &[Processor]) -> Admissible {
-    let m = ps.len() as f64;
-    // Each machine's first swap point and out-of-core slope (its last
-    // level's); a machine with a single level has neither.
+/// Each machine's first swap point and out-of-core slope (its last
+/// level's); `None` when a machine has a single level, and so neither.
+fn out_of_core(ps: &[Processor]) -> Option<Vec<(f64, f64)>> {
     let out_of_core: Vec<(f64, f64)> = ps
         .iter()
         .filter_map(|p| {
@@ -403,7 +401,13 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
             Some((swap, p.levels.levels().last()?.slope))
         })
         .collect();
-    if out_of_core.len() < ps.len() {
+    (out_of_core.len() == ps.len()).then_some(out_of_core)
+}
+
+/// `[003]`'s admissible range of `β`.
+pub fn admissible(ps: &[Processor]) -> Admissible {
+    let m = ps.len() as f64;
+    let Some(out_of_core) = out_of_core(ps) else {
         return Admissible {
             lower: None,
             upper: None,
@@ -412,7 +416,7 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
                           mode to beat and no swap point to stay below"
                 .into(),
         };
-    }
+    };
     let swaps = out_of_core.iter().map(|&(swap, _)| swap);
     let upper = swaps.clone().fold(f64::NEG_INFINITY, f64::max);
     let all_in_core = swaps.fold(f64::INFINITY, f64::min);

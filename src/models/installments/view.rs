@@ -66,44 +66,17 @@ pub fn form() -> Form {
 
 impl Describe for Report {
     fn view(&self) -> Vec<Block> {
-        let verdict = match &self.verdict {
-            Some(v) => VerdictLine::of("installments-verdict", v, ""),
-            None => VerdictLine {
-                id: "installments-verdict".into(),
-                ok: true,
-                text: format!(
-                    " ({} chunks: evaluated exactly in closed form; checked chunk by chunk up \
-                     to 200 000 chunks)",
-                    number(self.chunks as f64)
-                ),
-            },
-        };
         let source = if self.chunk_from_heuristic {
             "heuristic"
         } else {
             "given"
         };
-        let rows = self
-            .machines
-            .iter()
-            .take(ROWS_SHOWN)
-            .enumerate()
-            .map(|(i, u)| {
-                vec![
-                    format!("P{}", i + 1),
-                    u.chunks.to_string(),
-                    number(u.load),
-                    number(u.busy),
-                    number(u.finish),
-                ]
-            })
-            .collect();
         vec![
             Block::headline(
                 "installments-makespan",
                 "Processing time: <i>C</i><sub>max</sub> (s)",
                 self.makespan,
-                Some(verdict),
+                Some(self.verdict_line()),
             ),
             Block::note(
                 "installments-chunk",
@@ -122,19 +95,58 @@ impl Describe for Report {
                 "installments-admissible",
                 format!("Admissible β: {}.", self.admissible.explanation),
             ),
-            Block::table(
-                "installments-machines",
-                "Machines",
-                &[
-                    "processor",
-                    "chunks",
-                    "load (units)",
-                    "computing (s)",
-                    "finishes (s)",
-                ],
-                cut(rows, self.machines.len(), "machines"),
-            ),
+            self.machines_table(),
         ]
+    }
+}
+
+impl Report {
+    /// The verifier's verdict; without one (too many chunks to list), how
+    /// the makespan was evaluated instead.
+    fn verdict_line(&self) -> VerdictLine {
+        match &self.verdict {
+            Some(v) => VerdictLine::of("installments-verdict", v, ""),
+            None => VerdictLine {
+                id: "installments-verdict".into(),
+                ok: true,
+                text: format!(
+                    " ({} chunks: evaluated exactly in closed form; checked chunk by chunk up \
+                     to 200 000 chunks)",
+                    number(self.chunks as f64)
+                ),
+            },
+        }
+    }
+
+    /// Each machine's chunks, load, computing time and finish.
+    fn machines_table(&self) -> Block {
+        let rows = self
+            .machines
+            .iter()
+            .take(ROWS_SHOWN)
+            .enumerate()
+            .map(|(i, u)| {
+                vec![
+                    format!("P{}", i + 1),
+                    u.chunks.to_string(),
+                    number(u.load),
+                    number(u.busy),
+                    number(u.finish),
+                ]
+            })
+            .collect();
+        Block::table(
+            "installments-machines",
+            "Machines",
+            &[
+                "processor",
+                "chunks",
+                "load (units)",
+                "computing (s)",
+                "finishes (s)",
+            ],
+            cut(rows, self.machines.len(), "machines"),
+        )
     }
 }
 

@@ -54,6 +54,26 @@ const SETTING: &str = "The machines of the isoefficiency-map paper: each is read
     0.075 + 0.005α s; computing α MB takes max(<i>a</i><sub>1</sub>α, \
     <i>a</i><sub>2</sub>α + <i>b</i><sub>2</sub>) = max(0.109α, 4.132α − 27 109) s.";
 
+/// The bound of (13) asked for (the upper one or the lower): its name,
+/// value and denominator, and the denominator's formula for the hint.
+fn asked_bound(b: &Bounds, upper: bool) -> (&'static str, f64, f64, &'static str) {
+    if upper {
+        (
+            "upper",
+            b.upper(),
+            b.upper_denominator,
+            "<i>mS</i> + <i>mO</i> + <i>a</i><sub>1</sub><i>V</i>",
+        )
+    } else {
+        (
+            "lower",
+            b.lower(),
+            b.lower_denominator,
+            "<i>mS</i> + <i>nmO</i> + <i>mCV</i> + <i>a</i><sub>1</sub><i>V</i>",
+        )
+    }
+}
+
 fn bound(d: &mut Draw) -> Result<Posed, Error> {
     let m = d.pick(&[2_u64, 3, 4]);
     let n = d.pick(&[4_u64, 6, 10]);
@@ -67,21 +87,7 @@ fn bound(d: &mut Draw) -> Result<Posed, Error> {
     let b = Bounds::of(&r, m as usize, load);
     let (low, high, single) = (b.lower(), b.upper(), b.single);
     let v = figure(load);
-    let (which, value, denominator, formula) = if upper {
-        (
-            "upper",
-            high,
-            b.upper_denominator,
-            "<i>mS</i> + <i>mO</i> + <i>a</i><sub>1</sub><i>V</i>",
-        )
-    } else {
-        (
-            "lower",
-            low,
-            b.lower_denominator,
-            "<i>mS</i> + <i>nmO</i> + <i>mCV</i> + <i>a</i><sub>1</sub><i>V</i>",
-        )
-    };
+    let (which, value, denominator, formula) = asked_bound(&b, upper);
     Ok(Posed {
         question: format!(
             "{SETTING} <i>m</i> = {m} machines share <i>V</i> = {v} MB in at most <i>n</i> = \

@@ -642,6 +642,18 @@ impl Validate for Request {
                 c.positive(&format!("levels[{i}]"), e);
             }
         }
+        self.check_loads(c);
+        if let Some(lps) = self.certify_lps {
+            c.whole("certify_lps", lps, 1, 100_000_000);
+        }
+    }
+}
+
+impl Request {
+    /// The range of loads the searches sweep, and the tolerance they
+    /// bracket a crossing to: a range the sweep can probe decade by
+    /// decade, and a tolerance the floating-point loads can meet.
+    fn check_loads(&self, c: &mut Checker) {
         let tolerance = c.positive("tolerance", self.tolerance);
         let low = c.positive("load_min", self.load_min);
         let high = c.positive("load_max", self.load_max);
@@ -670,9 +682,6 @@ impl Validate for Request {
                 minimum,
             };
             c.fail("tolerance", invalid);
-        }
-        if let Some(lps) = self.certify_lps {
-            c.whole("certify_lps", lps, 1, 100_000_000);
         }
     }
 }

@@ -54,43 +54,35 @@ pub fn closed_form(machines: &[(f64, f64, f64)], load: f64) -> Vec<f64> {
 /// The most instances drawn in search of one that uses every machine.
 const TRIES: usize = 40;
 
-fn split(d: &mut Draw) -> Result<Posed, Error> {
-    // By hand a student solves "all finish together" for all three
-    // machines; with start-ups that may not be the fastest schedule (the
-    // calculator may leave a machine out), so such draws are drawn again.
-    let (v, machines, json, r) = worth_asking(d, TRIES, |d| {
-        let v = d.pick(&[10.0, 20.0, 50.0, 100.0]);
-        let machines: Vec<(f64, f64, f64)> = (0..3)
-            .map(|_| {
-                (
-                    d.pick(&[0.0, 0.5, 1.0]),
-                    d.pick(&[0.1, 0.2, 0.5]),
-                    d.pick(&[1.0, 2.0, 3.0, 4.0]),
-                )
-            })
-            .collect();
-        let json = json!({
-            "load": v,
-            "machines": machines.iter().map(|&(s, c, a)| json!({"startup": s, "rate": c, "compute": a})).collect::<Vec<_>>(),
-        });
-        let r = solved(&json)?;
-        let every = r.active == 3 && closed_form(&machines, v).iter().all(|&x| x > 0.0);
-        Ok(((v, machines, json, r), every))
-    })?;
-    let table: Vec<String> = machines
-        .iter()
-        .enumerate()
-        .map(|(i, &(s, c, a))| {
-            format!(
-                "<i>P</i><sub>{}</sub>: <i>S</i> = {}, <i>C</i> = {}, <i>A</i> = {}",
-                i + 1,
-                number(s),
-                number(c),
-                number(a)
+/// Three machines `(S, C, A)` and a load drawn, as a request, solved.
+type Drawn = (f64, Vec<(f64, f64, f64)>, Value, Report);
+
+/// Draws a load and three machines and solves them; worth asking when the
+/// calculator uses every machine, as the hand calculation does.
+fn draw_three(d: &mut Draw) -> Result<(Drawn, bool), Error> {
+    let v = d.pick(&[10.0, 20.0, 50.0, 100.0]);
+    let machines: Vec<(f64, f64, f64)> = (0..3)
+        .map(|_| {
+            (
+                d.pick(&[0.0, 0.5, 1.0]),
+                d.pick(&[0.1, 0.2, 0.5]),
+                d.pick(&[1.0, 2.0, 3.0, 4.0]),
             )
         })
         .collect();
-    let loads = closed_form(&machines, v);
+    let json = json!({
+        "load": v,
+        "machines": machines.iter().map(|&(s, c, a)| json!({"startup": s, "rate": c, "compute": a})).collect::<Vec<_>>(),
+    });
+    let r = solved(&json)?;
+    let every = r.active == 3 && closed_form(&machines, v).iter().all(|&x| x > 0.0);
+    Ok(((v, machines, json, r), every))
+}
+
+/// The worked solution: the equal finish, the loads from the last machine
+/// back (or why a machine is left out), and the makespan.
+fn split_solution(machines: &[(f64, f64, f64)], v: f64, r: &Report) -> Vec<String> {
+    let loads = closed_form(machines, v);
     let all_used = r.active == 3 && loads.iter().all(|&x| x > 0.0);
     let mut solution = vec![
         "Every machine that gets load finishes at the same time <i>T</i>: \
@@ -117,6 +109,28 @@ fn split(d: &mut Draw) -> Result<Posed, Error> {
          <i>A</i><sub>1</sub>) = {} (the calculator's split, verified).",
         with_unit(r.makespan, "s")
     ));
+    solution
+}
+
+fn split(d: &mut Draw) -> Result<Posed, Error> {
+    // By hand a student solves "all finish together" for all three
+    // machines; with start-ups that may not be the fastest schedule (the
+    // calculator may leave a machine out), so such draws are drawn again.
+    let (v, machines, json, r) = worth_asking(d, TRIES, draw_three)?;
+    let table: Vec<String> = machines
+        .iter()
+        .enumerate()
+        .map(|(i, &(s, c, a))| {
+            format!(
+                "<i>P</i><sub>{}</sub>: <i>S</i> = {}, <i>C</i> = {}, <i>A</i> = {}",
+                i + 1,
+                number(s),
+                number(c),
+                number(a)
+            )
+        })
+        .collect();
+    let solution = split_solution(&machines, v, &r);
     Ok(Posed {
         question: format!(
             "The originator sends one chunk to each of three machines, in the order \

@@ -296,6 +296,45 @@ fn lower_bound(served: &[&Machine], load: f64) -> f64 {
     load / s
 }
 
+/// The enumeration of every order of every subset of the machines, built
+/// from the back (the machine served last first) so that each sequence
+/// extends the plan of the one before.
+struct OrderSearch<'s, 'a> {
+    all: &'s [&'a Machine],
+    /// A plan's score (makespan or energy; `None`: not allowed).
+    score: &'s dyn Fn(&Plan) -> Option<f64>,
+    /// The machines of the current sequence, last served first.
+    sequence: Vec<usize>,
+    /// The lowest score so far and its serving order.
+    best: (f64, Vec<usize>),
+    /// The sequences scored.
+    tried: usize,
+}
+
+impl OrderSearch<'_, '_> {
+    /// Scores every sequence that puts a machine not in `used` in front of
+    /// the current one (whose plan is `plan`), and their extensions.
+    fn grow(&mut self, plan: Plan, used: u32) {
+        for i in 0..self.all.len() {
+            if used & (1 << i) != 0 {
+                continue;
+            }
+            let plan = plan.after(self.all[i]);
+            self.sequence.push(i);
+            self.tried += 1;
+            match (self.score)(&plan) {
+                // Built from the back: the serving order is reversed.
+                Some(score) if score < self.best.0 => {
+                    self.best = (score, self.sequence.iter().rev().copied().collect());
+                }
+                _ => {}
+            }
+            self.grow(plan, used | (1 << i));
+            self.sequence.pop();
+        }
+    }
+}
+
 /// Every order of at most [`super::MAX_ENUMERATED`] machines with every
 /// subset: the sequences are built from the back as plans, each scored by
 /// `score` (its makespan, or its energy; `None`: not allowed); the lowest
@@ -306,33 +345,7 @@ fn best_order<'a>(
     score: &dyn Fn(&Plan) -> Option<f64>,
     progress: &mut dyn Progress,
 ) -> Result<(Vec<usize>, Best<'a>, usize), Error> {
-    struct Search<'s, 'a> {
-        all: &'s [&'a Machine],
-        score: &'s dyn Fn(&Plan) -> Option<f64>,
-        sequence: Vec<usize>,
-        best: (f64, Vec<usize>),
-        tried: usize,
-    }
-    fn grow(search: &mut Search, plan: Plan, used: u32) {
-        for i in 0..search.all.len() {
-            if used & (1 << i) != 0 {
-                continue;
-            }
-            let plan = plan.after(search.all[i]);
-            search.sequence.push(i);
-            search.tried += 1;
-            match (search.score)(&plan) {
-                // Built from the back: the serving order is reversed.
-                Some(score) if score < search.best.0 => {
-                    search.best = (score, search.sequence.iter().rev().copied().collect());
-                }
-                _ => {}
-            }
-            grow(search, plan, used | (1 << i));
-            search.sequence.pop();
-        }
-    }
-    let mut search = Search {
+    let mut search = OrderSearch {
         all,
         score,
         sequence: Vec::new(),
@@ -342,7 +355,7 @@ fn best_order<'a>(
     if !progress.report(0.0, "trying orders") {
         return Err(Error::Cancelled);
     }
-    grow(&mut search, Plan::EMPTY, 0);
+    search.grow(Plan::EMPTY, 0);
     let (_, sequence) = search.best;
     if sequence.is_empty() {
         return Err(Error::Malformed(

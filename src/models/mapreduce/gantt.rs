@@ -2,7 +2,7 @@
 //! reducer), then reducers (start-up, receiving, reduce), the first and
 //! last rows of each when there are many.
 
-use super::{Instance, Report};
+use super::{Instance, Job, Report};
 use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Row, Shade};
 
 /// Mapping a chunk.
@@ -70,21 +70,7 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
     let horizon = report.makespan;
     let mappers = shown(job.mappers, MAPPER_ROWS);
     let reducers = shown(job.reducers, REDUCER_ROWS);
-    let mut sends: Vec<Vec<Bar>> = vec![Vec::new(); job.mappers];
-    let mut receives: Vec<Vec<Bar>> = vec![Vec::new(); job.reducers];
-    for t in &report.transfers {
-        let to = (job.reducers <= COLOURED_SENDS).then_some(t.reducer);
-        sends[t.mapper].push(Bar {
-            start: t.start,
-            end: t.end,
-            activity: send(to),
-        });
-        receives[t.reducer].push(Bar {
-            start: t.start,
-            end: t.end,
-            activity: Activity::RECEIVE,
-        });
-    }
+    let (mut sends, mut receives) = transfer_bars(&job, report);
     let startup = |ready: f64| Bar {
         start: ready - job.startup,
         end: ready,
@@ -125,6 +111,27 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
         row.bars.retain(|b| b.end > b.start);
     }
     Gantt { rows, horizon }
+}
+
+/// Each transfer twice: a send on its mapper's row (coloured by its
+/// reducer when there are few) and a reception on its reducer's.
+fn transfer_bars(job: &Job, report: &Report) -> (Vec<Vec<Bar>>, Vec<Vec<Bar>>) {
+    let mut sends: Vec<Vec<Bar>> = vec![Vec::new(); job.mappers];
+    let mut receives: Vec<Vec<Bar>> = vec![Vec::new(); job.reducers];
+    for t in &report.transfers {
+        let to = (job.reducers <= COLOURED_SENDS).then_some(t.reducer);
+        sends[t.mapper].push(Bar {
+            start: t.start,
+            end: t.end,
+            activity: send(to),
+        });
+        receives[t.reducer].push(Bar {
+            start: t.start,
+            end: t.end,
+            activity: Activity::RECEIVE,
+        });
+    }
+    (sends, receives)
 }
 
 /// `bars` by start, with back-to-back bars of the same activity joined

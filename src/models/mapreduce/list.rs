@@ -44,6 +44,7 @@ impl Bits {
     fn full(r: usize) -> Bits {
         let mut words = vec![u64::MAX; r.div_ceil(64)];
         if r % 64 != 0 {
+            // cannot fail: `r % 64 != 0` means `r > 0`, so there is a word.
             *words.last_mut().expect("r > 0") = (1u64 << (r % 64)) - 1;
         }
         Bits(words)
@@ -189,6 +190,8 @@ fn pick_by_reducer(
             continue;
         }
         if last.is_none_or(|l| k > l) {
+            // cannot fail: `k` is the first waiting mapper that owes `j`,
+            // and `j` is still free: `k` may take at least `j`.
             let taken = choose(k, free).expect("k owes the free reducer j");
             free.clear(taken);
             ready.push((k, taken));
@@ -216,6 +219,7 @@ pub fn list_schedule(job: &Job) -> Shuffle {
             }
         }
     }
+    // cannot fail: the loops make four schedules and keep the first.
     best.expect("four schedules")
 }
 
@@ -398,63 +402,113 @@ pub fn list_schedule_with(job: &Job, turn: Turn) -> Shuffle {
     let (m, r) = (job.mappers, job.reducers);
     let alpha = job.load / m as f64;
     let length = job.transfer_time(alpha);
-    let mapped = job.mapper_ready(0) + job.map * alpha;
-    let mapper_done = |k: usize| mapped + k as f64 * job.startup;
     let mut senders = Senders::new(m, r, turn);
-    let mut free = Bits::empty(r);
-    let mut channels = job.channels;
-    let mut moments: BinaryHeap<Moment> = BinaryHeap::new();
+    let mut clock = Clock::new(job, alpha);
     let mut transfers = Vec::with_capacity(m * r);
-    let (mut next_mapper, mut next_reducer) = (0, 0);
     let mut ready = Vec::new();
-    loop {
-        let now = [
-            (next_mapper < m).then(|| mapper_done(next_mapper)),
-            (next_reducer < r).then(|| job.reducer_ready(next_reducer)),
-            moments.peek().map(|t| t.0),
-        ]
-        .into_iter()
-        .flatten()
-        .fold(f64::INFINITY, f64::min);
-        if now == f64::INFINITY {
-            break;
-        }
-        let mut woke = Vec::new();
-        while next_mapper < m && mapper_done(next_mapper) <= now {
-            woke.push(next_mapper);
-            next_mapper += 1;
-        }
-        while next_reducer < r && job.reducer_ready(next_reducer) <= now {
-            free.set(next_reducer);
-            next_reducer += 1;
-        }
-        while let Some(&Moment(at, mapper, reducer)) = moments.peek() {
-            if at > now {
-                break;
-            }
-            moments.pop();
-            channels += 1;
-            free.set(reducer);
-            if senders.left[mapper] > 0 {
-                woke.push(mapper);
-            }
-        }
-        for k in woke {
+    while let Some(now) = clock.next() {
+        for k in clock.arrivals(now, &senders.left) {
             senders.wait(k);
         }
-        senders.pick(&free, channels, next_mapper, &mut ready);
+        senders.pick(&clock.free, clock.channels, clock.next_mapper, &mut ready);
         for &(k, j) in &ready {
             senders.send(k, j);
-            free.clear(j);
-            channels -= 1;
+            clock.start(k, j, now + length);
             transfers.push(Transfer {
                 mapper: k,
                 reducer: j,
                 start: now,
                 end: now + length,
             });
-            moments.push(Moment(now + length, k, j));
         }
     }
     Shuffle::finish(job, vec![alpha; m], transfers)
+}
+
+/// The shuffle's events: mappers done mapping, reducers ready, transfers
+/// ending; and what is free between them (reducers and channels).
+struct Clock<'j> {
+    job: &'j Job,
+    /// When the first mapper has mapped its chunk; each next one a start-up
+    /// later.
+    mapped: f64,
+    /// The next mapper to finish mapping.
+    next_mapper: usize,
+    /// The next reducer to become ready.
+    next_reducer: usize,
+    /// The transfers under way, by their end.
+    moments: BinaryHeap<Moment>,
+    /// The reducers ready and not receiving.
+    free: Bits,
+    /// The channels not in use.
+    channels: usize,
+}
+
+impl<'j> Clock<'j> {
+    fn new(job: &'j Job, alpha: f64) -> Self {
+        Clock {
+            job,
+            mapped: job.mapper_ready(0) + job.map * alpha,
+            next_mapper: 0,
+            next_reducer: 0,
+            moments: BinaryHeap::new(),
+            free: Bits::empty(job.reducers),
+            channels: job.channels,
+        }
+    }
+
+    /// When mapper `k` has mapped its chunk.
+    fn mapper_done(&self, k: usize) -> f64 {
+        self.mapped + k as f64 * self.job.startup
+    }
+
+    /// The time of the next event (`None`: the shuffle is over).
+    fn next(&self) -> Option<f64> {
+        let (m, r) = (self.job.mappers, self.job.reducers);
+        let now = [
+            (self.next_mapper < m).then(|| self.mapper_done(self.next_mapper)),
+            (self.next_reducer < r).then(|| self.job.reducer_ready(self.next_reducer)),
+            self.moments.peek().map(|t| t.0),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(f64::INFINITY, f64::min);
+        (now != f64::INFINITY).then_some(now)
+    }
+
+    /// Everything that happens by `now`: the reducers ready are free, and
+    /// each ended transfer frees its channel and reducer. The mappers that
+    /// start waiting to send: those that have mapped, then those whose
+    /// transfer ended and that still owe (`left`) a reducer.
+    fn arrivals(&mut self, now: f64, left: &[usize]) -> Vec<usize> {
+        let (m, r) = (self.job.mappers, self.job.reducers);
+        let mut woke = Vec::new();
+        while self.next_mapper < m && self.mapper_done(self.next_mapper) <= now {
+            woke.push(self.next_mapper);
+            self.next_mapper += 1;
+        }
+        while self.next_reducer < r && self.job.reducer_ready(self.next_reducer) <= now {
+            self.free.set(self.next_reducer);
+            self.next_reducer += 1;
+        }
+        while let Some(&Moment(at, mapper, reducer)) = self.moments.peek() {
+            if at > now {
+                break;
+            }
+            self.moments.pop();
+            self.channels += 1;
+            self.free.set(reducer);
+            if left[mapper] > 0 {
+                woke.push(mapper);
+            }
+        }
+        woke
+    }
+
+    /// Mapper `k` sends to reducer `j` until `end`, on a channel of its own.
+    fn start(&mut self, k: usize, j: usize, end: f64) {
+        self.free.clear(j);
+        self.channels -= 1;
+        self.moments.push(Moment(end, k, j));
+    }
 }

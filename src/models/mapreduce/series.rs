@@ -87,46 +87,7 @@ pub fn plateau(job: &Job) -> Plateau {
     } else {
         "shuffle"
     };
-    let falls = format!(
-        "It falls again as the start-ups (m + r)S grow ({} at m = {}){}.",
-        number(startups),
-        job.mappers,
-        turn.map_or(String::new(), |t| format!(
-            "; they overtake the mapping time near m = √(AV/S) = {}",
-            number(t.round())
-        ))
-    );
-    let text = match level {
-        None => format!(
-            "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows, mapping (AV/m = {} at m = {}) vanishes and only the start-ups limit the speedup. {falls}",
-            number(mapping),
-            job.mappers
-        ),
-        Some(level) => {
-            let why = if reduce >= shuffle {
-                format!(
-                    "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise it (≈ {} r here) and a smaller γ lowers both terms",
-                    number(reduce / shuffle.max(f64::MIN_POSITIVE)),
-                    number(level / r)
-                )
-            } else {
-                "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller γ raises it"
-                    .to_string()
-            };
-            format!(
-                "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes at least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. {falls}",
-                number(mapping),
-                job.mappers,
-                number(shuffle),
-                number(reduce),
-                number(job.sequential()),
-                number(shuffle + reduce),
-                number(level),
-                why,
-            )
-        }
-    };
-    Plateau {
+    let mut plateau = Plateau {
         level,
         shuffle,
         reduce,
@@ -134,7 +95,63 @@ pub fn plateau(job: &Job) -> Plateau {
         mapping,
         turn,
         bounded_by: bounded_by.into(),
-        text,
+        text: String::new(),
+    };
+    plateau.text = plateau.explain(job);
+    plateau
+}
+
+impl Plateau {
+    /// The explanation, with the numbers filled in: what the speedup
+    /// approaches and why, then why it falls again.
+    fn explain(&self, job: &Job) -> String {
+        let (shuffle, reduce, mapping) = (self.shuffle, self.reduce, self.mapping);
+        let r = job.reducers as f64;
+        let falls = self.falls(job);
+        match self.level {
+            None => format!(
+                "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows, mapping (AV/m = {} at m = {}) vanishes and only the start-ups limit the speedup. {falls}",
+                number(mapping),
+                job.mappers
+            ),
+            Some(level) => {
+                let why = if reduce >= shuffle {
+                    format!(
+                        "reducing γV/r bounds it: {} × the shuffle's share, so more reducers raise it (≈ {} r here) and a smaller γ lowers both terms",
+                        number(reduce / shuffle.max(f64::MIN_POSITIVE)),
+                        number(level / r)
+                    )
+                } else {
+                    "the shuffle through the channels bounds it: a wider network (ℓ) or a smaller γ raises it"
+                        .to_string()
+                };
+                format!(
+                    "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes at least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. {falls}",
+                    number(mapping),
+                    job.mappers,
+                    number(shuffle),
+                    number(reduce),
+                    number(job.sequential()),
+                    number(shuffle + reduce),
+                    number(level),
+                    why,
+                )
+            }
+        }
+    }
+
+    /// Why the speedup falls again at large `m`: the start-ups grow with
+    /// it, and overtake the mapping time near `m = √(AV/S)`.
+    fn falls(&self, job: &Job) -> String {
+        format!(
+            "It falls again as the start-ups (m + r)S grow ({} at m = {}){}.",
+            number(self.startups),
+            job.mappers,
+            self.turn.map_or(String::new(), |t| format!(
+                "; they overtake the mapping time near m = √(AV/S) = {}",
+                number(t.round())
+            ))
+        )
     }
 }
 
@@ -258,7 +275,16 @@ fn line(
 /// A series is valid when every one of its requests is, and its work is
 /// bounded.
 pub fn check(instance: &Instance, s: &Series, c: &mut Checker) {
-    let (from, to) = (s.from.get(), s.to.get());
+    check_fields(s, c);
+    if c.is_clean() {
+        check_lines(instance, s, c);
+    }
+}
+
+/// The series' own fields: the range of `m`, the points, and each line's
+/// value, at most [`super::MAX_SERIES_LINES`] lines of each kind.
+fn check_fields(s: &Series, c: &mut Checker) {
+    let from = s.from.get();
     c.whole("series.from", s.from, 1, super::MAX_MAPPERS);
     c.whole("series.to", s.to, from.max(1), super::MAX_MAPPERS);
     c.whole("series.points", s.points, 1, super::MAX_SERIES_POINTS);
@@ -284,9 +310,13 @@ pub fn check(instance: &Instance, s: &Series, c: &mut Checker) {
     for (i, &g) in s.gammas.iter().enumerate() {
         c.positive(&format!("series.gammas[{i}]"), g);
     }
-    if !c.is_clean() {
-        return;
-    }
+}
+
+/// Every line is a valid request at its fewest and its most mappers (the
+/// first problem is reported as the line's), and the series' schedules
+/// stay within [`super::MAX_SERIES_WORK`] mapper-reducer pairs in all.
+fn check_lines(instance: &Instance, s: &Series, c: &mut Checker) {
+    let to = s.to.get();
     let counts = mapper_counts(s);
     let mut work = 0usize;
     for (parameter, value, request) in lines(instance, s) {

@@ -202,7 +202,9 @@ fn laws(d: &mut Draw) -> Result<Posed, Error> {
 /// names orders.
 const ORDERS: [&str; 4] = ["Θ(p)", "Θ(p log p)", "Θ(p²)", "Θ(p³)"];
 
-fn order(d: &mut Draw) -> Result<Posed, Error> {
+/// A parallel time `n/p + c·g(p)` drawn: the formula, as the question
+/// shows it, and its overhead `T_o` for the solution.
+fn draw_parallel_time(d: &mut Draw) -> (String, String, String) {
     let c = d.pick(&[1.0, 2.0, 5.0, 10.0]);
     let (parallel, shown, overhead) = match d.below(4) {
         0 => (
@@ -229,13 +231,15 @@ fn order(d: &mut Draw) -> Result<Posed, Error> {
             format!("{}³", times(c, "<i>p</i>")),
         ),
     };
+    (parallel, shown, overhead)
+}
+
+/// The order of the isoefficiency function of `T_s = n` and `parallel`
+/// as the calculator finds it (`E = 0.8`, `p` from 2 to 10⁴), and which
+/// of [`ORDERS`] it is: the answer comes from the calculator, not a table.
+fn isoefficiency_order(parallel: &str) -> Result<(String, usize), Error> {
     let range = Range { from: 2.0, to: 1e4 };
-    let curve = isoefficiency(
-        &formula("n", false)?,
-        &formula(&parallel, true)?,
-        0.8,
-        range,
-    );
+    let curve = isoefficiency(&formula("n", false)?, &formula(parallel, true)?, 0.8, range);
     let found = curve
         .order
         .ok_or_else(|| Error::Malformed(format!("no order for {parallel}")))?;
@@ -243,6 +247,12 @@ fn order(d: &mut Draw) -> Result<Posed, Error> {
         .iter()
         .position(|o| *o == found)
         .ok_or_else(|| Error::Malformed(format!("order {found} is not an option")))?;
+    Ok((found, correct))
+}
+
+fn order(d: &mut Draw) -> Result<Posed, Error> {
+    let (parallel, shown, overhead) = draw_parallel_time(d);
+    let (found, correct) = isoefficiency_order(&parallel)?;
     Ok(Posed {
         question: format!(
             "A parallel algorithm does work <i>W</i> = <i>n</i> (<i>T</i><sub>s</sub> = \

@@ -135,51 +135,11 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
     let mut previous: Option<&Token> = None;
     for (i, (token, at)) in tokens.iter().enumerate() {
         let next = tokens.get(i + 1).map(|(t, _)| t);
-        let operand = expects_operand(previous);
         match token {
             Token::Number(x) => out += &format!("{x}"),
-            Token::Name(name) if next == Some(&Token::Symbol('(')) => {
-                let Some((_, exmex_name)) = FUNCTIONS.iter().find(|(n, _)| n == name) else {
-                    let known: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
-                    return Err(format!(
-                        "unknown function `{}` at {at} (the functions are {})",
-                        crate::core::error::shorten(name),
-                        known.join(", ")
-                    ));
-                };
-                out += exmex_name;
-            }
+            Token::Name(name) if next == Some(&Token::Symbol('(')) => out += function(name, *at)?,
             Token::Name(name) => out += &variable(name, *at, with_p, constants)?,
-            Token::Symbol('-') if operand => {
-                if previous == Some(&Token::Symbol('^')) {
-                    return Err(format!(
-                        "a minus right after ^ needs parentheses, at {at}: write 2^(-x)"
-                    ));
-                }
-                out += "(0-1)*";
-            }
-            Token::Symbol('+') if operand => {}
-            Token::Symbol(c) if operand && *c != '(' => {
-                return Err(format!(
-                    "a number or a name is missing before `{c}` at {at}"
-                ));
-            }
-            Token::Symbol('(') => {
-                if depth.len() >= MAX_DEPTH {
-                    return Err(format!(
-                        "nests parentheses deeper than {MAX_DEPTH}, at {at}"
-                    ));
-                }
-                depth.push(*at);
-                out.push('(');
-            }
-            Token::Symbol(')') => {
-                if depth.pop().is_none() {
-                    return Err(format!("`)` at {at} closes nothing"));
-                }
-                out.push(')');
-            }
-            Token::Symbol(c) => out.push(*c),
+            Token::Symbol(c) => symbol(*c, *at, previous, &mut depth, &mut out)?,
         }
         if let (
             Some(Token::Number(_) | Token::Name(_) | Token::Symbol(')')),
@@ -201,6 +161,66 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
         return Err(format!("the formula ends with `{c}`"));
     }
     Ok(out)
+}
+
+/// A function's name in exmex's syntax (`log` is base 2, as in the
+/// lecture), or the functions there are.
+fn function(name: &str, at: usize) -> Result<&'static str, String> {
+    let Some((_, exmex_name)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
+        let known: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
+        return Err(format!(
+            "unknown function `{}` at {at} (the functions are {})",
+            crate::core::error::shorten(name),
+            known.join(", ")
+        ));
+    };
+    Ok(exmex_name)
+}
+
+/// Writes the symbol `c` (at `at`, after `previous`) to `out`: a sign
+/// where an operand is expected (exmex has no unary minus), parentheses
+/// counted in `depth` so that an unmatched one is reported where it is.
+fn symbol(
+    c: char,
+    at: usize,
+    previous: Option<&Token>,
+    depth: &mut Vec<usize>,
+    out: &mut String,
+) -> Result<(), String> {
+    let operand = expects_operand(previous);
+    match c {
+        '-' if operand => {
+            if previous == Some(&Token::Symbol('^')) {
+                return Err(format!(
+                    "a minus right after ^ needs parentheses, at {at}: write 2^(-x)"
+                ));
+            }
+            *out += "(0-1)*";
+        }
+        '+' if operand => {}
+        c if operand && c != '(' => {
+            return Err(format!(
+                "a number or a name is missing before `{c}` at {at}"
+            ));
+        }
+        '(' => {
+            if depth.len() >= MAX_DEPTH {
+                return Err(format!(
+                    "nests parentheses deeper than {MAX_DEPTH}, at {at}"
+                ));
+            }
+            depth.push(at);
+            out.push('(');
+        }
+        ')' => {
+            if depth.pop().is_none() {
+                return Err(format!("`)` at {at} closes nothing"));
+            }
+            out.push(')');
+        }
+        c => out.push(c),
+    }
+    Ok(())
 }
 
 /// Whether a number or a name comes next: at the start, after an operator

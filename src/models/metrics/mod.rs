@@ -215,51 +215,61 @@ impl Validate for Request {
             };
             c.fail("efficiency", invalid);
         }
-        if self.measured.is_empty() || c.count("measured", self.measured.len(), MAX_MEASURED) {
-            for (i, m) in self.measured.iter().enumerate() {
-                if c.finite(&format!("measured[{i}].p"), m.p) && m.p < 1.0 {
-                    let invalid = Invalid::BelowMinimum {
-                        value: m.p,
-                        minimum: 1.0,
-                    };
-                    c.fail(format!("measured[{i}].p"), invalid);
-                }
-                c.positive(&format!("measured[{i}].time"), m.time);
-            }
-        }
+        check_measured(c, &self.measured);
         if c.is_clean() {
             if let Err(e) = self.check_times() {
                 c.push(e);
             }
         }
         if let Some(s) = &self.isospeed {
-            for (path, value) in [
-                ("p", s.p),
-                ("work", s.work),
-                ("p2", s.p2),
-                ("work2", s.work2),
-            ] {
-                c.positive(&format!("isospeed.{path}"), value);
-            }
-            for (path, speeds) in [("speeds", &s.speeds), ("speeds2", &s.speeds2)] {
-                if speeds.is_empty()
-                    || c.count(&format!("isospeed.{path}"), speeds.len(), MAX_MEASURED)
-                {
-                    for (i, &v) in speeds.iter().enumerate() {
-                        c.positive(&format!("isospeed.{path}[{i}]"), v);
-                    }
-                }
-            }
-            if s.speeds.is_empty() != s.speeds2.is_empty() {
-                let why = "isospeed-e compares the marked speeds of both systems".to_string();
-                let path = if s.speeds.is_empty() {
-                    "speeds"
-                } else {
-                    "speeds2"
+            check_isospeed(c, s);
+        }
+    }
+}
+
+/// The measured runs: at most [`MAX_MEASURED`], each on at least one
+/// processor in a positive time.
+fn check_measured(c: &mut Checker, measured: &[Measured]) {
+    if measured.is_empty() || c.count("measured", measured.len(), MAX_MEASURED) {
+        for (i, m) in measured.iter().enumerate() {
+            if c.finite(&format!("measured[{i}].p"), m.p) && m.p < 1.0 {
+                let invalid = Invalid::BelowMinimum {
+                    value: m.p,
+                    minimum: 1.0,
                 };
-                c.fail(format!("isospeed.{path}"), Invalid::Needed(why));
+                c.fail(format!("measured[{i}].p"), invalid);
+            }
+            c.positive(&format!("measured[{i}].time"), m.time);
+        }
+    }
+}
+
+/// The two configurations of an isospeed comparison, and their marked
+/// speeds: both or neither, since isospeed-e compares the two.
+fn check_isospeed(c: &mut Checker, s: &Isospeed) {
+    for (path, value) in [
+        ("p", s.p),
+        ("work", s.work),
+        ("p2", s.p2),
+        ("work2", s.work2),
+    ] {
+        c.positive(&format!("isospeed.{path}"), value);
+    }
+    for (path, speeds) in [("speeds", &s.speeds), ("speeds2", &s.speeds2)] {
+        if speeds.is_empty() || c.count(&format!("isospeed.{path}"), speeds.len(), MAX_MEASURED) {
+            for (i, &v) in speeds.iter().enumerate() {
+                c.positive(&format!("isospeed.{path}[{i}]"), v);
             }
         }
+    }
+    if s.speeds.is_empty() != s.speeds2.is_empty() {
+        let why = "isospeed-e compares the marked speeds of both systems".to_string();
+        let path = if s.speeds.is_empty() {
+            "speeds"
+        } else {
+            "speeds2"
+        };
+        c.fail(format!("isospeed.{path}"), Invalid::Needed(why));
     }
 }
 

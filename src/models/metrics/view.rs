@@ -94,14 +94,30 @@ pub fn form() -> Form {
 
 impl Describe for Report {
     fn view(&self) -> Vec<Block> {
-        let m = &self.min_time;
         let mut blocks = vec![Block::headline(
             "metrics-min",
             "Least parallel time <i>T<sub>p</sub></i> (s)",
-            m.time,
+            self.min_time.time,
             None,
         )];
-        blocks.push(Block::note(
+        blocks.push(self.min_time_note());
+        blocks.push(self.isoefficiency_note());
+        blocks.extend(self.cost_optimal_note());
+        blocks.push(self.curves_table());
+        blocks.extend(self.curves_note());
+        blocks.extend(self.measured_blocks());
+        blocks.extend(self.isospeed_note());
+        blocks
+    }
+}
+
+impl Report {
+    /// Where the least parallel time is: inside the range (with the
+    /// nearest whole number of processors) or at an end, where it would
+    /// still fall.
+    fn min_time_note(&self) -> Block {
+        let m = &self.min_time;
+        Block::note(
             "metrics-min-note",
             if m.interior {
                 format!(
@@ -119,56 +135,59 @@ impl Describe for Report {
                     number(self.serial_time)
                 )
             },
-        ));
-        blocks.push(self.isoefficiency_note());
-        if let Some(c) = &self.cost_optimal {
-            blocks.push(Block::note(
-                "metrics-cost-optimal",
-                format!(
-                    "Least cost-optimal time: with W = {} the efficiency stays at least {} up to \
-                     p = {}, where T_p = {} (the lecture's Ω(W/f⁻¹(W))).",
-                    number(self.work),
-                    number(self.isoefficiency.efficiency),
-                    number(c.p),
-                    number(c.time)
-                ),
-            ));
-        }
-        blocks.push(self.curves_table());
-        if let Some(c) = self.curves.last() {
-            blocks.push(Block::note(
-                "metrics-curves-note",
-                format!(
-                    "At p = {}: S = {}, E = {} = 1/(1 + T_o/T_s) with the overhead T_o = p·T_p − \
-                     T_s = {} s, {} of the cost p·T_p.",
-                    number(c.p),
-                    number(c.speedup),
-                    number(c.efficiency),
-                    number(c.overhead),
-                    crate::core::view::percent(c.overhead / c.cost)
-                ),
-            ));
-        }
-        blocks.extend(self.measured_blocks());
-        if let Some(s) = &self.isospeed {
-            let e = s.psi_e.map_or(String::new(), |v| {
-                format!("; isospeed-e ψ(C, C′) = {}", number(v))
-            });
-            blocks.push(Block::note(
-                "metrics-isospeed",
-                format!(
-                    "Isospeed Ψ(p, p′) = p′W/(pW′) = {}{e} (1: the speed per processor is kept, \
-                     perfectly scalable; below 1: the larger system needs more work per \
-                     processor).",
-                    number(s.psi)
-                ),
-            ));
-        }
-        blocks
+        )
     }
-}
 
-impl Report {
+    /// The least cost-optimal time, when there is one.
+    fn cost_optimal_note(&self) -> Option<Block> {
+        let c = self.cost_optimal.as_ref()?;
+        Some(Block::note(
+            "metrics-cost-optimal",
+            format!(
+                "Least cost-optimal time: with W = {} the efficiency stays at least {} up to \
+                 p = {}, where T_p = {} (the lecture's Ω(W/f⁻¹(W))).",
+                number(self.work),
+                number(self.isoefficiency.efficiency),
+                number(c.p),
+                number(c.time)
+            ),
+        ))
+    }
+
+    /// The curves' last point read out: efficiency through the overhead.
+    fn curves_note(&self) -> Option<Block> {
+        let c = self.curves.last()?;
+        Some(Block::note(
+            "metrics-curves-note",
+            format!(
+                "At p = {}: S = {}, E = {} = 1/(1 + T_o/T_s) with the overhead T_o = p·T_p − \
+                 T_s = {} s, {} of the cost p·T_p.",
+                number(c.p),
+                number(c.speedup),
+                number(c.efficiency),
+                number(c.overhead),
+                crate::core::view::percent(c.overhead / c.cost)
+            ),
+        ))
+    }
+
+    /// The isospeed of the two configurations, when asked for.
+    fn isospeed_note(&self) -> Option<Block> {
+        let s = self.isospeed.as_ref()?;
+        let e = s.psi_e.map_or(String::new(), |v| {
+            format!("; isospeed-e ψ(C, C′) = {}", number(v))
+        });
+        Some(Block::note(
+            "metrics-isospeed",
+            format!(
+                "Isospeed Ψ(p, p′) = p′W/(pW′) = {}{e} (1: the speed per processor is kept, \
+                 perfectly scalable; below 1: the larger system needs more work per \
+                 processor).",
+                number(s.psi)
+            ),
+        ))
+    }
+
     /// The isoefficiency curve in a sentence.
     fn isoefficiency_note(&self) -> Block {
         let iso = &self.isoefficiency;

@@ -275,6 +275,7 @@ impl RoundRobins<'_> {
                     Some(i) => &mut lps[i],
                     None => {
                         lps.push(LoadLp::new(self.instance, &sequence)?);
+                        // cannot fail: the LP was pushed on the line above.
                         lps.last_mut().expect("just pushed")
                     }
                 };

@@ -87,6 +87,8 @@ impl LoadLp {
     /// [`Error::Solver`] if the LP fails.
     pub fn new(instance: &Instance, sequence: &[usize]) -> Result<LoadLp, Error> {
         let built = instance.sequence_lp(sequence, Some(()));
+        // cannot fail: `sequence_lp` adds the share variable `λ` when
+        // asked for one, as here.
         let share = built.share.expect("asked for");
         // Solved first with λ free (all sizes 0, a trivial LP), then at
         // λ = 1: the solver holds λ's own bounds, within which it is fixed.
