@@ -1,7 +1,9 @@
 //! Every function of the crate reads in one screen: at most
 //! [`SCREEN`] lines from its `fn` line to its closing brace.
 
-use std::path::{Path, PathBuf};
+mod source_tree;
+
+use source_tree::{root, rust_files};
 
 /// The most lines a function may take, its `fn` line and closing brace
 /// included.
@@ -21,31 +23,6 @@ const ALLOWED: &[&str] = &[
     // Data: the M1 tab's form, a struct literal of field descriptions.
     "src/models/metrics/view.rs::form",
 ];
-
-/// The crate's root folder.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(at) = todo.pop() {
-        // cannot fail: the folder was just listed by its parent (or is `src`).
-        let entries = std::fs::read_dir(&at).expect("a readable folder");
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 /// The name of the function a line starts, if it starts one: `fn`
 /// after any of the qualifiers an item may carry.

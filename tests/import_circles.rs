@@ -4,34 +4,18 @@
 //! edges has no circle.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod source_tree;
+
+use source_tree::rust_files;
 
 /// Circles allowed for now, as `"a.rs <-> b.rs"` (paths under `src`).
 const ALLOWED: &[&str] = &[];
 
 /// The crate's source folder.
 fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(at) = todo.pop() {
-        // cannot fail: the folder was just listed by its parent (or is `src`).
-        let entries = std::fs::read_dir(&at).expect("a readable folder");
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
+    source_tree::root().join("src")
 }
 
 /// The module a file defines, as its names from the crate's root

@@ -2,33 +2,11 @@
 //! source file is under the formatter and compiled (so clippy reads it).
 
 use std::path::{Path, PathBuf};
+
+mod source_tree;
+
+use source_tree::{root, rust_files};
 use std::process::Command;
-
-/// The crate's root folder.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `.rs` file under `dir`, sorted (build output and npm's folders
-/// left out).
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(at) = todo.pop() {
-        let entries = std::fs::read_dir(&at).expect("cannot fail: the folder was listed");
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if path.is_dir() && name != "target" && name != "node_modules" && name != "pkg" {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 /// Every Rust file of the project: the crate, its tests and benchmarks.
 fn project_files() -> Vec<PathBuf> {
