@@ -288,3 +288,51 @@ fn amdahl_fraction_stays_a_fraction() {
         .iter()
         .all(|l| l.amdahl.is_finite() && l.gustafson.is_finite()));
 }
+
+/// A constant named like a variable, a built-in number or a function, or
+/// with a name no formula can write, is refused by its name: it would be
+/// silently shadowed or unusable (`{"e": 100}` kept Euler's e).
+#[test]
+fn constants_that_formulas_cannot_read_as_themselves_are_refused() {
+    use dlt_calc::core::error::Validate;
+    let cases = [
+        ("e", "is Euler's number e"),
+        ("E", "is Euler's number e"),
+        ("pi", "is the number π"),
+        ("p", "is a variable of the formulas (p)"),
+        ("W", "is a variable of the formulas (W)"),
+        ("n", "is a variable of the formulas (n)"),
+        ("log", "is the function log"),
+        ("sqrt", "is the function sqrt"),
+        ("", "must be a name a formula can write"),
+        ("t s", "must be a name a formula can write"),
+        ("2x", "must be a name a formula can write"),
+    ];
+    for (name, want) in cases {
+        let mut request = Metrics::adding();
+        request.constants.insert(name.into(), 100.0);
+        let problems = request.problems();
+        let field = format!("constants.{name}");
+        let hit = problems.iter().find(|p| p.field_path() == Some(field.as_str()));
+        let message = hit.map(|p| p.invalid().unwrap().to_string());
+        assert!(
+            message.as_deref().is_some_and(|m| m.starts_with(want)),
+            "{name:?}: {problems:?}"
+        );
+    }
+    let mut fine = Metrics::adding();
+    fine.constants.insert("t_s".into(), 5.0);
+    assert!(fine.problems().is_empty());
+}
+
+/// Powers read from the right in a request's formula, as in mathematics:
+/// `2^3^2` is 512.
+#[test]
+fn powers_read_from_the_right() {
+    let mut request = Metrics::adding();
+    request.serial = "W * 2^3^2".into();
+    request.parallel = "W * 2^3^2 / p".into();
+    let report = request.solve().unwrap();
+    let first = &report.curves[0];
+    assert!(close(first.cost, 512.0 * request.work, 1e-12), "{first:?}");
+}

@@ -132,6 +132,7 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
     }
     let mut out = String::new();
     let mut depth: Vec<usize> = Vec::new();
+    let mut powers: Vec<usize> = Vec::new();
     let mut previous: Option<&Token> = None;
     for (i, (token, at)) in tokens.iter().enumerate() {
         let next = tokens.get(i + 1).map(|(t, _)| t);
@@ -141,6 +142,7 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
             Token::Name(name) => out += &variable(name, *at, with_p, constants)?,
             Token::Symbol(c) => symbol(*c, *at, previous, &mut depth, &mut out)?,
         }
+        right_to_left(token, next, (*at, depth.len()), &mut powers, &mut out)?;
         if let (
             Some(Token::Number(_) | Token::Name(_) | Token::Symbol(')')),
             Token::Number(_) | Token::Name(_),
@@ -161,6 +163,65 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
         return Err(format!("the formula ends with `{c}`"));
     }
     Ok(out)
+}
+
+/// Groups exponents so that powers read from the right, as in mathematics
+/// (`2^3^2` is 2⁹ = 512, not 8² = 64; exmex reads them from the left): a
+/// `^` opens a group at the parentheses' `level`, and the operand that ends
+/// there closes it, unless another `^` follows. The groups count with the
+/// parentheses towards the deepest nesting the parser is given.
+fn right_to_left(
+    token: &Token,
+    next: Option<&Token>,
+    (at, level): (usize, usize),
+    powers: &mut Vec<usize>,
+    out: &mut String,
+) -> Result<(), String> {
+    match token {
+        Token::Symbol('^') => {
+            if level + powers.len() >= MAX_DEPTH {
+                return Err(format!(
+                    "nests powers and parentheses deeper than {MAX_DEPTH}, at {at}"
+                ));
+            }
+            powers.push(level);
+            out.push('(');
+        }
+        Token::Number(_) | Token::Symbol(')') | Token::Name(_) => {
+            let operand_ends = next != Some(&Token::Symbol('('));
+            while operand_ends && powers.last() == Some(&level) && next != Some(&Token::Symbol('^'))
+            {
+                powers.pop();
+                out.push(')');
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Why `name` cannot name a constant of the request (`None`: it can): a
+/// formula must be able to write it, and it must not hide a variable, a
+/// built-in number or a function, which a formula would read instead.
+pub fn unfit_constant_name(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    let first = chars.next();
+    let word = first.is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_');
+    Some(match name {
+        "W" | "n" | "p" => {
+            format!("is a variable of the formulas ({name}); name the constant otherwise")
+        }
+        "e" | "E" => "is Euler's number e in the formulas; name the constant otherwise".into(),
+        "pi" | "π" => "is the number π in the formulas; name the constant otherwise".into(),
+        _ if FUNCTIONS.iter().any(|(f, _)| *f == name) => {
+            format!("is the function {name} in the formulas; name the constant otherwise")
+        }
+        _ if !word => "must be a name a formula can write: a letter or _ first, then letters, \
+                       digits or _"
+            .into(),
+        _ => return None,
+    })
 }
 
 /// A function's name in exmex's syntax (`log` is base 2, as in the
@@ -359,6 +420,15 @@ mod tests {
             ("2^(-1)", 0.5),
             ("W^(3/4)", 8f64.powf(0.75)),
             ("+p", 2.0),
+            // Powers read from the right, as in mathematics.
+            ("2^3^2", 512.0),
+            ("p^2^0.5", 2f64.powf(2f64.powf(0.5))),
+            ("2^3*4", 32.0),
+            ("2^3^2/8", 64.0),
+            ("2^(1+1)^3", 256.0),
+            ("2^log(8)^2", 512.0),
+            ("-2^2^2", -16.0),
+            ("(2^3)^2", 64.0),
         ];
         for (text, want) in cases {
             let got = eval(text, 8.0, 2.0).unwrap();
@@ -408,5 +478,9 @@ mod tests {
         assert!(eval(&deep, 1.0, 1.0)
             .unwrap_err()
             .starts_with("nests parentheses deeper than"));
+        let powers = "p^".repeat(400) + "p";
+        assert!(eval(&powers, 1.0, 1.0)
+            .unwrap_err()
+            .starts_with("nests powers and parentheses deeper than"));
     }
 }

@@ -194,7 +194,11 @@ impl Validate for Request {
     fn check_into(&self, c: &mut Checker) {
         if self.constants.is_empty() || c.count("constants", self.constants.len(), MAX_CONSTANTS) {
             for (name, &value) in &self.constants {
-                c.finite(&format!("constants.{name}"), value);
+                let field = format!("constants.{name}");
+                c.finite(&field, value);
+                if let Some(why) = formula::unfit_constant_name(name) {
+                    c.fail(field, FormulaProblem(why).into());
+                }
             }
         }
         if let Err(Error::Field { field, invalid }) = self.formulas() {
