@@ -1,12 +1,11 @@
 //! The Gantt chart's data and its SVG rendering.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::api::{gantt_styles, run, Request};
+use dlt_calc::api::gantt_styles;
 use dlt_calc::core::gantt::{Activity, Gantt, Shade};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::hierarchical::Instance;
 use dlt_calc::plot::gantt_svg;
-use dlt_calc::registry::all;
 use serde_json::json;
 
 #[test]
@@ -93,36 +92,4 @@ fn activities_keep_their_json() {
         let back: Activity = serde_json::from_value(want).unwrap();
         assert_eq!(back, activity);
     }
-}
-
-/// Every activity of every preset's chart has a style its model (or the
-/// shared kinds) declares, so that no bar is drawn as an unnamed grey.
-#[test]
-fn every_preset_activity_has_a_declared_style() {
-    let mut own = 0;
-    for entry in all() {
-        for (name, _, request) in entry.presets() {
-            let Some(mut request) = Request::from_value(request).ok() else {
-                continue;
-            };
-            // A long search answers with its best schedule so far.
-            request.limit_time(2.0);
-            if !request.split().is_ok_and(|parts| parts.is_empty()) {
-                continue; // a map or a table: no Gantt chart
-            }
-            let Ok(response) = run(&request, &mut dlt_calc::core::progress::Silent) else {
-                continue;
-            };
-            let Some(gantt) = response.gantt() else {
-                continue;
-            };
-            let styles = gantt_styles(entry.name());
-            for bar in gantt.rows.iter().flat_map(|r| &r.bars) {
-                let style = styles(&bar.activity);
-                assert_ne!(style.legend, "other", "{name}: {:?}", bar.activity);
-                own += usize::from(bar.activity.shared_style().is_none());
-            }
-        }
-    }
-    assert!(own > 0, "no preset drew an activity of a model's own");
 }

@@ -313,7 +313,9 @@ fn constants_that_formulas_cannot_read_as_themselves_are_refused() {
         request.constants.insert(name.into(), 100.0);
         let problems = request.problems();
         let field = format!("constants.{name}");
-        let hit = problems.iter().find(|p| p.field_path() == Some(field.as_str()));
+        let hit = problems
+            .iter()
+            .find(|p| p.field_path() == Some(field.as_str()));
         let message = hit.map(|p| p.invalid().unwrap().to_string());
         assert!(
             message.as_deref().is_some_and(|m| m.starts_with(want)),

@@ -2,10 +2,11 @@
 //! here): one id per model, every tab describes its inputs fully, and the
 //! generalised maps cover exactly the models that name map parameters.
 
-use dlt_calc::api::{tabs, Request};
+use dlt_calc::api::{gantt_styles, run, tabs, Request};
 use dlt_calc::core::entry::Entry;
 use dlt_calc::core::form::Kind;
 use dlt_calc::core::map::Catalogue;
+use dlt_calc::core::progress::Silent;
 use dlt_calc::registry::{all, Models};
 use serde_json::{json, Value};
 
@@ -197,6 +198,61 @@ fn every_tab_has_its_formulas() {
                     tab.model
                 );
             }
+        }
+    }
+}
+
+/// Every preset answers (within two seconds: a long search gives its best
+/// so far) with charts whose axes name their units or hold pure numbers,
+/// and Gantt activities its model (or the shared kinds) styles, so that no
+/// bar is drawn as an unnamed grey.
+#[test]
+fn every_preset_answers_with_units_and_styled_activities() {
+    let (mut axes, mut own) = (0, 0);
+    for entry in all() {
+        for (name, _, request) in entry.presets() {
+            let mut request = Request::from_value(request).unwrap();
+            request.limit_time(2.0);
+            let Ok(response) = run(&request, &mut Silent) else {
+                continue;
+            };
+            for chart in response.charts() {
+                for axis in [&chart.x, &chart.y] {
+                    assert!(axis.has_unit(), "{name}: {} has no unit", axis.label);
+                    axes += 1;
+                }
+            }
+            let styles = gantt_styles(entry.name());
+            for bar in response
+                .gantt()
+                .iter()
+                .flat_map(|g| &g.rows)
+                .flat_map(|r| &r.bars)
+            {
+                assert_ne!(
+                    styles(&bar.activity).legend,
+                    "other",
+                    "{name}: {:?}",
+                    bar.activity
+                );
+                own += usize::from(bar.activity.shared_style().is_none());
+            }
+        }
+    }
+    assert!(
+        axes > 20 && own > 0,
+        "{axes} axes, {own} bars of a model's own activities"
+    );
+}
+
+/// Every number a map may vary names its unit, or is a count or a pure
+/// number, so that a map's axes say what they hold.
+#[test]
+fn every_map_parameter_has_a_unit() {
+    for entry in all() {
+        for p in entry.map_parameters() {
+            let ok = p.whole || p.pure || !p.unit.is_empty();
+            assert!(ok, "{}: {} has no unit", entry.name(), p.name);
         }
     }
 }

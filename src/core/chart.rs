@@ -14,6 +14,11 @@ pub struct Axis {
     /// numbers.
     #[serde(default, skip_serializing_if = "is_false")]
     pub whole: bool,
+    /// The values are pure numbers (a ratio such as an efficiency, or a
+    /// count on a log axis), which have no unit; every other axis names its
+    /// unit in its label.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pure: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -88,6 +93,7 @@ impl Axis {
             label: label.into(),
             log: false,
             whole: false,
+            pure: false,
         }
     }
 
@@ -97,7 +103,24 @@ impl Axis {
             label: label.into(),
             log: true,
             whole: false,
+            pure: false,
         }
+    }
+
+    /// The same axis for pure numbers (a ratio, or a count), which have no
+    /// unit.
+    pub fn pure(self) -> Axis {
+        Axis { pure: true, ..self }
+    }
+
+    /// Whether the label names a unit, or the values need none.
+    pub fn has_unit(&self) -> bool {
+        let named = |open: char, close: char| {
+            self.label
+                .rfind(open)
+                .is_some_and(|i| self.label[i..].contains(close))
+        };
+        self.whole || self.pure || named('(', ')') || named('[', ']')
     }
 
     /// The same axis for whole numbers (ticks only at whole numbers).
@@ -120,6 +143,7 @@ impl Axis {
             label: label.into(),
             log: lo > 0.0 && hi / lo > 30.0,
             whole: false,
+            pure: false,
         }
     }
 }

@@ -80,6 +80,10 @@ pub struct Parameter {
     pub whole: bool,
     /// What it is, with its unit (`communication time per unit of load, s`).
     pub meaning: &'static str,
+    /// Its unit on an axis (`s/MB`); empty for a count or a ratio.
+    pub unit: &'static str,
+    /// A pure number (a ratio, a factor), which has no unit.
+    pub pure: bool,
     /// The top-level field the base request must have for it to mean
     /// anything (`power` for a power of linear DLT).
     pub needs: Option<&'static str>,
@@ -96,6 +100,8 @@ impl Parameter {
             name,
             whole: false,
             meaning,
+            unit: "",
+            pure: false,
             needs: None,
             row_of: None,
         }
@@ -107,6 +113,16 @@ impl Parameter {
             whole: true,
             ..Parameter::real(name, meaning)
         }
+    }
+
+    /// Measured in `unit` (shown on a map's axis).
+    pub const fn unit(self, unit: &'static str) -> Parameter {
+        Parameter { unit, ..self }
+    }
+
+    /// A pure number (a ratio or a factor): no unit.
+    pub const fn pure(self) -> Parameter {
+        Parameter { pure: true, ..self }
     }
 
     /// Set on one row of the table `table` at a time.

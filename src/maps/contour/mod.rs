@@ -371,7 +371,7 @@ fn first(problems: Vec<Error>) -> Error {
 
 impl Contour {
     /// The lines as a chart.
-    pub fn chart<C>(&self, request: &Request<C>) -> LineChart {
+    pub fn chart<C: Catalogue>(&self, request: &Request<C>) -> LineChart {
         let name = |e: f64| format!("{e}");
         let lines = self
             .lines
@@ -387,11 +387,23 @@ impl Contour {
                 })
             })
             .collect();
+        let parameters = request.base().map(|b| b.parameters()).unwrap_or_default();
         let axis = |a: &AxisRange| {
-            if a.log {
-                Axis::log(&a.parameter)
+            let about = Target::of(&parameters, &a.parameter).map(|t| parameters[t.parameter]);
+            let unit = about.map_or("", |p| p.unit);
+            let label = if unit.is_empty() {
+                a.parameter.clone()
             } else {
-                Axis::linear(&a.parameter)
+                format!("{} ({unit})", a.parameter)
+            };
+            let axis = if a.log {
+                Axis::log(&label)
+            } else {
+                Axis::linear(&label)
+            };
+            match about {
+                Some(p) if p.whole || p.pure => axis.pure(),
+                _ => axis,
             }
         };
         let quantity = request.quantity.name();

@@ -44,7 +44,7 @@ impl Views for Output {
 
 impl Output {
     /// The answer for `contour`, with its chart.
-    pub fn of<C>(request: &Request<C>, contour: Contour) -> Output {
+    pub fn of<C: Catalogue>(request: &Request<C>, contour: Contour) -> Output {
         Output {
             charts: vec![contour.chart(request)],
             contour: Box::new(contour),

@@ -276,7 +276,7 @@ impl Model for Heterogeneous {
                 set: |i, v| every(i, |m| m.count = Count(v.max(0.0) as u64)),
             },
             MapParameter {
-                about: Parameter::real("load", "the load V, MB"),
+                about: Parameter::real("load", "the load V, MB").unit("MB"),
                 set: |i, v| i.load = v,
             },
             MapParameter {
@@ -284,47 +284,53 @@ impl Model for Heterogeneous {
                 set: |i, v| i.chunks = Count(v.max(0.0) as u64),
             },
             MapParameter {
-                about: Parameter::real("wake_time", "wake-up time S of every machine, s"),
+                about: Parameter::real("wake_time", "wake-up time S of every machine, s").unit("s"),
                 set: |i, v| every(i, |m| m.startup = Some(v)),
             },
             MapParameter {
                 about: Parameter::real(
                     "wake_time_suspend",
                     "wake-up time S of every suspended machine, s",
-                ),
+                )
+                .unit("s"),
                 set: |i, v| in_mode(i, Mode::Suspend, v),
             },
             MapParameter {
                 about: Parameter::real(
                     "wake_time_hibernate",
                     "wake-up time S of every hibernated machine, s",
-                ),
+                )
+                .unit("s"),
                 set: |i, v| in_mode(i, Mode::Hibernate, v),
             },
             MapParameter {
                 about: Parameter::real(
                     "wake_time_off",
                     "wake-up time S of every machine switched off, s",
-                ),
+                )
+                .unit("s"),
                 set: |i, v| in_mode(i, Mode::Off, v),
             },
             MapParameter {
-                about: Parameter::real("rate", "communication time C of every machine, s/MB"),
+                about: Parameter::real("rate", "communication time C of every machine, s/MB")
+                    .unit("s/MB"),
                 set: |i, v| every(i, |m| m.rate = v),
             },
             MapParameter {
-                about: Parameter::real("overhead", "communication start-up O of every machine, s"),
+                about: Parameter::real("overhead", "communication start-up O of every machine, s")
+                    .unit("s"),
                 set: |i, v| every(i, |m| m.overhead = v),
             },
             MapParameter {
-                about: Parameter::real("idle_power", "idle power of every machine, W"),
+                about: Parameter::real("idle_power", "idle power of every machine, W").unit("W"),
                 set: |i, v| every(i, |m| m.power.idle = v),
             },
             MapParameter {
                 about: Parameter::real(
                     "compute_power",
                     "computing power above idle of every machine, W",
-                ),
+                )
+                .unit("W"),
                 set: |i, v| every(i, |m| m.power.compute = v),
             },
         ]
@@ -333,8 +339,10 @@ impl Model for Heterogeneous {
     /// Every number of one machine row (`machines[k].rate`), so that a map
     /// varies one group of a mixed cluster.
     fn map_row_parameters() -> Vec<RowParameter<Instance>> {
-        let row = |name, meaning, set| RowParameter::<Instance> {
-            about: Parameter::real(name, meaning).in_rows("machines"),
+        let row = |name, meaning, unit, set| RowParameter::<Instance> {
+            about: Parameter::real(name, meaning)
+                .unit(unit)
+                .in_rows("machines"),
             set,
         };
         let count = RowParameter::<Instance> {
@@ -343,43 +351,52 @@ impl Model for Heterogeneous {
         };
         vec![
             count,
-            row("a1", "in-core processing time per MB, s/MB", |i, k, v| {
-                i.machines[k].a1 = v
-            }),
+            row(
+                "a1",
+                "in-core processing time per MB, s/MB",
+                "s/MB",
+                |i, k, v| i.machines[k].a1 = v,
+            ),
             row(
                 "a2",
                 "out-of-core processing time per MB, s/MB",
+                "s/MB",
                 |i, k, v| i.machines[k].a2 = v,
             ),
-            row("b2", "out-of-core intercept, s", |i, k, v| {
+            row("b2", "out-of-core intercept, s", "s", |i, k, v| {
                 i.machines[k].b2 = v
             }),
-            row("rate", "communication time per MB, s/MB", |i, k, v| {
-                i.machines[k].rate = v
-            }),
-            row("overhead", "communication start-up, s", |i, k, v| {
+            row(
+                "rate",
+                "communication time per MB, s/MB",
+                "s/MB",
+                |i, k, v| i.machines[k].rate = v,
+            ),
+            row("overhead", "communication start-up, s", "s", |i, k, v| {
                 i.machines[k].overhead = v
             }),
-            row("wake_time", "wake-up time S, s", |i, k, v| {
+            row("wake_time", "wake-up time S, s", "s", |i, k, v| {
                 i.machines[k].startup = Some(v)
             }),
-            row("sleep_power", "power asleep, W", |i, k, v| {
+            row("sleep_power", "power asleep, W", "W", |i, k, v| {
                 i.machines[k].power.sleep = Some(v)
             }),
-            row("wake_power", "power while waking, W", |i, k, v| {
+            row("wake_power", "power while waking, W", "W", |i, k, v| {
                 i.machines[k].power.wake = v
             }),
-            row("idle_power", "idle power, W", |i, k, v| {
+            row("idle_power", "idle power, W", "W", |i, k, v| {
                 i.machines[k].power.idle = v
             }),
             row(
                 "network_power",
                 "above idle while receiving, W",
+                "W",
                 |i, k, v| i.machines[k].power.network = v,
             ),
             row(
                 "compute_power",
                 "above idle while computing, W",
+                "W",
                 |i, k, v| i.machines[k].power.compute = v,
             ),
         ]

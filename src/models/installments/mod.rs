@@ -540,8 +540,8 @@ impl Report {
         vec![LineChart {
             name: "time-vs-load".into(),
             title: "Processing time against load".into(),
-            x: Axis::log("load V"),
-            y: Axis::log("processing time Cmax"),
+            x: Axis::log("load V (units)"),
+            y: Axis::log("processing time Cmax (s)"),
             lines,
             legend: true,
         }]

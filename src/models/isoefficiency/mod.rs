@@ -552,7 +552,7 @@ impl Map {
             name: "isoefficiency-map".into(),
             title: "Isoefficiency map: load V for efficiency e, by machine count".into(),
             x: Axis::linear("machines m").whole(),
-            y: Axis::log("load V"),
+            y: Axis::log("load V (MB)"),
             lines,
             legend: false,
         }

@@ -430,8 +430,8 @@ impl Report {
             charts.push(LineChart {
                 name: "energy".into(),
                 title: "Energy E against schedule length T(m), m growing".into(),
-                x: Axis::fitting("schedule length T(m)", energy.iter().map(|p| p[0])),
-                y: Axis::fitting("energy E", energy.iter().map(|p| p[1])),
+                x: Axis::fitting("schedule length T(m) (s)", energy.iter().map(|p| p[0])),
+                y: Axis::fitting("energy E (J)", energy.iter().map(|p| p[1])),
                 lines: vec![
                     Line::new("E(T(m))", energy, markers),
                     Line::new("least energy", vec![min], true),
@@ -444,11 +444,11 @@ impl Report {
             name: "speedup".into(),
             title: "Speedup T(1)/T(m)".into(),
             x: if many {
-                Axis::log("machines m")
+                Axis::log("machines m").pure()
             } else {
                 Axis::linear("machines m").whole()
             },
-            y: Axis::linear("speedup"),
+            y: Axis::linear("speedup").pure(),
             lines: vec![Line::new(
                 "speedup",
                 self.series

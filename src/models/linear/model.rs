@@ -86,33 +86,37 @@ impl Model for Linear {
                 set: |i, v| every(i, |g| g.count = Count(v.max(0.0) as u64)),
             },
             MapParameter {
-                about: Parameter::real("load", "the load V, in load units"),
+                about: Parameter::real("load", "the load V, in load units").unit("units"),
                 set: |i, v| i.load = v,
             },
             MapParameter {
-                about: Parameter::real("compute", "computing time per load unit A"),
+                about: Parameter::real("compute", "computing time per load unit A").unit("s/unit"),
                 set: |i, v| every(i, |g| g.compute = v),
             },
             MapParameter {
-                about: Parameter::real("rate", "communication time per load unit C"),
+                about: Parameter::real("rate", "communication time per load unit C").unit("s/unit"),
                 set: |i, v| every(i, |g| g.rate = v),
             },
             MapParameter {
-                about: Parameter::real("startup", "communication start-up time S"),
+                about: Parameter::real("startup", "communication start-up time S").unit("s"),
                 set: |i, v| every(i, |g| g.startup = v),
             },
             MapParameter {
                 about: Parameter::real("processor_power", "processor power P_C, per time unit")
+                    .unit("W")
                     .needing("power"),
                 set: |i, v| power(i, |p| p.processor = v),
             },
             MapParameter {
                 about: Parameter::real("network_power", "network power P_N, per time unit")
+                    .unit("W")
                     .needing("power"),
                 set: |i, v| power(i, |p| p.network = v),
             },
             MapParameter {
-                about: Parameter::real("idle_factor", "idle power reduction k").needing("power"),
+                about: Parameter::real("idle_factor", "idle power reduction k")
+                    .pure()
+                    .needing("power"),
                 set: |i, v| power(i, |p| p.idle_factor = v),
             },
         ]

@@ -133,19 +133,20 @@ impl Model for MapReduce {
                 set: |i, v| i.channels = Count(v.max(0.0) as u64),
             },
             MapParameter {
-                about: Parameter::real("load", "the load V, in bytes"),
+                about: Parameter::real("load", "the load V, in bytes").unit("B"),
                 set: |i, v| i.load = v,
             },
             MapParameter {
-                about: Parameter::real("gamma", "the fraction γ of its input a mapper emits"),
+                about: Parameter::real("gamma", "the fraction γ of its input a mapper emits")
+                    .pure(),
                 set: |i, v| i.gamma = v,
             },
             MapParameter {
-                about: Parameter::real("startup", "start-up time S of each machine, s"),
+                about: Parameter::real("startup", "start-up time S of each machine, s").unit("s"),
                 set: |i, v| i.startup = v,
             },
             MapParameter {
-                about: Parameter::real("rate", "communication time C, s per byte"),
+                about: Parameter::real("rate", "communication time C, s per byte").unit("s/B"),
                 set: |i, v| i.rate = v,
             },
         ]

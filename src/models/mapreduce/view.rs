@@ -345,7 +345,7 @@ impl Report {
                 name: format!("speedup-{parameter}"),
                 title: format!("Speedup T_seq/T against mappers m, by {by} (dashed: the level)"),
                 x: if many {
-                    Axis::log("mappers m")
+                    Axis::log("mappers m").pure()
                 } else {
                     Axis::linear("mappers m").whole()
                 },
@@ -354,7 +354,8 @@ impl Report {
                     lines
                         .iter()
                         .flat_map(|l| l.points.iter().map(|p| p.speedup)),
-                ),
+                )
+                .pure(),
                 lines: drawn,
                 legend: true,
             });

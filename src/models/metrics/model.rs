@@ -180,7 +180,7 @@ impl Report {
         let wide = self.curves.last().is_some_and(|c| c.p > 64.0);
         let px = |label: &str| {
             if wide {
-                Axis::log(label)
+                Axis::log(label).pure()
             } else {
                 Axis::linear(label).whole()
             }
@@ -204,7 +204,7 @@ impl Report {
             name: "efficiency".into(),
             title: "Efficiency E = S/p against p".into(),
             x: px("processors p"),
-            y: Axis::linear("efficiency E"),
+            y: Axis::linear("efficiency E").pure(),
             lines: vec![Line::new("E", curve(&|c| c.efficiency), false)],
             legend: false,
         });
@@ -248,8 +248,8 @@ impl Report {
                 "Isoefficiency: the work W that keeps E = {} as p grows",
                 self.isoefficiency.efficiency
             ),
-            x: Axis::log("processors p"),
-            y: Axis::log("work W"),
+            x: Axis::log("processors p").pure(),
+            y: Axis::log("work W").pure(),
             lines,
             legend: true,
         })
@@ -270,7 +270,7 @@ impl Report {
             name: "karp-flatt".into(),
             title: "Karp–Flatt serial fraction f against p".into(),
             x: Axis::linear("processors p").whole(),
-            y: Axis::linear("serial fraction f"),
+            y: Axis::linear("serial fraction f").pure(),
             lines: vec![Line::new("f", f, true)],
             legend: false,
         });
@@ -294,7 +294,7 @@ impl Report {
             name: "laws".into(),
             title: "Measured speedup and the scalability laws".into(),
             x: Axis::linear("processors p").whole(),
-            y: Axis::linear("speedup"),
+            y: Axis::linear("speedup").pure(),
             lines,
             legend: true,
         });

@@ -76,8 +76,8 @@ impl Model for Startup {
     }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {
-        let real = |name, meaning, set| MapParameter {
-            about: Parameter::real(name, meaning),
+        let real = |name, meaning, unit, set| MapParameter {
+            about: Parameter::real(name, meaning).unit(unit),
             set,
         };
         vec![
@@ -89,29 +89,42 @@ impl Model for Startup {
                 about: Parameter::count("chunks", "most chunks n"),
                 set: |i, v| i.chunks = Count(v.max(0.0) as u64),
             },
-            real("load", "the load V (MB in the presets)", |i, v| i.load = v),
-            real("a1", "in-core time per load unit a1 (s/MB)", |i, v| {
-                i.a1 = v
+            real("load", "the load V (MB in the presets)", "MB", |i, v| {
+                i.load = v
             }),
-            real("a2", "out-of-core time per load unit a2 (s/MB)", |i, v| {
-                i.a2 = v
-            }),
-            real("b2", "out-of-core intercept b2 (s)", |i, v| i.b2 = v),
+            real(
+                "a1",
+                "in-core time per load unit a1 (s/MB)",
+                "s/MB",
+                |i, v| i.a1 = v,
+            ),
+            real(
+                "a2",
+                "out-of-core time per load unit a2 (s/MB)",
+                "s/MB",
+                |i, v| i.a2 = v,
+            ),
+            real("b2", "out-of-core intercept b2 (s)", "s", |i, v| i.b2 = v),
             real(
                 "rate",
                 "communication time per load unit C (s/MB)",
+                "s/MB",
                 |i, v| i.rate = v,
             ),
-            real("overhead", "time to start one message O (s)", |i, v| {
-                i.overhead = v
-            }),
-            real("startup", "machine start-up time S (s)", |i, v| {
+            real(
+                "overhead",
+                "time to start one message O (s)",
+                "s",
+                |i, v| i.overhead = v,
+            ),
+            real("startup", "machine start-up time S (s)", "s", |i, v| {
                 i.startup = v
             }),
             // Last, so that a1 and a2 are final when ρ = b2/(a1 − a2) sets b2.
             real(
                 "ram",
                 "usable RAM ρ = b2/(a1 − a2) (MB), through b2",
+                "MB",
                 |i, v| i.b2 = v * (i.a1 - i.a2),
             ),
         ]

@@ -116,7 +116,7 @@ impl Table {
             name: "table1-emax".into(),
             title: "Maximum efficiency Emax against the number of machines m".into(),
             x: Axis::linear("machines m").whole(),
-            y: Axis::linear("Emax"),
+            y: Axis::linear("Emax").pure(),
             lines,
             legend: true,
         })
