@@ -270,86 +270,70 @@ impl Model for Heterogeneous {
     }
 
     fn map_parameters() -> Vec<MapParameter<Instance>> {
+        let real = |name, meaning, unit, set| MapParameter {
+            about: Parameter::real(name, meaning).unit(unit),
+            set,
+        };
+        let suspend = "wake-up time S of every suspended machine, s";
+        let hibernate = "wake-up time S of every hibernated machine, s";
+        let off = "wake-up time S of every machine switched off, s";
+        let compute = "computing power above idle of every machine, W";
         vec![
             MapParameter {
                 about: Parameter::count("machines", "copies of every machine row"),
                 set: |i, v| every(i, |m| m.count = Count(v.max(0.0) as u64)),
             },
-            MapParameter {
-                about: Parameter::real("load", "the load V, MB").unit("MB"),
-                set: |i, v| i.load = v,
-            },
+            real("load", "the load V, MB", "MB", |i, v| i.load = v),
             MapParameter {
                 about: Parameter::count("chunks", "the exact search's most chunks n"),
                 set: |i, v| i.chunks = Count(v.max(0.0) as u64),
             },
-            MapParameter {
-                about: Parameter::real("wake_time", "wake-up time S of every machine, s").unit("s"),
-                set: |i, v| every(i, |m| m.startup = Some(v)),
-            },
-            MapParameter {
-                about: Parameter::real(
-                    "wake_time_suspend",
-                    "wake-up time S of every suspended machine, s",
-                )
-                .unit("s"),
-                set: |i, v| in_mode(i, Mode::Suspend, v),
-            },
-            MapParameter {
-                about: Parameter::real(
-                    "wake_time_hibernate",
-                    "wake-up time S of every hibernated machine, s",
-                )
-                .unit("s"),
-                set: |i, v| in_mode(i, Mode::Hibernate, v),
-            },
-            MapParameter {
-                about: Parameter::real(
-                    "wake_time_off",
-                    "wake-up time S of every machine switched off, s",
-                )
-                .unit("s"),
-                set: |i, v| in_mode(i, Mode::Off, v),
-            },
-            MapParameter {
-                about: Parameter::real("rate", "communication time C of every machine, s/MB")
-                    .unit("s/MB"),
-                set: |i, v| every(i, |m| m.rate = v),
-            },
-            MapParameter {
-                about: Parameter::real("overhead", "communication start-up O of every machine, s")
-                    .unit("s"),
-                set: |i, v| every(i, |m| m.overhead = v),
-            },
-            MapParameter {
-                about: Parameter::real("idle_power", "idle power of every machine, W").unit("W"),
-                set: |i, v| every(i, |m| m.power.idle = v),
-            },
-            MapParameter {
-                about: Parameter::real(
-                    "compute_power",
-                    "computing power above idle of every machine, W",
-                )
-                .unit("W"),
-                set: |i, v| every(i, |m| m.power.compute = v),
-            },
+            real(
+                "wake_time",
+                "wake-up time S of every machine, s",
+                "s",
+                |i, v| every(i, |m| m.startup = Some(v)),
+            ),
+            real("wake_time_suspend", suspend, "s", |i, v| {
+                in_mode(i, Mode::Suspend, v)
+            }),
+            real("wake_time_hibernate", hibernate, "s", |i, v| {
+                in_mode(i, Mode::Hibernate, v)
+            }),
+            real("wake_time_off", off, "s", |i, v| in_mode(i, Mode::Off, v)),
+            real(
+                "rate",
+                "communication time C of every machine, s/MB",
+                "s/MB",
+                |i, v| every(i, |m| m.rate = v),
+            ),
+            real(
+                "overhead",
+                "communication start-up O of every machine, s",
+                "s",
+                |i, v| every(i, |m| m.overhead = v),
+            ),
+            real(
+                "idle_power",
+                "idle power of every machine, W",
+                "W",
+                |i, v| every(i, |m| m.power.idle = v),
+            ),
+            real("compute_power", compute, "W", |i, v| {
+                every(i, |m| m.power.compute = v)
+            }),
         ]
     }
 
     /// Every number of one machine row (`machines[k].rate`), so that a map
     /// varies one group of a mixed cluster.
     fn map_row_parameters() -> Vec<RowParameter<Instance>> {
-        let row = |name, meaning, unit, set| RowParameter::<Instance> {
-            about: Parameter::real(name, meaning)
-                .unit(unit)
-                .in_rows("machines"),
-            set,
-        };
+        let row = row_parameter;
         let count = RowParameter::<Instance> {
             about: Parameter::count("count", "machines in the row").in_rows("machines"),
             set: |i, k, v| i.machines[k].count = Count(v.max(0.0) as u64),
         };
-        vec![
+        let mut rows = vec![
             count,
             row(
                 "a1",
@@ -378,28 +362,9 @@ impl Model for Heterogeneous {
             row("wake_time", "wake-up time S, s", "s", |i, k, v| {
                 i.machines[k].startup = Some(v)
             }),
-            row("sleep_power", "power asleep, W", "W", |i, k, v| {
-                i.machines[k].power.sleep = Some(v)
-            }),
-            row("wake_power", "power while waking, W", "W", |i, k, v| {
-                i.machines[k].power.wake = v
-            }),
-            row("idle_power", "idle power, W", "W", |i, k, v| {
-                i.machines[k].power.idle = v
-            }),
-            row(
-                "network_power",
-                "above idle while receiving, W",
-                "W",
-                |i, k, v| i.machines[k].power.network = v,
-            ),
-            row(
-                "compute_power",
-                "above idle while computing, W",
-                "W",
-                |i, k, v| i.machines[k].power.compute = v,
-            ),
-        ]
+        ];
+        rows.extend(power_rows());
+        rows
     }
 
     fn map_quantities() -> Vec<MapQuantity> {
@@ -428,4 +393,47 @@ impl Model for Heterogeneous {
             gap: report.gap.unwrap_or(0.0),
         })
     }
+}
+
+/// A number of one machine row (`machines[k].name`), in `unit`.
+fn row_parameter(
+    name: &'static str,
+    meaning: &'static str,
+    unit: &'static str,
+    set: fn(&mut Instance, usize, f64),
+) -> RowParameter<Instance> {
+    RowParameter {
+        about: Parameter::real(name, meaning)
+            .unit(unit)
+            .in_rows("machines"),
+        set,
+    }
+}
+
+/// The powers of one machine row, in W.
+fn power_rows() -> Vec<RowParameter<Instance>> {
+    let row = row_parameter;
+    vec![
+        row("sleep_power", "power asleep, W", "W", |i, k, v| {
+            i.machines[k].power.sleep = Some(v)
+        }),
+        row("wake_power", "power while waking, W", "W", |i, k, v| {
+            i.machines[k].power.wake = v
+        }),
+        row("idle_power", "idle power, W", "W", |i, k, v| {
+            i.machines[k].power.idle = v
+        }),
+        row(
+            "network_power",
+            "above idle while receiving, W",
+            "W",
+            |i, k, v| i.machines[k].power.network = v,
+        ),
+        row(
+            "compute_power",
+            "above idle while computing, W",
+            "W",
+            |i, k, v| i.machines[k].power.compute = v,
+        ),
+    ]
 }
