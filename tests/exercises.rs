@@ -499,6 +499,54 @@ fn exercises_named_as_first_published_draw_the_same_numbers() {
     );
 }
 
+/// The tour sheet as it was published (seed 2026, its exercises in their
+/// first order and names) draws the numbers it always drew: answers pinned
+/// from the calculator before the exercises were renamed.
+#[test]
+fn the_published_tour_keeps_its_numbers() {
+    let items = [
+        "m2-split",
+        "m2-speedup",
+        "m3-two-levels",
+        "m3-naive",
+        "m4-beta",
+        "m4-which-faster",
+        "m5-single",
+        "m5-efficiency",
+        "m7-sort-rule",
+        "m1-efficiency",
+        "m1-karp-flatt",
+        "m1-amdahl",
+        "m1-isoefficiency",
+        "m8-sequential",
+        "m8-plateau",
+        "m8-one-reducer",
+        "m6-bounds",
+        "m6-approximation",
+    ];
+    let paper = run(
+        &Request::from_value(sheet(2026, &items)).unwrap(),
+        &mut Silent,
+    )
+    .unwrap();
+    let paper = serde_json::to_value(paper).unwrap();
+    let pinned = [
+        (0, "linear-split", 37.112831858407084),
+        (1, "linear-speedup", 3.486851990984221),
+        (2, "hierarchical-two-levels", 5.714285714285714),
+        (17, "isoefficiency-approximation", 255516.14092337442),
+    ];
+    for (k, id, value) in pinned {
+        let exercise = &paper["exercises"][k];
+        assert_eq!(exercise["template"], id);
+        let got = exercise["answer"]["value"].as_f64().unwrap();
+        assert!(
+            (got - value).abs() <= 1e-12 * value,
+            "{id}: {got} vs {value}"
+        );
+    }
+}
+
 /// The exercise tab cites exactly the works its exercises come from.
 #[test]
 fn the_exercise_tab_cites_the_sources_of_its_exercises() {

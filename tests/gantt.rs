@@ -92,4 +92,17 @@ fn activities_keep_their_json() {
         let back: Activity = serde_json::from_value(want).unwrap();
         assert_eq!(back, activity);
     }
+    // Read strictly: a shade that is not a whole number is refused.
+    for bad in [
+        json!({"kind": "compute", "level": "x"}),
+        json!({"kind": "compute", "level": 2.5}),
+        json!({"kind": "send", "to": -1}),
+        json!({"kind": "compute", "level": 1, "to": 2}),
+        json!({"kind": "idle", "colour": "red"}),
+    ] {
+        assert!(
+            serde_json::from_value::<Activity>(bad.clone()).is_err(),
+            "{bad}"
+        );
+    }
 }

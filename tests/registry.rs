@@ -146,14 +146,30 @@ fn one_id_names_each_model_everywhere() {
     let ids: Vec<&str> = all().map(|e| e.name()).collect();
     let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    // A model's verb on the command line is its own, and no built-in's.
+    let verbs: Vec<&str> = all().filter_map(|e| e.command()).collect();
+    let distinct: std::collections::BTreeSet<&str> = verbs.iter().copied().collect();
+    assert_eq!(distinct.len(), verbs.len(), "{verbs:?}");
+    for verb in verbs {
+        assert!(
+            !["solve", "check", "example", "schema"].contains(&verb),
+            "{verb}"
+        );
+    }
 }
 
-/// The registry is in course order: numbered models by their number, the
-/// tools over every model after them.
+/// Every model has its number in the course, which orders the registry
+/// (a model without one would be listed after the tools over every model),
+/// and the page's tabs follow the registry.
 #[test]
 fn the_registry_is_in_course_order() {
-    let numbers: Vec<u8> = all().map(|e| e.number().unwrap_or(u8::MAX)).collect();
-    assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "{numbers:?}");
+    for entry in dlt_calc::models::LIST {
+        assert!(
+            entry.number().is_some(),
+            "{} has no course number",
+            entry.name()
+        );
+    }
     let tabs: Vec<&str> = tabs().iter().map(|t| t.model).collect();
     let ids: Vec<&str> = all().map(|e| e.name()).collect();
     assert_eq!(tabs, ids);

@@ -96,7 +96,12 @@ fn every_schema_is_a_valid_draft_2020_12_schema_with_id_title_and_tag() {
         assert!(id.ends_with(&format!(":{name}")), "{name}: $id {id}");
         let title = schema["title"].as_str().unwrap_or_default();
         assert!(title.contains(entry.title()), "{name}: title {title}");
-        assert_eq!(schema["properties"]["model"]["const"], name);
+        let model = &schema["properties"]["model"];
+        let tag = model.get("const").or_else(|| model["enum"].get(0));
+        assert_eq!(tag, Some(&json!(name)), "{name}: {model}");
+        if let Some(old) = entry.former().tag {
+            assert_eq!(model["enum"], json!([name, old]), "{name}");
+        }
         let required = schema["required"].as_array().cloned().unwrap_or_default();
         assert!(required.contains(&json!("model")), "{name}: {required:?}");
     }

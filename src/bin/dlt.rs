@@ -291,8 +291,14 @@ fn check(args: &Args) -> Result<(), Failure> {
 fn example(args: &Args) -> Result<(), Failure> {
     match args.file.as_deref() {
         None => {
-            for (name, _, what) in examples() {
-                println!("{name:26} {what}");
+            let all = examples();
+            let width = all
+                .iter()
+                .map(|(n, _, _)| n.chars().count())
+                .max()
+                .unwrap_or(0);
+            for (name, _, what) in all {
+                println!("{name:width$} {what}");
             }
             Ok(())
         }

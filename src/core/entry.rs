@@ -290,7 +290,8 @@ impl<M: Model> Entry for Registered<M> {
     #[cfg(not(target_arch = "wasm32"))]
     fn schema(&self) -> Value {
         let schema = M::request_schema();
-        crate::core::schema::tagged(schema, M::NAME, M::TITLE, M::OWN_TIME_LIMIT)
+        let tag = (M::NAME, M::FORMER.tag);
+        crate::core::schema::tagged(schema, tag, M::TITLE, M::OWN_TIME_LIMIT)
     }
 
     fn map_parameters(&self) -> Vec<Parameter> {

@@ -17,8 +17,9 @@ use crate::core::number::{number, readable};
 /// A kind of exercise a model poses.
 #[derive(Debug, Clone, Copy)]
 pub struct Template {
-    /// Its name in a sheet (`m3-two-levels`); never changes once
-    /// published, since shared sheets name it.
+    /// Its name in a sheet (`hierarchical-two-levels`): the model's id, a
+    /// dash and what it asks. Sheets that name it as it was first published
+    /// (`m3-two-levels`) are still read ([`Shelf::published`]).
     pub id: &'static str,
     /// One line for the teacher's list.
     pub title: &'static str,

@@ -11,6 +11,7 @@ use crate::core::schedule::Schedule;
 /// ones below, or one its model declares, such as a MapReduce job's
 /// `map`) and, for a kind drawn in several shades, which one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Written")]
 pub struct Activity {
     /// The kind's name, as a model's [`Model::activity_style`] knows it.
     ///
@@ -30,6 +31,42 @@ pub enum Shade {
     /// The machine a transfer goes to (from 0; `None`: to several, one
     /// after another).
     To(Option<usize>),
+}
+
+/// An activity as JSON writes it, read strictly: a `level` or `to` that is
+/// not a whole number is an error, not a bar without its shade.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    kind: String,
+    #[serde(default)]
+    level: Option<usize>,
+    #[serde(default, deserialize_with = "present")]
+    to: Option<Option<usize>>,
+}
+
+/// A field that is there, `null` or not: `Some(None)` for `null`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<usize>>, D::Error> {
+    Option::<usize>::deserialize(d).map(Some)
+}
+
+impl TryFrom<Written> for Activity {
+    type Error = String;
+
+    fn try_from(w: Written) -> Result<Activity, String> {
+        let shade = match (w.level, w.to) {
+            (Some(level), None) => Some(Shade::Level(level)),
+            (None, Some(to)) => Some(Shade::To(to)),
+            (None, None) => None,
+            (Some(_), Some(_)) => {
+                return Err("an activity has a level or a receiver, not both".into())
+            }
+        };
+        Ok(Activity {
+            kind: Cow::Owned(w.kind),
+            shade,
+        })
+    }
 }
 
 impl Activity {

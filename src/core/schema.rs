@@ -18,10 +18,16 @@ pub fn id(name: &str) -> String {
 
 /// The schema of a request of model `name` (titled `title`) from the
 /// schema of its request type: the `"model"` tag, which the request type
-/// does not hold (the registry removes it), becomes a required constant,
+/// does not hold (the registry removes it), becomes a required constant
+/// (or one of the id and the model's `former` tag),
 /// and `max_seconds`, which the registry applies to a model that has no
 /// time limit of its own (`own_time_limit` false), an optional number.
-pub fn tagged(schema: Schema, name: &str, title: &str, own_time_limit: bool) -> Value {
+pub fn tagged(
+    schema: Schema,
+    (name, former): (&str, Option<&str>),
+    title: &str,
+    own_time_limit: bool,
+) -> Value {
     let mut schema = schema.to_value();
     tidy(&mut schema);
     let Some(fields) = schema.as_object_mut() else {
@@ -31,10 +37,17 @@ pub fn tagged(schema: Schema, name: &str, title: &str, own_time_limit: bool) -> 
     let title = format!("{title}: a request of model \"{name}\"");
     fields.insert("title".into(), Value::String(title));
     let properties = object(fields, "properties");
-    let model = json!({
-        "const": name,
-        "description": format!("The model: always \"{name}\"."),
-    });
+    // An older tag the reader still takes is valid too.
+    let model = match former {
+        None => json!({
+            "const": name,
+            "description": format!("The model: always \"{name}\"."),
+        }),
+        Some(old) => json!({
+            "enum": [name, old],
+            "description": format!("The model: \"{name}\" (its older tag \"{old}\" is read too)."),
+        }),
+    };
     properties.insert("model".into(), model);
     if !own_time_limit {
         properties.insert("max_seconds".into(), max_seconds());

@@ -48,7 +48,8 @@ pub struct Sheet<S> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Item {
-    /// The template's name (`m3-two-levels`).
+    /// The template's name (`hierarchical-two-levels`; the name it was first
+    /// published under, `m3-two-levels`, is read too).
     pub exercise: String,
 }
 

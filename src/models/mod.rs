@@ -19,7 +19,7 @@ pub static LIST: &[&dyn Entry] = &[
     &Registered::<metrics::Metrics>::NEW,
     &Registered::<linear::Linear>::NEW,
     &Registered::<hierarchical::Hierarchical>::NEW,
-    &Registered::<installments::MultiInstallment>::NEW,
+    &Registered::<installments::Installments>::NEW,
     &Registered::<startup::Startup>::NEW,
     &Registered::<isoefficiency::IsoefficiencyMap>::NEW,
     &Registered::<table1::Table1>::NEW,

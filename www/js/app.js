@@ -71,7 +71,9 @@ export function upgradeLink(params, tabs) {
     if (dot > 0 && ids.has(key.slice(0, dot))) { renamed.append(key, value); continue; }
     const former = tabs.find((t) => t.former.prefix !== '' && key.startsWith(t.former.prefix))
       ?? (dot < 0 ? tabs.find((t) => t.former.tab !== '' && t.former.prefix === '') : undefined);
-    renamed.append(former ? `${former.model}.${key.slice(former.former.prefix.length)}` : key, value);
+    const today = former ? `${former.model}.${key.slice(former.former.prefix.length)}` : key;
+    // A link that has a key in both forms keeps today's.
+    if (today === key || !params.has(today)) renamed.append(today, value);
   }
   return renamed;
 }

@@ -101,10 +101,27 @@ export class ExerciseSection extends Section {
     return STORE + this.computed;
   }
 
+  /** The key an older page kept this sheet's answers under: the same sheet
+   * naming its exercises as they were first published (`m2-split`). */
+  formerKey() {
+    const aliases = this.spec.rows?.columns?.find((c) => c.aliases)?.aliases ?? {};
+    let text = this.computed ?? '';
+    for (const [old, id] of Object.entries(aliases)) text = text.replaceAll(`"exercise":"${id}"`, `"exercise":"${old}"`);
+    return STORE + text;
+  }
+
   answers() {
     const key = this.sheetKey();
     if (!this.store) return this.memory[key] ?? {};
-    try { return JSON.parse(this.store.getItem(key) ?? '{}') ?? {}; } catch { return {}; }
+    try {
+      let kept = this.store.getItem(key);
+      // Answers kept before the exercises were renamed move to the new key.
+      if (kept === null) {
+        kept = this.store.getItem(this.formerKey());
+        if (kept !== null) this.store.setItem(key, kept);
+      }
+      return JSON.parse(kept ?? '{}') ?? {};
+    } catch { return {}; }
   }
 
   record(number, change) {

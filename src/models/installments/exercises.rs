@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Instance, MultiInstallment, Report};
+use super::{Installments, Instance, Report};
 use crate::core::draw::Draw;
 use crate::core::error::Error;
 use crate::core::exercise::{count, request, with_unit, Answer, Posed, Template};
@@ -96,7 +96,7 @@ fn beta(d: &mut Draw) -> Result<Posed, Error> {
                 with_unit(r.makespan, "s")
             ),
         ],
-        request: tagged::<MultiInstallment>(&json),
+        request: tagged::<Installments>(&json),
     })
 }
 
@@ -153,6 +153,6 @@ fn which_faster(d: &mut Draw) -> Result<Posed, Error> {
                 with_unit(b.makespan, "s")
             ),
         ],
-        request: tagged::<MultiInstallment>(&with(small)),
+        request: tagged::<Installments>(&with(small)),
     })
 }

@@ -29,7 +29,7 @@ mod exercises;
 mod model;
 mod view;
 
-pub use model::{MultiInstallment, Output};
+pub use model::{Installments, Output};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -11,13 +11,13 @@ use crate::core::response::Answer;
 
 /// M4: equal chunks in round robin (`[003]`).
 #[derive(Debug)]
-pub struct MultiInstallment;
+pub struct Installments;
 
 /// M4's answer: the report, the Gantt chart (when few enough chunks) and
 /// the series' charts.
 pub type Output = Answer<Report>;
 
-impl Model for MultiInstallment {
+impl Model for Installments {
     const NAME: &'static str = "installments";
     const TITLE: &'static str = "Multi-installment";
     const NUMBER: Option<u8> = Some(4);
