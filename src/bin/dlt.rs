@@ -25,7 +25,18 @@ Usage:
       model's default example):
 ";
 
-const HELP_TAIL: &str = "  dlt check [FILE]
+const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
+      Print the independent parts of the request, one compact request a
+      line, each for dlt solve on any machine (a request that does not
+      split prints itself). --parts N: at most N parts, each a range of
+      the model's own pieces (a map's machine counts, Table 1's rows).
+  dlt join FILE [ANSWERS] [--csv] [--compact]
+      Join the parts' answers (JSON lines in any order, from ANSWERS or
+      standard input) into the response dlt solve FILE prints. Missing or
+      failed parts give a response marked \"completion\": \"partial\" with
+      \"missing\" (the part numbers, from 0: line n+1 of split) and
+      \"failed\" (their errors); an answer of another request is refused.
+  dlt check [FILE]
       List every invalid field of the request, one per line; exit 1 if any.
   dlt example [NAME]
       Print a built-in example request; without NAME, list the examples.
@@ -40,6 +51,9 @@ Options of solve and the verbs:
                     (marked \"completion\": \"partial\"), or an error when
                     there is none yet; the request's own max_seconds
                     applies too, whichever is shorter
+  --answer-errors   for a part of dlt split that fails: print an error
+                    answer (its part and the message) for dlt join to
+                    report, and exit 0, so a parallel run goes on
 
 A request is a JSON object whose \"model\" field names the model by its id,
 e.g. dlt example ID | dlt solve
