@@ -22,6 +22,11 @@
 //! Every request may also carry `max_seconds`: the computation stops at
 //! that time and answers with its best result so far (marked
 //! `"completion": "partial"`), or with an error when it has none yet.
+//!
+//! A request may carry `part` too (a [`Part`], written by `dlt split`): it
+//! is then one part of a larger request, and its response carries the same
+//! `part`, so that the answers of the parts, solved anywhere, can be joined
+//! (see [`crate::sweep`]).
 
 use std::collections::BTreeMap;
 
@@ -33,6 +38,7 @@ use crate::core::entry::Entry;
 use crate::core::error::{Error, Invalid};
 use crate::core::gantt::{Activity, ActivityStyle};
 use crate::core::lp::LpError;
+pub use crate::core::part::Part;
 use crate::core::progress::Progress;
 use crate::core::response::{Completion, Response};
 use crate::registry;
@@ -56,6 +62,7 @@ pub struct Request {
     model: &'static dyn Entry,
     body: Value,
     max_seconds: Option<f64>,
+    part: Option<Part>,
 }
 
 impl std::fmt::Debug for Request {
@@ -64,6 +71,7 @@ impl std::fmt::Debug for Request {
             .field("model", &self.model.name())
             .field("body", &self.body)
             .field("max_seconds", &self.max_seconds)
+            .field("part", &self.part)
             .finish()
     }
 }
@@ -262,6 +270,7 @@ impl Request {
                 return Err(Error::field("model", Invalid::Needed(reason)));
             }
         };
+        let part = take_part(&mut body)?;
         let max_seconds = match body.get("max_seconds") {
             // The model checks its own value (a bad one is its field's
             // error); only a valid one sets the backstop.
@@ -286,6 +295,7 @@ impl Request {
             model,
             body: Value::Object(body),
             max_seconds,
+            part,
         })
     }
 
@@ -313,8 +323,28 @@ impl Request {
             if let Some(s) = self.max_seconds {
                 fields.insert("max_seconds".into(), s.into());
             }
+            if let Some(part) = &self.part {
+                // cannot fail: a part is a plain struct of strings and numbers.
+                let part = serde_json::to_value(part).expect("a part is JSON");
+                fields.insert("part".into(), part);
+            }
         }
         value
+    }
+
+    /// The part of a larger request this request is (`dlt split`), if any.
+    pub fn part(&self) -> Option<&Part> {
+        self.part.as_ref()
+    }
+
+    /// The hash of the request's canonical JSON, its part left out: the
+    /// `of` of its parts, equal wherever and however it is read.
+    pub fn hash(&self) -> String {
+        let mut value = self.to_json();
+        if let Some(fields) = value.as_object_mut() {
+            fields.remove("part");
+        }
+        crate::core::hash::of_json(&value)
     }
 
     /// Sets the time limit (the command line's `--max-seconds`), unless
@@ -363,7 +393,27 @@ impl Request {
     }
 }
 
-/// Runs a request.
+/// Takes the `part` envelope out of a request body.
+fn take_part(body: &mut serde_json::Map<String, Value>) -> Result<Option<Part>, Error> {
+    let Some(value) = body.remove("part") else {
+        return Ok(None);
+    };
+    let part: Part = serde_json::from_value(value)
+        .map_err(|e| Error::malformed_at("part".into(), e.to_string()))?;
+    if part.index >= part.count {
+        let (index, len) = (part.index, part.count);
+        return Err(Error::field(
+            "part.index",
+            Invalid::OutOfRange { index, len },
+        ));
+    }
+    if part.pieces.is_some_and(|[from, to]| from >= to) {
+        return Err(Error::field("part.pieces", Invalid::Empty));
+    }
+    Ok(Some(part))
+}
+
+/// Runs a request; the response of a part carries its part.
 ///
 /// # Errors
 ///
@@ -371,8 +421,38 @@ impl Request {
 /// fails, [`Error::Cancelled`] when `progress` asks to stop,
 /// [`Error::TimeLimit`] when the time limit came before any result.
 pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, Error> {
-    let Some(seconds) = request.max_seconds else {
+    let response = run_limited(request, progress)?;
+    Ok(match &request.part {
+        // cannot fail: a part is a plain struct of strings and numbers.
+        Some(part) => response.with_field("part", serde_json::to_value(part).expect("JSON")),
+        None => response,
+    })
+}
+
+/// Solves the request, or the group of its pieces its part names (each
+/// piece as its own request, on every core, then joined).
+fn solve(request: &Request, progress: &mut dyn Progress) -> Result<Response, Error> {
+    let Some([from, to]) = request.part.as_ref().and_then(|p| p.pieces) else {
         return request.model.run(request.body.clone(), progress);
+    };
+    let pieces = request.split()?;
+    let pieces = pieces.get(from..to).ok_or_else(|| {
+        let (index, len) = (to - 1, pieces.len());
+        Error::field("part.pieces", Invalid::OutOfRange { index, len })
+    })?;
+    let answer = |piece: &Value, progress: &mut dyn Progress| {
+        let piece = Request::from_value(piece.clone())?;
+        let response = piece.model.run(piece.body, progress)?;
+        serde_json::to_value(&response).map_err(|e| Error::Malformed(e.to_string()))
+    };
+    let answers = crate::core::parallel::each(pieces, answer, progress, |_, _, _| {})?;
+    request.join(answers)
+}
+
+/// Runs a request under its time limit, if it has one.
+fn run_limited(request: &Request, progress: &mut dyn Progress) -> Result<Response, Error> {
+    let Some(seconds) = request.max_seconds else {
+        return solve(request, progress);
     };
     let limit = web_time::Duration::try_from_secs_f64(seconds.clamp(0.0, MAX_SECONDS))
         .unwrap_or(web_time::Duration::ZERO);
@@ -383,9 +463,7 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
         expired: false,
         last: None,
     };
-    let result = with_deadline(end, || {
-        request.model.run(request.body.clone(), &mut limited)
-    });
+    let result = with_deadline(end, || solve(request, &mut limited));
     let expired = limited.expired || web_time::Instant::now() >= end;
     match result {
         // Told to stop, the model still answered: with what it had.

@@ -65,6 +65,7 @@ pub mod maps;
 pub mod models;
 pub mod plot;
 pub mod registry;
+pub mod sweep;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

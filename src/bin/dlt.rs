@@ -9,7 +9,7 @@ use dlt_calc::core::entry::Entry;
 use dlt_calc::core::progress::Silent;
 use dlt_calc::core::response::Response;
 use dlt_calc::plot::{gantt_svg, lines_svg};
-use dlt_calc::registry;
+use dlt_calc::{registry, sweep};
 
 const HELP_HEAD: &str = "\
 dlt - divisible load theory calculator
@@ -25,7 +25,18 @@ Usage:
       model's default example):
 ";
 
-const HELP_TAIL: &str = "  dlt check [FILE]
+const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
+      Print the independent parts of the request, one compact request a
+      line, each for dlt solve on any machine (a request that does not
+      split prints itself). --parts N: at most N parts, each a range of
+      the model's own pieces (a map's machine counts, Table 1's rows).
+  dlt join FILE [ANSWERS] [--csv] [--compact]
+      Join the parts' answers (JSON lines in any order, from ANSWERS or
+      standard input) into the response dlt solve FILE prints. Missing or
+      failed parts give a response marked \"completion\": \"partial\" with
+      \"missing\" (the part numbers, from 0: line n+1 of split) and
+      \"failed\" (their errors); an answer of another request is refused.
+  dlt check [FILE]
       List every invalid field of the request, one per line; exit 1 if any.
   dlt example [NAME]
       Print a built-in example request; without NAME, list the examples.
@@ -40,6 +51,9 @@ Options of solve and the verbs:
                     (marked \"completion\": \"partial\"), or an error when
                     there is none yet; the request's own max_seconds
                     applies too, whichever is shorter
+  --answer-errors   for a part of dlt split that fails: print an error
+                    answer (its part and the message) for dlt join to
+                    report, and exit 0, so a parallel run goes on
 
 A request is a JSON object whose \"model\" field names the model by its id,
 e.g. dlt example ID | dlt solve
@@ -98,6 +112,12 @@ struct Args {
     compact: bool,
     csv: bool,
     max_seconds: Option<f64>,
+    /// `join`'s second file: the parts' answers.
+    answers: Option<String>,
+    /// `split --parts N`.
+    parts: Option<usize>,
+    /// `solve --answer-errors`.
+    answer_errors: bool,
 }
 
 fn parse_args() -> Result<Option<Args>, Failure> {
@@ -111,6 +131,9 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         compact: false,
         csv: false,
         max_seconds: None,
+        answers: None,
+        parts: None,
+        answer_errors: false,
     };
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
@@ -126,33 +149,50 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("charts") => args.charts = Some(parser.value()?.string().map_err(usage)?),
             Long("compact") => args.compact = true,
             Long("csv") => args.csv = true,
-            Long("max-seconds") => {
-                let text = parser.value()?.string().map_err(usage)?;
-                let seconds = text
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| *s > 0.0 && *s <= api::MAX_SECONDS)
-                    .ok_or_else(|| {
-                        usage(format!(
-                            "--max-seconds must be a number of seconds above 0 and at most {}",
-                            api::MAX_SECONDS
-                        ))
-                    })?;
-                args.max_seconds = Some(seconds);
-            }
+            Long("answer-errors") => args.answer_errors = true,
+            Long("max-seconds") => args.max_seconds = Some(max_seconds(&mut parser)?),
+            Long("parts") => args.parts = Some(parts(&mut parser)?),
             Value(v) if args.command.is_empty() => args.command = v.string().map_err(usage)?,
             Value(v) if args.file.is_none() => args.file = Some(v.string().map_err(usage)?),
+            Value(v) if args.command == "join" && args.answers.is_none() => {
+                args.answers = Some(v.string().map_err(usage)?);
+            }
             other => return Err(usage(other.unexpected())),
         }
     }
     if args.command.is_empty() {
         let verbs: Vec<&str> = registry::all().filter_map(|m| m.command()).collect();
         return Err(usage(format!(
-            "missing command: solve, {}, check, example or schema",
+            "missing command: solve, {}, split, join, check, example or schema",
             verbs.join(", ")
         )));
     }
     Ok(Some(args))
+}
+
+/// The value of `--max-seconds`.
+fn max_seconds(parser: &mut lexopt::Parser) -> Result<f64, Failure> {
+    use lexopt::ValueExt;
+    let text = parser.value()?.string().map_err(usage)?;
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= api::MAX_SECONDS)
+        .ok_or_else(|| {
+            usage(format!(
+                "--max-seconds must be a number of seconds above 0 and at most {}",
+                api::MAX_SECONDS
+            ))
+        })
+}
+
+/// The value of `--parts`.
+fn parts(parser: &mut lexopt::Parser) -> Result<usize, Failure> {
+    use lexopt::ValueExt;
+    let text = parser.value()?.string().map_err(usage)?;
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| usage("--parts must be a whole number above 0"))
 }
 
 impl From<lexopt::Error> for Failure {
@@ -198,6 +238,8 @@ fn run() -> Result<(), Failure> {
     };
     match args.command.as_str() {
         "solve" => solve(&args, None),
+        "split" => split(&args),
+        "join" => join(&args),
         "check" => check(&args),
         "example" => example(&args),
         // The schemas are native only (the wasm module leaves them out).
@@ -216,6 +258,10 @@ fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
     let mut request = match (wanted, args.file.as_deref()) {
         (Some((_, example)), None) => Request::example(example)
             .ok_or_else(|| input(format!("the built-in example {example:?} is missing")))?,
+        (None, file) if args.answer_errors => {
+            let text = read_text(file)?;
+            return solve_part(args, &text);
+        }
         (_, file) => read_request(file)?,
     };
     if let Some((model, _)) = wanted.filter(|(m, _)| *m != request.model()) {
@@ -229,11 +275,38 @@ fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
         request.limit_time(seconds);
     }
     let response = api::run(&request, &mut Silent).map_err(input)?;
+    print_response(args, &response)
+}
+
+/// Solves a request read as `text` and prints its response; a part that
+/// fails gets an error answer (its part and the message) for `dlt join`
+/// to report, printed like a response, and the exit status 0.
+fn solve_part(args: &Args, text: &str) -> Result<(), Failure> {
+    let solved = Request::from_json(text).and_then(|mut request| {
+        if let Some(seconds) = args.max_seconds {
+            request.limit_time(seconds);
+        }
+        api::run(&request, &mut Silent)
+    });
+    match solved {
+        Ok(response) => print_response(args, &response),
+        Err(e) => match sweep::error_answer(text, &e) {
+            Some(answer) => {
+                eprintln!("dlt: {e}");
+                print_json(&answer, args.compact)
+            }
+            None => Err(input(e)),
+        },
+    }
+}
+
+/// Prints or writes what was asked of a response.
+fn print_response(args: &Args, response: &Response) -> Result<(), Failure> {
     if let Some(path) = &args.svg {
-        write_gantt(&response, path)?;
+        write_gantt(response, path)?;
     }
     if let Some(dir) = &args.charts {
-        write_charts(&response, dir)?;
+        write_charts(response, dir)?;
     }
     if args.csv {
         let csv = response
@@ -264,6 +337,42 @@ fn write_charts(response: &Response, dir: &str) -> Result<(), Failure> {
             .map_err(|e| input(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
+}
+
+/// Prints the parts of the request, one compact request a line.
+fn split(args: &Args) -> Result<(), Failure> {
+    let request = read_request(args.file.as_deref())?;
+    let parts = sweep::split(&request, args.parts).map_err(input)?;
+    let mut out = std::io::stdout().lock();
+    for part in parts {
+        writeln!(out, "{part}").map_err(input)?;
+    }
+    Ok(())
+}
+
+/// Joins the parts' answers into the whole request's response, printed as
+/// `solve` prints it; says on standard error which parts are missing.
+fn join(args: &Args) -> Result<(), Failure> {
+    let (file, answers) = (args.file.as_deref(), args.answers.as_deref());
+    if file.is_none_or(|f| f == "-") && answers.is_none_or(|a| a == "-") {
+        return Err(usage(
+            "join reads the request from FILE and the answers from ANSWERS or standard input",
+        ));
+    }
+    let request = read_request(file)?;
+    let joined = sweep::join(&request, &read_text(answers)?).map_err(input)?;
+    if !joined.missing.is_empty() {
+        let list: Vec<String> = joined.missing.iter().map(usize::to_string).collect();
+        eprintln!("dlt: parts missing or failed: {}", list.join(" "));
+    }
+    if args.csv {
+        let csv = joined
+            .csv
+            .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
+        print!("{csv}");
+        return Ok(());
+    }
+    print_json(&joined.json, args.compact)
 }
 
 /// Lists every invalid field: the same checks `solve` makes first.

@@ -377,9 +377,7 @@ pub fn request<R: DeserializeOwned + Validate>(json: &Value) -> Result<R, Error>
 pub fn draw_for(seed: u64, position: usize, template: &str) -> Draw {
     // FNV-1a of the template's name, so that swapping templates at one
     // position draws new numbers.
-    let name = template.bytes().fold(0xCBF2_9CE4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-    });
+    let name = crate::core::hash::fnv1a64(template.bytes());
     let mut mix = Draw::new(seed ^ name);
     for _ in 0..=position {
         mix.bits();

@@ -134,6 +134,14 @@ impl Response {
         self
     }
 
+    /// The response with a field a front end adds to the output's own
+    /// (e.g. the `part` of a split request it answers, or the parts a
+    /// joined response misses); `name` is not one of the output's fields.
+    pub fn with_field(mut self, name: &str, value: Value) -> Response {
+        self.fields.insert(name.into(), value);
+        self
+    }
+
     /// The Gantt chart, when the response has one.
     pub fn gantt(&self) -> Option<&Gantt> {
         self.gantt.as_ref()
@@ -158,7 +166,7 @@ impl Response {
     /// the fields [`Response`] adds to the output's own are taken out.
     pub fn output_fields(mut value: Value) -> Value {
         if let Some(fields) = value.as_object_mut() {
-            for added in ["model", "completion", "view", "has_csv"] {
+            for added in ["model", "completion", "view", "has_csv", "part"] {
                 fields.remove(added);
             }
         }

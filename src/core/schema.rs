@@ -52,6 +52,7 @@ pub fn tagged(
     if !own_time_limit {
         properties.insert("max_seconds".into(), max_seconds());
     }
+    properties.insert("part".into(), part());
     let required = fields
         .entry("required")
         .or_insert_with(|| Value::Array(Vec::new()));
@@ -99,6 +100,25 @@ fn object<'a>(fields: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<Stri
     }
     // cannot fail: the value was made an object just above
     value.as_object_mut().expect("an object")
+}
+
+/// The envelope of a part of a split request (`dlt split`), which every
+/// request may carry ([`crate::core::part::Part`]).
+fn part() -> Value {
+    let count = json!({ "type": "integer", "minimum": 0 });
+    json!({
+        "type": "object",
+        "description": "This request is one part of a larger one (written by dlt split); \
+                        its response carries the same part, for dlt join.",
+        "properties": {
+            "of": { "type": "string", "description": "The hash of the whole request." },
+            "index": count,
+            "count": count,
+            "pieces": { "type": "array", "items": count, "minItems": 2, "maxItems": 2 },
+        },
+        "required": ["of", "index", "count"],
+        "additionalProperties": false,
+    })
 }
 
 /// The time limit every request may carry (see [`crate::api`]).
