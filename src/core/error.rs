@@ -157,21 +157,13 @@ pub enum Invalid {
 
 /// What a model's own kind of invalid value needs: a message (lowercase,
 /// naming the value) and a debug form.
-pub trait OwnKind: std::any::Any + fmt::Display + fmt::Debug + Send + Sync {}
+pub trait OwnKind: fmt::Display + fmt::Debug + Send + Sync + 'static {}
 
-impl<T: std::any::Any + fmt::Display + fmt::Debug + Send + Sync> OwnKind for T {}
+impl<T: fmt::Display + fmt::Debug + Send + Sync + 'static> OwnKind for T {}
 
 /// A model's own kind of invalid value, behind [`Invalid::Own`].
 #[derive(Debug, Clone)]
 pub struct Own(std::sync::Arc<dyn OwnKind>);
-
-impl Own {
-    /// The kind as its model defined it, to match on it.
-    pub fn kind<K: OwnKind>(&self) -> Option<&K> {
-        let any: &dyn std::any::Any = self.0.as_ref();
-        any.downcast_ref::<K>()
-    }
-}
 
 /// Two kinds are the same when they say the same: they come from models
 /// that cannot be compared otherwise.

@@ -85,7 +85,8 @@ function linkParams(search) {
   if (search.length > MAX_LINK) {
     return { params: none, refused: `This link is ${search.length} characters long (the limit is ${MAX_LINK}); the defaults are shown instead.` };
   }
-  const params = upgradeLink(new URLSearchParams(search), core.tabs());
+  // The tabs are built by now: their descriptions are not asked for again.
+  const params = upgradeLink(new URLSearchParams(search), sections.map((s) => s.tab));
   let rows = 0;
   for (const key of params.keys()) if (key === 'p' || key.endsWith('.p')) rows++;
   if (rows > MAX_LINK_ROWS) {
