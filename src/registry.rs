@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::core::calibration::{Calibration, Offer, Targets};
 use crate::core::entry::{Entry, Registered};
 use crate::core::error::{Error, Invalid};
 use crate::core::exercise::{Shelf, Template};
@@ -86,5 +87,11 @@ impl Catalogue for Models {
             .map(|m| (m.name(), m.map_parameters()))
             .filter(|(_, p)| !p.is_empty())
             .collect()
+    }
+}
+
+impl Targets for Models {
+    fn offers(calibration: &Calibration) -> Vec<Offer> {
+        all().filter_map(|m| m.calibrated(calibration)).collect()
     }
 }

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
+use crate::core::calibration::{Calibration, Offer};
 use crate::core::chart::LineChart;
 use crate::core::count::UNREADABLE_COUNT;
 use crate::core::error::{shorten, Error, Invalid, Validate};
@@ -53,6 +54,9 @@ pub trait Entry: Sync {
     fn csv(&self, response: Value) -> Result<Option<String>, Error>;
     /// The page's tab.
     fn form(&self) -> Form;
+    /// The model's request filled from measured parameters
+    /// ([`Model::calibrated`]).
+    fn calibrated(&self, calibration: &Calibration) -> Option<Offer>;
     /// Fills cells of a table row after its `column` changed
     /// ([`Model::fill_row`]).
     fn fill_row(&self, column: &str, row: &mut BTreeMap<String, String>);
@@ -237,6 +241,17 @@ impl<M: Model> Entry for Registered<M> {
 
     fn form(&self) -> Form {
         M::form()
+    }
+
+    fn calibrated(&self, calibration: &Calibration) -> Option<Offer> {
+        let filled = M::calibrated(calibration)?;
+        let request = serde_json::to_value(&filled.request).ok()?;
+        Some(Offer {
+            model: M::NAME.into(),
+            title: M::TITLE.into(),
+            request: crate::core::model::tagged::<M>(&request),
+            filled: filled.filled,
+        })
     }
 
     fn fill_row(&self, column: &str, row: &mut BTreeMap<String, String>) {

@@ -3,6 +3,7 @@
 
 pub mod bibliography;
 pub mod branch;
+pub mod calibration;
 pub mod chart;
 pub mod count;
 pub mod deadline;

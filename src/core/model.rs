@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::core::calibration::{Calibrated, Calibration};
 use crate::core::chart::LineChart;
 use crate::core::error::{Error, Validate};
 use crate::core::exercise::Template;
@@ -162,6 +163,13 @@ pub trait Model: 'static {
     /// overlays); by default the output's own.
     fn charts_with(output: &Self::Output, _options: &Value) -> Vec<LineChart> {
         output.charts().to_vec()
+    }
+
+    /// The model's default request with the measured parameters put in
+    /// (see [`crate::core::calibration`]); `None` when the measurements
+    /// hold nothing the model reads.
+    fn calibrated(_calibration: &Calibration) -> Option<Calibrated<Self::Request>> {
+        None
     }
 
     /// How a Gantt chart draws an activity of the model's own (one the

@@ -27,6 +27,7 @@
 //! t_first − S_i`. That is the least-energy choice for any fixed send times,
 //! so it loses nothing.
 
+mod calibrate;
 mod energy;
 mod error;
 mod exercises;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use super::instance::{Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule};
 use super::Report;
+use crate::core::calibration::{Calibrated, Calibration};
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
@@ -246,6 +247,10 @@ impl Model for Heterogeneous {
         if let Some(idle) = idle.filter(|p| p.is_finite() && *p >= 0.0) {
             row.insert("Ps".into(), number(share * idle));
         }
+    }
+
+    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
+        super::calibrate::request(calibration)
     }
 
     fn form() -> Form {

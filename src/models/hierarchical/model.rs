@@ -1,6 +1,7 @@
 //! M3 in the registry: its preset and its answer.
 
 use super::{Instance, Report};
+use crate::core::calibration::{Calibrated, Calibration};
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
@@ -44,6 +45,10 @@ impl Model for Hierarchical {
             charts: Vec::new(),
             report: Box::new(report),
         })
+    }
+
+    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
+        super::calibrate::request(calibration)
     }
 
     fn form() -> Form {

@@ -1,6 +1,7 @@
 //! M4 in the registry: its preset and its answer.
 
 use super::{Instance, Report};
+use crate::core::calibration::{Calibrated, Calibration};
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
@@ -45,6 +46,10 @@ impl Model for Installments {
             charts: report.charts(),
             report: Box::new(report),
         })
+    }
+
+    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
+        super::calibrate::request(calibration)
     }
 
     fn form() -> Form {

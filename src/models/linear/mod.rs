@@ -25,6 +25,7 @@
 //! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
 //! count in `E_I`.
 
+mod calibrate;
 mod energy;
 mod exercises;
 mod maps;

@@ -1,6 +1,7 @@
 //! M2 in the registry: its presets and its answer.
 
 use super::{Instance, Report};
+use crate::core::calibration::{Calibrated, Calibration};
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
@@ -56,6 +57,10 @@ impl Model for Linear {
             charts: report.charts(),
             report: Box::new(report),
         })
+    }
+
+    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
+        super::calibrate::request(calibration)
     }
 
     fn form() -> Form {

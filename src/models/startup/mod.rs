@@ -35,6 +35,7 @@
 //! `T ≥ S + max(O + CV, min_k (kO + CV + max(a1 V, a2 V + k b2))/m)`, the
 //! minimum over the numbers of chunks `k` allowed.
 
+mod calibrate;
 mod exercises;
 mod maps;
 mod relax;

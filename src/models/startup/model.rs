@@ -3,6 +3,7 @@
 
 use super::probe::Probe;
 use super::{Instance, Report};
+use crate::core::calibration::{Calibrated, Calibration};
 use crate::core::count::Count;
 use crate::core::error::Error;
 use crate::core::exercise::Template;
@@ -57,6 +58,10 @@ impl Model for Startup {
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let report = request.solve(progress)?;
         Ok(answer(request, report))
+    }
+
+    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
+        super::calibrate::request(calibration)
     }
 
     fn form() -> Form {
