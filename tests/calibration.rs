@@ -56,7 +56,13 @@ fn the_one_installment_and_multi_installment_models_are_offered() {
         machines: vec![measured("", 0.005)],
     });
     let names: Vec<&str> = all.iter().map(|o| o.model.as_str()).collect();
-    for model in ["linear", "hierarchical", "installments", "startup", "heterogeneous"] {
+    for model in [
+        "linear",
+        "hierarchical",
+        "installments",
+        "startup",
+        "heterogeneous",
+    ] {
         assert!(names.contains(&model), "{model} missing from {names:?}");
     }
 }
@@ -117,7 +123,10 @@ fn several_measured_machines_give_one_row_each() {
         ("heterogeneous", "/machines"),
     ] {
         let request = &offer(&all, model).request;
-        let count = request.pointer(rows).and_then(Value::as_array).map(Vec::len);
+        let count = request
+            .pointer(rows)
+            .and_then(Value::as_array)
+            .map(Vec::len);
         assert_eq!(count, Some(2), "{model}");
     }
     assert_eq!(at(offer(&all, "hierarchical"), "/processors/1/rate"), 0.008);

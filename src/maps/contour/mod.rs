@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 mod march;
 mod model;
 mod presets;
+mod split;
 mod view;
 
 pub use model::{GeneralisedMap, Output};
@@ -71,6 +72,10 @@ pub struct Request<C> {
     pub quantity: Quantity,
     /// The values of `quantity` to draw a line at.
     pub levels: Vec<f64>,
+    /// Only these rows of the grid (a part of a split map, see
+    /// [`split`]); absent: every row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<split::Rows>,
     /// Where the base's model is found.
     #[serde(skip)]
     pub catalogue: PhantomData<fn() -> C>,
@@ -233,10 +238,7 @@ impl<C: Catalogue> Request<C> {
         // Bands of rows, each filled by itself (its own cache, serpentine
         // order), so that they can run on every core with the results of
         // one thread.
-        let bands: Vec<(usize, usize)> = (0..grid.y.len())
-            .step_by(BAND_ROWS)
-            .map(|from| (from, (from + BAND_ROWS).min(grid.y.len())))
-            .collect();
+        let bands = split::bands(grid.y.len(), self.rows);
         let (xs, ys) = (grid.x.clone(), grid.y.clone());
         let fill = |&(from, to): &(usize, usize), progress: &mut dyn Progress| {
             let mut cells = Cells {
@@ -449,6 +451,9 @@ impl<C: Catalogue> Validate for Request<C> {
         self.y.check_into(c, "y", base);
         if let Some(base) = base {
             self.check_work(c, base);
+        }
+        if let Some(rows) = self.rows {
+            rows.check_into(c, self.y.steps.0);
         }
         if c.count("levels", self.levels.len(), 64) {
             for (i, &e) in self.levels.iter().enumerate() {

@@ -74,4 +74,16 @@ impl<C: Catalogue> Model for GeneralisedMap<C> {
     fn form() -> Form {
         super::view::form(&C::mapped())
     }
+
+    fn split(request: &Request<C>) -> Vec<Request<C>> {
+        request.parts()
+    }
+
+    fn join(request: &Request<C>, parts: Vec<Output>) -> Result<Output, Error> {
+        let grids = parts.into_iter().map(|p| *p.contour).collect();
+        match request.joined(grids) {
+            Some(grid) => Ok(Output::of(request, grid)),
+            None => Err(Error::Malformed("a map joins at least one part".into())),
+        }
+    }
 }

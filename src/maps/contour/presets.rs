@@ -35,6 +35,7 @@ fn preset<C>(map: MapPreset) -> Preset<Request<C>> {
             y: map.y.into(),
             quantity: map.quantity,
             levels: map.levels,
+            rows: None,
             catalogue: PhantomData,
         },
     }

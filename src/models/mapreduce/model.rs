@@ -103,6 +103,26 @@ impl Model for MapReduce {
         super::view::form()
     }
 
+    /// A series in parts: one line each (every part also solves the
+    /// request's own schedule, which the join keeps once).
+    fn split(request: &Instance) -> Vec<Instance> {
+        super::series::parts(request)
+    }
+
+    fn join(request: &Instance, parts: Vec<Output>) -> Result<Output, Error> {
+        let mut parts = parts.into_iter();
+        let Some(first) = parts.next() else {
+            return Err(Error::Malformed("a series joins at least one part".into()));
+        };
+        let mut report = *first.report;
+        report.series.extend(parts.flat_map(|p| p.report.series));
+        Ok(Answer {
+            gantt: Some(super::gantt::gantt(request, &report)),
+            charts: report.charts(),
+            report: Box::new(report),
+        })
+    }
+
     fn activity_style(activity: &Activity) -> Option<ActivityStyle> {
         super::gantt::style(activity)
     }

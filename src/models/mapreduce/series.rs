@@ -202,6 +202,31 @@ fn lines(instance: &Instance, s: &Series) -> Vec<(&'static str, f64, Instance)> 
     lines
 }
 
+/// The request once per line of its series (each with that line's value
+/// alone), for a series computed in parts; none for a series of one line.
+pub fn parts(instance: &Instance) -> Vec<Instance> {
+    let Some(s) = &instance.series else {
+        return Vec::new();
+    };
+    let only = |reducers: &[Count], channels: &[Count], gammas: &[f64]| Instance {
+        series: Some(Series {
+            reducers: reducers.to_vec(),
+            channels: channels.to_vec(),
+            gammas: gammas.to_vec(),
+            ..s.clone()
+        }),
+        ..instance.clone()
+    };
+    let mut parts: Vec<Instance> = Vec::new();
+    parts.extend(s.reducers.iter().map(|r| only(&[*r], &[], &[])));
+    parts.extend(s.channels.iter().map(|l| only(&[], &[*l], &[])));
+    parts.extend(s.gammas.iter().map(|g| only(&[], &[], &[*g])));
+    if parts.len() < 2 {
+        parts.clear();
+    }
+    parts
+}
+
 /// Every line of the series, with progress and cancel; `true` with the
 /// lines so far (those cut short included, when not empty) when `progress`
 /// said stop. The lines are independent: natively they run on every core
