@@ -1160,7 +1160,7 @@ test('every number field is as wide as its value (MapReduce\'s 1e15 load), on ev
 });
 
 test('every tab fits a 360 px phone with chart text at full size, and reads on a projector with larger text', async (page) => {
-  const tabs = ['metrics', 'linear', 'hierarchical', 'installments', 'startup', 'heterogeneous', 'mapreduce', 'isoefficiency', 'table1', 'contour', 'exercises'];
+  const tabs = TABS;
   const visit = async (tab) => {
     await page.click(`#tab-${tab}`);
     await page.waitForSelector(`#${tab}-result:not([hidden])`, { timeout: 120000 });
@@ -1210,6 +1210,25 @@ test('every tab fits a 360 px phone with chart text at full size, and reads on a
     await page.click('#large-text');
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
+test('every tab at 2× pixel density, screenshots to look at', async (page) => {
+  const context = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2,
+    serviceWorkers: 'block' });
+  try {
+    const dense = await context.newPage();
+    const errors = [];
+    dense.on('pageerror', (e) => errors.push(String(e)));
+    for (const tab of TABS) {
+      await dense.goto(`${base}?tab=${tab}`);
+      await dense.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
+      await dense.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+      await dense.screenshot({ path: path.join(shots, `2x-${tab}.png`), fullPage: true });
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
   }
 });
 

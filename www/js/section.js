@@ -332,7 +332,8 @@ export class Section {
       ? el('datalist', { id: `${id}-offered` }, ...f.suggestions.map(([value, what]) => el('option', { value, label: what })))
       : null;
     if (offered) input.setAttribute('list', offered.id);
-    if (!wide) fit(input, this.widths[f.key] ?? 0);
+    // A placeholder (what an empty optional field means) is shown whole too.
+    if (!wide) fit(input, Math.max(this.widths[f.key] ?? 0, Math.min(16, (f.placeholder ?? '').length)));
     const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
     const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
     const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
