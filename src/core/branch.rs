@@ -74,12 +74,14 @@ pub struct Stop {
     pub what: &'static str,
 }
 
-/// How far a search is, for a progress bar: the orders of magnitude by
-/// which the gap has closed of those between the first gap and the gap
-/// asked for (a gap falls by orders of magnitude, so `1 − gap` would sit at
-/// 99 % from a 1 % gap on), the share of the time limit spent, or the share
-/// of the tree's own budget used, whichever is furthest (a search ends at
-/// the first of the three); below 1 until the search ends.
+/// How far a search is, for a progress bar, from three shares: the orders
+/// of magnitude by which the gap has closed of those between the first gap
+/// and the gap asked for (a gap falls by orders of magnitude, so `1 − gap`
+/// would sit at 99 % from a 1 % gap on), the share of the time limit
+/// spent, and the share of the tree's own budget used. The search ends
+/// when any of them is full, so what is left is the product of what each
+/// leaves: every share moves the bar (the furthest alone sat at the gap's
+/// 23 % for seconds while LPs were spent); below 1 until the search ends.
 struct Done {
     target: f64,
     first: Option<f64>,
@@ -113,8 +115,14 @@ impl Done {
             let total = end.saturating_duration_since(self.started).as_secs_f64();
             self.started.elapsed().as_secs_f64() / total.max(1e-9)
         });
-        let budget = if budget.is_finite() { budget } else { 0.0 };
-        by_gap.max(by_time).max(budget).clamp(0.0, 0.99)
+        let left = |share: f64| {
+            if share.is_finite() {
+                1.0 - share.clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
+        };
+        (1.0 - left(by_gap) * left(by_time) * left(budget)).clamp(0.0, 0.99)
     }
 }
 
@@ -318,13 +326,19 @@ mod tests {
             what: "test",
         };
         let mut done = Done::new(&stop);
+        done.at(100.0, 80.0, 0.0);
         let stalled = done.at(100.0, 90.0, 0.0);
         let shares: Vec<f64> = [0.1, 0.4, 0.7, 1.0]
             .iter()
             .map(|&used| done.at(100.0, 90.0, used))
             .collect();
-        assert!(stalled < 0.1, "{stalled}");
-        assert_eq!(shares[..3], [stalled.max(0.1), 0.4, 0.7]);
+        assert!(stalled > 0.0 && stalled < 0.5, "{stalled}");
+        // What is left is what the gap leaves times what the budget leaves.
+        for (share, used) in shares.iter().zip([0.1, 0.4, 0.7]) {
+            let want = 1.0 - (1.0 - stalled) * (1.0 - used);
+            assert!((share - want).abs() < 1e-12, "{shares:?}");
+        }
+        assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
         assert_eq!(shares[3], 0.99, "below 1 until the search ends");
         assert_eq!(done.at(100.0, 90.0, f64::NAN), stalled);
     }

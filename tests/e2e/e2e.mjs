@@ -465,6 +465,35 @@ test('start-up model: a long search shows its best schedule so far, and cancel k
   await page.waitForFunction(() => /LP budget/.test(document.querySelector('#startup-status')?.textContent ?? ''), null, { timeout: 30000 });
 });
 
+test('start-up model: the progress bar moves with the LPs spent while the gap stalls', async (page) => {
+  await page.goto(`${base}?tab=startup`);
+  await result(page, 'startup');
+  // Far from proven (see above): the gap stalls, the LP budget is spent.
+  await page.fill('#startup-n', '64');
+  await page.fill('#startup-m', '9');
+  await page.fill('#startup-lps', '2000');
+  await page.fill('#startup-V', '115514');
+  await page.waitForSelector('#cancel', { state: 'visible', timeout: 10000 });
+  await page.waitForFunction(() => /^Best schedule so far/.test(document.querySelector('#startup-status')?.textContent ?? ''),
+    null, { timeout: 30000 });
+  const lps = () => page.evaluate(() => Number(/\((\d+) LPs/.exec(document.querySelector('#startup-status').textContent)?.[1] ?? NaN));
+  const samples = [];
+  for (let k = 0; k < 4; k++) {
+    samples.push([await page.$eval('#progress', (p) => p.value), await lps()]);
+    await page.waitForTimeout(800);
+  }
+  await page.click('#cancel');
+  // While LPs rise, so does the bar (it sat at the gap's share), and it
+  // is at least the share of the budget spent.
+  const said = JSON.stringify(samples);
+  for (let k = 1; k < samples.length; k++) {
+    if (samples[k][1] > samples[k - 1][1]) assert.ok(samples[k][0] > samples[k - 1][0], said);
+  }
+  for (const [bar, spent] of samples) assert.ok(!(spent / 2000 > bar + 0.05), said);
+  assert.ok(samples.at(-1)[1] > samples[0][1], `no LPs were spent: ${said}`);
+  assert.ok(samples.at(-1)[0] > samples[0][0], `the bar sat still: ${said}`);
+});
+
 /** Waits until the status bar says the computation finished. */
 async function computed(page, timeout = 120000) {
   await page.waitForFunction(() => /^Computed/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout });
