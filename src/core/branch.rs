@@ -51,6 +51,13 @@ pub trait Tree {
         false
     }
 
+    /// The share of the tree's own budget used, in `[0, 1]`, for the
+    /// progress bar: a search whose gap stalls while it spends its budget
+    /// (LPs) still moves the bar. None by default.
+    fn budget_used(&self) -> f64 {
+        0.0
+    }
+
     /// Shows the best answer so far with the proven lower bound `bound`, as
     /// a provisional answer (a page keeps it if the search is stopped).
     fn show(&mut self, _bound: f64, _progress: &mut dyn Progress) {}
@@ -67,11 +74,14 @@ pub struct Stop {
     pub what: &'static str,
 }
 
-/// How far a search is, for a progress bar: the orders of magnitude by
-/// which the gap has closed of those between the first gap and the gap
-/// asked for (a gap falls by orders of magnitude, so `1 − gap` would sit at
-/// 99 % from a 1 % gap on), or the share of the time limit spent, whichever
-/// is further; below 1 until the search ends.
+/// How far a search is, for a progress bar, from three shares: the orders
+/// of magnitude by which the gap has closed of those between the first gap
+/// and the gap asked for (a gap falls by orders of magnitude, so `1 − gap`
+/// would sit at 99 % from a 1 % gap on), the share of the time limit
+/// spent, and the share of the tree's own budget used. The search ends
+/// when any of them is full, so what is left is the product of what each
+/// leaves: every share moves the bar (the furthest alone sat at the gap's
+/// 23 % for seconds while LPs were spent); below 1 until the search ends.
 struct Done {
     target: f64,
     first: Option<f64>,
@@ -89,8 +99,9 @@ impl Done {
         }
     }
 
-    /// The share done with this incumbent and least bound.
-    fn at(&mut self, incumbent: f64, least: f64) -> f64 {
+    /// The share done with this incumbent and least bound, `budget` of
+    /// the tree's own budget used.
+    fn at(&mut self, incumbent: f64, least: f64, budget: f64) -> f64 {
         let gap = (incumbent - least) / incumbent.abs();
         let by_gap = if gap.is_finite() && gap > 0.0 {
             let first = *self.first.get_or_insert(gap.max(self.target * 10.0));
@@ -104,7 +115,14 @@ impl Done {
             let total = end.saturating_duration_since(self.started).as_secs_f64();
             self.started.elapsed().as_secs_f64() / total.max(1e-9)
         });
-        by_gap.max(by_time).clamp(0.0, 0.99)
+        let left = |share: f64| {
+            if share.is_finite() {
+                1.0 - share.clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
+        };
+        (1.0 - left(by_gap) * left(by_time) * left(budget)).clamp(0.0, 0.99)
     }
 }
 
@@ -235,7 +253,7 @@ pub fn best_first<T: Tree>(
         } else if stop.deadline.is_some_and(|d| Instant::now() >= d) {
             Ending::Time
         } else {
-            if progress.report(done.at(incumbent, least), stop.what) {
+            if progress.report(done.at(incumbent, least, tree.budget_used()), stop.what) {
                 Ending::Complete
             } else {
                 Ending::Cancelled
@@ -287,14 +305,41 @@ mod tests {
         let mut done = Done::new(&stop);
         let shares: Vec<f64> = [1e-1, 1e-2, 1e-4, 1e-6, 1e-8]
             .iter()
-            .map(|gap| done.at(100.0, 100.0 * (1.0 - gap)))
+            .map(|gap| done.at(100.0, 100.0 * (1.0 - gap), 0.0))
             .collect();
         assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
         assert!(
             shares[1] < 0.2 && shares[2] < 0.5 && shares[4] < 0.99,
             "{shares:?}"
         );
-        assert_eq!(done.at(100.0, 100.0), 0.99);
-        assert_eq!(Done::new(&stop).at(f64::INFINITY, 1.0), 0.0);
+        assert_eq!(done.at(100.0, 100.0, 0.0), 0.99);
+        assert_eq!(Done::new(&stop).at(f64::INFINITY, 1.0, 0.0), 0.0);
+    }
+
+    /// A gap that stalls while the budget is spent: the bar follows the
+    /// budget (it sat at the gap's share while LPs rose).
+    #[test]
+    fn progress_follows_the_budget_when_the_gap_stalls() {
+        let stop = Stop {
+            gap: 1e-9,
+            deadline: None,
+            what: "test",
+        };
+        let mut done = Done::new(&stop);
+        done.at(100.0, 80.0, 0.0);
+        let stalled = done.at(100.0, 90.0, 0.0);
+        let shares: Vec<f64> = [0.1, 0.4, 0.7, 1.0]
+            .iter()
+            .map(|&used| done.at(100.0, 90.0, used))
+            .collect();
+        assert!(stalled > 0.0 && stalled < 0.5, "{stalled}");
+        // What is left is what the gap leaves times what the budget leaves.
+        for (share, used) in shares.iter().zip([0.1, 0.4, 0.7]) {
+            let want = 1.0 - (1.0 - stalled) * (1.0 - used);
+            assert!((share - want).abs() < 1e-12, "{shares:?}");
+        }
+        assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
+        assert_eq!(shares[3], 0.99, "below 1 until the search ends");
+        assert_eq!(done.at(100.0, 90.0, f64::NAN), stalled);
     }
 }

@@ -14,6 +14,9 @@ let sections = [];
 let DEFAULT_TAB = '';
 let active = null;
 let progressTimer = 0;
+/** The control that started the running computation (a Compute button, a
+ * field): focus goes back to it after a cancel. */
+let starter = null;
 /** Whether work is still going on (set once the workers exist). */
 let working = () => false;
 
@@ -29,6 +32,8 @@ function status(text, { busy = false, note = false } = {}) {
   $('#status-text').textContent = text;
   clearTimeout(progressTimer);
   if (busy) {
+    const focused = document.activeElement;
+    starter = focused && focused !== document.body && !focused.closest('#status') ? focused : null;
     // A new run's bar starts empty, not at the last run's value.
     $('#progress').value = 0;
     // Show progress and cancel only for work that takes a while.
@@ -44,7 +49,8 @@ function status(text, { busy = false, note = false } = {}) {
 
 function progress(done, what) {
   $('#progress').value = done;
-  $('#status-text').textContent = `Computing: ${what} (${Math.round(done * 100)} %)`;
+  // Rounded down: "100 %" only once it is done.
+  $('#status-text').textContent = `Computing: ${what} (${Math.floor(done * 100)} %)`;
 }
 
 /** The longest link read, in characters, and the most machine rows it may
@@ -105,11 +111,32 @@ function query() {
 /** The link's query as last written or restored: Back and Forward only
  * restore inputs when it changes (a citation's anchor changes the hash). */
 let lastSearch = '';
+/** The query of the history entry as it was last committed (a tab shown,
+ * an input set computed); typing rewrites the entry's link meanwhile, so
+ * that a reload keeps what was typed. */
+let committed = '';
 
+/** The link follows the inputs as they are typed (no history entry). */
 function saveUrl() {
   const q = query();
   lastSearch = q;
   history.replaceState(null, '', q + location.hash);
+}
+
+/** A new history entry for the inputs and tab as they stand (a tab switch,
+ * a computed input set), so that Back returns to the previous ones: the
+ * entry typed over gets its committed link back first. */
+function commit() {
+  const q = query();
+  lastSearch = q;
+  if (q === committed) { history.replaceState(null, '', q + location.hash); return; }
+  if (committed) {
+    history.replaceState(null, '', committed + location.hash);
+    history.pushState(null, '', q);
+  } else {
+    history.replaceState(null, '', q + location.hash);
+  }
+  committed = q;
 }
 
 async function copyLink() {
@@ -122,7 +149,9 @@ async function copyLink() {
   }
 }
 
-function show(id) {
+/** Shows tab `id`; `entry` makes it a history entry of its own (a tab
+ * chosen, not one restored by Back). */
+function show(id, { entry = false } = {}) {
   active = sections.find((s) => s.spec.id === id) ?? sections.find((s) => s.spec.id === DEFAULT_TAB);
   for (const s of sections) {
     const on = s === active;
@@ -130,8 +159,12 @@ function show(id) {
     const tab = $(`#tab-${s.spec.id}`);
     tab.setAttribute('aria-selected', String(on));
     tab.tabIndex = on ? 0 : -1;
+    // On a phone the tabs scroll sideways: the chosen one is brought in
+    // (the strip alone scrolls, not the page).
+    const strip = tab.closest('ul');
+    if (on && strip.scrollWidth > strip.clientWidth) strip.scrollLeft = Math.max(0, tab.parentElement.offsetLeft - 40);
   }
-  saveUrl();
+  if (entry) commit(); else saveUrl();
   // A tab computes when first shown, when its inputs changed while it was
   // hidden, and when its last computation was cut short (a cancel, or
   // another tab's computation on the same worker), best-so-far kept or not.
@@ -182,7 +215,7 @@ function open(request) {
   if (!section) return;
   section.fill(section.stateOf(request));
   section.stale = true;
-  show(section.spec.id);
+  show(section.spec.id, { entry: true });
   window.scrollTo({ top: 0 });
 }
 
@@ -235,7 +268,7 @@ async function main() {
   working = () => computer.busy || pool.busy;
   const works = core.bibliography();
   const requestOf = (model) => sections.find((s) => s.tab.model === model)?.request();
-  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, isActive: (s) => s === active, open, crashed, requestOf };
+  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, onCommit: commit, isActive: (s) => s === active, open, crashed, requestOf };
   const kinds = { report: Section, exercises: ExerciseSection };
   const models = core.tabs();
   DEFAULT_TAB = (models.find((t) => t.opens) ?? models[0]).model;
@@ -268,6 +301,7 @@ async function main() {
   window.addEventListener('popstate', () => {
     if (location.search === lastSearch) return;
     lastSearch = location.search;
+    committed = location.search;
     const back = linkParams(location.search).params;
     const before = sections.map((s) => JSON.stringify(s.request()));
     restore(back);
@@ -276,16 +310,31 @@ async function main() {
   });
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {
-    tab.addEventListener('click', () => show(tab.dataset.tab));
+    tab.addEventListener('click', () => { if (tab.dataset.tab !== active?.spec.id) show(tab.dataset.tab, { entry: true }); });
     tab.addEventListener('keydown', (e) => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
       if (!step) return;
       const next = tabs[(i + step + tabs.length) % tabs.length];
       next.focus();
-      show(next.dataset.tab);
+      show(next.dataset.tab, { entry: true });
     });
   });
-  $('#cancel').addEventListener('click', () => { computer.cancel(); pool.cancel(); });
+  const cancel = () => {
+    const back = starter?.isConnected && !starter.closest('[hidden]') ? starter : $(`#${active.spec.id}-compute`);
+    computer.cancel();
+    pool.cancel();
+    // The cancel button hides: focus goes back to what started the work.
+    back?.focus();
+  };
+  $('#cancel').addEventListener('click', cancel);
+  // Escape cancels a running computation (a dialog's Escape is its own).
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !e.defaultPrevented && working()) { e.preventDefault(); cancel(); }
+  });
+  $('#jump-result').addEventListener('click', () => {
+    const target = active.result.hidden ? active.root : active.result;
+    target.scrollIntoView({ block: 'start' });
+  });
   active = sections.find((s) => s.spec.id === (params.get('tab') ?? DEFAULT_TAB))
     ?? sections.find((s) => s.spec.id === DEFAULT_TAB);
   try {
@@ -310,6 +359,7 @@ async function main() {
   status('Ready.');
   pool.warm();
   show(active.spec.id);
+  committed = lastSearch;
 }
 
 main();

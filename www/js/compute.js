@@ -17,6 +17,8 @@ export class Computer {
   constructor() {
     this.nextId = 1;
     this.job = null;
+    /** The run waiting for a fresh worker to be ready (null when none). */
+    this.waiting = null;
     this.spawn();
   }
 
@@ -77,14 +79,22 @@ export class Computer {
     this.spawn();
   }
 
-  /** Computing. (Not while a run waits for a fresh worker: a worker
-   * replaced before it was ready leaves its waiters waiting for ever.) */
-  get busy() { return this.job !== null; }
+  /** Computing, or about to as soon as a fresh worker is ready (a cancel
+   * then drops the run; the worker is not replaced again while it loads). */
+  get busy() { return this.job !== null || this.waiting !== null; }
 
-  /** Runs `request`; a job still running is cancelled first. */
+  /** Runs `request`; a job still running, or a run still waiting for the
+   * worker, is cancelled first. */
   async run(request, onProgress, onPartial) {
     if (this.job) this.cancel();
-    await this.ready;
+    const ticket = {};
+    this.waiting = ticket;
+    try {
+      await this.ready;
+    } finally {
+      if (this.waiting !== ticket) throw new Cancelled();
+      this.waiting = null;
+    }
     if (this.inline) {
       // Give the page a moment to show "Computing…" before it freezes.
       await new Promise((r) => setTimeout(r, 30));
@@ -98,6 +108,8 @@ export class Computer {
   }
 
   cancel() {
+    // A run waiting for the worker stops when the worker is ready.
+    this.waiting = null;
     const job = this.job;
     if (!job) return;
     this.job = null;

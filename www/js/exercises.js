@@ -4,7 +4,7 @@
 // (checkAnswer), kept in this browser's local storage per sheet, and
 // exported as CSV. Nothing here computes an answer.
 import { core } from './core.js';
-import { Section, el, download } from './section.js';
+import { Section, el, download, fmt } from './section.js';
 
 const STORE = 'dlt-calc:answers:';
 
@@ -35,6 +35,39 @@ function plain(html) {
   return d.textContent;
 }
 
+/** The sheet in a file's `text`, or an error saying what file was expected
+ * and what `name` holds instead (not the JSON parser's "Unexpected
+ * token"). */
+export function sheetOf(name, text, model) {
+  const expected = 'expected an exercise sheet: a JSON file saved with "Download the sheet (JSON)"';
+  const start = text.trim().slice(0, 40).replace(/\s+/g, ' ');
+  const shown = start ? `it starts with "${start}${text.trim().length > 40 ? '…' : ''}"` : 'it is empty';
+  let request;
+  try {
+    request = JSON.parse(text);
+  } catch {
+    const kind = /^[^{[\n]*,/.test(text.trim()) ? 'a CSV table, not JSON' : 'not JSON';
+    throw new Error(`${name} is ${kind} (${shown}); ${expected}`);
+  }
+  if (request?.model !== model) {
+    const what = typeof request?.model === 'string'
+      ? `a request of the ${request.model} model` : 'JSON without a "model"';
+    throw new Error(`${name} is ${what}, not an exercise sheet ("model": "${model}"); ${expected}`);
+  }
+  return request;
+}
+
+/** A verdict in words: "Right: 13.12 s.", "Not right: … .", "Not read: … ."
+ * (the core's message may itself begin with "right"). */
+function verdictText(v) {
+  const message = String(v.message ?? '').trim();
+  if (v.status === 'right') {
+    const rest = message.replace(/^right\b[:.,—-]?\s*/i, '');
+    return rest ? `Right: ${rest}.` : 'Right.';
+  }
+  return v.status === 'wrong' ? `Not right: ${message}.` : `Not read: ${message}.`;
+}
+
 export class ExerciseSection extends Section {
   constructor(tab, ui) {
     super(tab, ui);
@@ -58,6 +91,7 @@ export class ExerciseSection extends Section {
       s.scalars.seed = String(Math.floor(Math.random() * 1_000_000));
       this.fill(s);
       this.changed({ now: true });
+      this.commit();
     });
     const save = el('button', { type: 'button', id: 'exercises-save' }, 'Download the sheet (JSON)');
     save.addEventListener('click', () => download('exercise-sheet.json',
@@ -77,10 +111,10 @@ export class ExerciseSection extends Section {
     input.value = '';
     if (!f) return;
     try {
-      const request = JSON.parse(await f.text());
-      if (request?.model !== this.tab.model) throw new Error('this file is not an exercise sheet');
+      const request = sheetOf(f.name, await f.text(), this.tab.model);
       this.fill(this.stateOf(request));
       this.changed({ now: true });
+      this.commit();
     } catch (err) {
       this.showError(`The sheet could not be opened: ${err.message}`);
     }
@@ -174,8 +208,7 @@ export class ExerciseSection extends Section {
     const check = el('button', { type: 'submit', className: 'primary', id: `${id}-check` }, 'Check');
     const form = el('form', { className: 'answer', id: `${id}-form`, noValidate: true }, answer, check);
     const say = (v) => {
-      verdict.textContent = v.status === 'right' ? `Right — ${v.message}.` : v.status === 'wrong'
-        ? `Not right: ${v.message}.` : `Not read: ${v.message}.`;
+      verdict.textContent = verdictText(v);
       verdict.className = `verdict-line ${v.status}`;
     };
     if (saved.status) say({ status: saved.status, message: saved.message ?? '' });
@@ -183,8 +216,15 @@ export class ExerciseSection extends Section {
       ev.preventDefault();
       const typed = this.typed(form);
       const v = core.checkAnswer(e.answer, typed);
-      say(v);
       const before = this.answers()[e.number] ?? {};
+      // Nothing typed (or picked) is no answer: the kept one stays.
+      if (typed.trim() === '') {
+        const kept = before.typed ? ` Your last answer (${before.typed}) is kept.` : '';
+        verdict.textContent = `${verdictText(v)}${kept}`;
+        verdict.className = `verdict-line ${v.status}`;
+        return;
+      }
+      say(v);
       this.record(e.number, {
         typed, status: v.status, message: v.message, at: new Date().toISOString(),
         tries: (before.tries ?? 0) + (v.status === 'unreadable' ? 0 : 1),
@@ -233,8 +273,12 @@ export class ExerciseSection extends Section {
       inputMode: 'decimal', value: saved.typed ?? '', placeholder: 'e.g. 5.75 or 1.2e5' });
     const label = el('label', { htmlFor: input.id });
     label.innerHTML = `${e.answer.asked} =`;
+    // What counts as right is said before the first try.
+    const tolerance = Number.isFinite(e.answer.tolerance)
+      ? el('span', { className: 'tolerance note', id: `${id}-tolerance` }, `(within ${fmt(e.answer.tolerance * 100)} % counts)`) : null;
+    if (tolerance) input.setAttribute('aria-describedby', tolerance.id);
     return el('span', { className: 'field' }, label, input,
-      e.answer.unit ? el('span', { className: 'unit' }, e.answer.unit) : null);
+      e.answer.unit ? el('span', { className: 'unit' }, e.answer.unit) : null, tolerance);
   }
 
   choice(e, id, saved) {

@@ -12,17 +12,24 @@ const REDRAW_EVERY = 250;
 /** The time left from the recent pace, not the average since the start:
  * parts differ in cost (a map's large machine counts take longest), so the
  * first quick parts would promise far too little. The pace is measured
- * over the last half of the time spent, at most `span` seconds. Says
- * nothing until it is known (in the first 2 s, below 5 % done) or while
- * it is not positive (a part that reports less than before). */
+ * over the last half of the time spent, at most `span` seconds. An
+ * estimate is said only once it is stable: the finishing times it
+ * predicted over the last `settle` seconds agree within a quarter of the
+ * time left (a map's first estimates swung from 740 s to 1 s). Near the
+ * end (99 % done, or under 2 s left) it says `'finishing'`, never "about
+ * 1 s left" while a last slow part goes on. Says nothing (null) until then,
+ * in the first 2 s, below 5 % done, or while the pace is not positive. */
 export class TimeLeft {
-  constructor(span = 6) {
+  constructor(span = 6, settle = 2) {
     this.span = span;
+    this.settle = settle;
     this.samples = [];
+    /** [now, predicted end] of the recent estimates (null: none then). */
+    this.ends = [];
   }
 
-  /** Seconds left (rounded) at `now` seconds with `fraction` done, or null. */
-  at(now, fraction) {
+  /** The pace's raw estimate of the seconds left, or null. */
+  raw(now, fraction) {
     const s = this.samples;
     s.push([now, fraction]);
     while (s.length > 1 && s[1][0] <= now - this.span) s.shift();
@@ -30,10 +37,30 @@ export class TimeLeft {
     const base = s.findLast(([t]) => t <= since);
     if (!base || now < 2 || fraction < 0.05 || now - base[0] < 0.5) return null;
     const pace = (fraction - base[1]) / (now - base[0]);
-    if (!(pace > 0)) return null;
-    const left = (1 - fraction) / pace;
-    return left < 10 ? Math.max(1, Math.round(left)) : 5 * Math.round(left / 5);
+    return pace > 0 ? (1 - fraction) / pace : null;
   }
+
+  /** Seconds left (rounded) at `now` seconds with `fraction` done,
+   * `'finishing'`, or null. */
+  at(now, fraction) {
+    const left = this.raw(now, fraction);
+    if (fraction >= 0.99) return 'finishing';
+    const e = this.ends;
+    e.push([now, left === null ? null : now + left]);
+    while (e.length > 1 && e[1][0] <= now - this.settle) e.shift();
+    if (left === null || now - e[0][0] < this.settle * 0.75 || e.some(([, end]) => end === null)) return null;
+    const ends = e.map(([, end]) => end);
+    const spread = Math.max(...ends) - Math.min(...ends);
+    if (spread > 0.25 * left + 0.5) return null;
+    if (left < 2) return 'finishing';
+    return left < 10 ? Math.round(left) : 5 * Math.round(left / 5);
+  }
+}
+
+/** What the status line says of the time left (see `TimeLeft.at`). */
+export function timeLeftText(left) {
+  if (left === null) return '';
+  return left === 'finishing' ? ' finishing…,' : ` about ${secs(left)} s left,`;
 }
 
 export class PooledSection extends Section {
@@ -67,7 +94,7 @@ export class PooledSection extends Section {
         redraw(true);
       }, (fraction) => {
         const left = eta.at((performance.now() - started) / 1000, fraction);
-        const text = left === null ? '' : ` about ${secs(left)} s left,`;
+        const text = timeLeftText(left);
         const finished = done.filter(Boolean).length;
         this.ui.progress(fraction, `${finished} of ${parts.length} ${this.spec.parts} done,${text} ${this.ui.pool.size} workers`);
       }, (i, value) => {

@@ -148,6 +148,47 @@ function about(spec, works) {
   return panel;
 }
 
+/** Two overlapping squares, drawn: the "⧉" character is a missing-glyph
+ * box with some systems' fonts. */
+function copyIcon() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  for (const [k, v] of Object.entries({ viewBox: '0 0 16 16', width: '1em', height: '1em', 'aria-hidden': 'true', class: 'icon' })) {
+    svg.setAttribute(k, v);
+  }
+  for (const [x, y] of [[1.5, 1.5], [5.5, 5.5]]) {
+    const r = document.createElementNS(ns, 'rect');
+    for (const [k, v] of Object.entries({ x, y, width: 9, height: 9, rx: 1.5, fill: x > 2 ? '#fff' : 'none', stroke: 'currentColor', 'stroke-width': 1.5 })) {
+      r.setAttribute(k, String(v));
+    }
+    svg.append(r);
+  }
+  return svg;
+}
+
+/** The most characters a number field shows at its usual width; a
+ * longer preset value widens the field. */
+const USUAL_CHARS = 8;
+
+/** Each number field's width in characters: as wide as its longest
+ * value in any preset of the tab (`1000000000000000` was cut). */
+function presetWidths(tab, form) {
+  const widths = {};
+  const note = (key, text) => { widths[key] = Math.max(widths[key] ?? 0, String(text ?? '').length); };
+  for (const [name] of tab.presets) {
+    let state;
+    try { state = fromRequest(form, core.example(name)); } catch { continue; }
+    for (const [k, v] of Object.entries(state.scalars)) if (typeof v === 'string') note(k, v);
+    for (const row of state.rows) for (const [k, v] of Object.entries(row)) note(`row.${k}`, v);
+  }
+  return widths;
+}
+
+/** Widens a number field to `chars` characters when they exceed the usual. */
+function fit(input, chars) {
+  if (chars > USUAL_CHARS) input.style.width = `calc(${chars + 1}ch + 0.8rem)`;
+}
+
 export class Section {
   /**
    * @param tab    the model's tab: {model, number, former, form, presets} (from Rust)
@@ -193,6 +234,7 @@ export class Section {
 
   build() {
     const { spec } = this;
+    this.widths = presetWidths(this.tab, spec);
     const form = el('form', { noValidate: true, id: `${spec.id}-form` });
     const presets = el('select', { id: `${spec.id}-preset`, 'aria-label': 'preset' },
       ...this.tab.presets.map(([name, label]) => el('option', { value: name }, label)));
@@ -200,6 +242,7 @@ export class Section {
     load.addEventListener('click', () => {
       this.fill(this.stateOf(core.example(presets.value)));
       this.changed({ now: true });
+      this.commit();
     });
     form.append(el('div', { className: 'row' }, el('label', { htmlFor: presets.id }, 'Preset'), presets, load));
 
@@ -226,6 +269,7 @@ export class Section {
         s.rows.push({ ...(s.rows.at(-1) ?? Object.fromEntries(t.columns.map((c) => [c.key, c.blank]))) });
         this.fill(s);
         this.changed();
+        this.commit();
       });
       form.append(el('div', { className: 'row' }, add));
     }
@@ -234,12 +278,21 @@ export class Section {
     copy.addEventListener('click', () => this.ui.copyLink());
     form.append(el('div', { className: 'row actions' }, compute, copy));
     form.addEventListener('input', () => this.changed());
-    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true, again: true }); });
+    // A value finished (a field left, a box ticked, a choice made) or
+    // Compute pressed: the input set is a history entry; typing is not.
+    form.addEventListener('change', () => this.commit());
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true, again: true }); this.commit(); });
 
     this.error = el('p', { className: 'error', role: 'alert', hidden: true, id: `${spec.id}-error` });
     this.result = el('div', { className: 'result', hidden: true, id: `${spec.id}-result` });
     this.staleNote = el('p', { className: 'stale-note', role: 'status', hidden: true, id: `${spec.id}-stale` });
     $('.form-slot', this.root).replaceChildren(form, this.error, this.staleNote, this.result);
+  }
+
+  /** Makes the inputs as they stand a history entry (Back returns to the
+   * previous ones), when they are valid and this tab is on screen. */
+  commit() {
+    if (!this.wasInvalid && this.ui.isActive(this)) this.ui.onCommit?.();
   }
 
   /** Dims the result, with `why`, while it is not for the inputs as they
@@ -279,6 +332,8 @@ export class Section {
       ? el('datalist', { id: `${id}-offered` }, ...f.suggestions.map(([value, what]) => el('option', { value, label: what })))
       : null;
     if (offered) input.setAttribute('list', offered.id);
+    // A placeholder (what an empty optional field means) is shown whole too.
+    if (!wide) fit(input, Math.max(this.widths[f.key] ?? 0, Math.min(16, (f.placeholder ?? '').length)));
     const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
     const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
     const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
@@ -309,6 +364,7 @@ export class Section {
       }
       input.value = JSON.stringify(request);
       this.changed({ now: true });
+      this.commit();
     });
     // The field's value when it is a request of one of those tabs.
     const base = () => {
@@ -339,6 +395,7 @@ export class Section {
           inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
           dataset: { field, key: c.key }, 'aria-label': label,
         });
+      if (c.kind !== 'choice') fit(input, Math.max(this.widths[`row.${c.key}`] ?? 0, String(values[c.key] ?? '').length));
       // An older link's word for an option (a renamed exercise) is read as the option.
       if (c.kind === 'choice') input.value = c.aliases?.[values[c.key]] ?? (values[c.key] || c.options[0]);
       // A cell that fills others (a mode its wake-up time and sleep power):
@@ -349,18 +406,19 @@ export class Section {
     // Serving order is the table's order: rows move up and down.
     const edit = (label, symbol, change) => {
       const b = el('button', { type: 'button', className: 'row-edit', title: `${label} ${t.prefix}${i + 1}`,
-        'aria-label': `${label} ${t.prefix}${i + 1}` }, symbol);
+        'aria-label': `${label} ${t.prefix}${i + 1}` }, typeof symbol === 'string' ? symbol : symbol());
       b.addEventListener('click', () => {
         const s = this.read();
         change(s.rows);
         this.fill(s);
         this.changed();
+        this.commit();
       });
       return b;
     };
     const swap = (rows, a, b) => { if (b >= 0 && b < rows.length) [rows[a], rows[b]] = [rows[b], rows[a]]; };
     tr.append(el('td', { className: 'row-edits' },
-      edit('duplicate', '⧉', (rows) => rows.splice(i + 1, 0, { ...rows[i] })),
+      edit('duplicate', copyIcon, (rows) => rows.splice(i + 1, 0, { ...rows[i] })),
       edit('move up', '↑', (rows) => swap(rows, i, i - 1)),
       edit('move down', '↓', (rows) => swap(rows, i, i + 1)),
       edit('remove', '×', (rows) => rows.splice(i, 1))));
@@ -422,7 +480,11 @@ export class Section {
       const v = state.scalars[input.dataset.key];
       if (input.type === 'checkbox') input.checked = Boolean(v);
       else if (input.tagName === 'SELECT') input.value = v || input.options[0]?.value || '';
-      else input.value = v ?? '';
+      else {
+        input.value = v ?? '';
+        // A link's longer value is shown whole too.
+        if (input.inputMode === 'decimal') fit(input, Math.max(this.widths[input.dataset.key] ?? 0, input.value.length));
+      }
     }
     if (this.spec.rows) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
     for (const sync of this.syncs ?? []) sync();

@@ -391,6 +391,10 @@ impl Tree for Search<'_> {
         self.lps >= self.limits.lps
     }
 
+    fn budget_used(&self) -> f64 {
+        self.lps as f64 / self.limits.lps.max(1) as f64
+    }
+
     /// The best schedule so far as a whole answer, so that a page keeps it
     /// when the search is stopped from outside.
     fn show(&mut self, bound: f64, progress: &mut dyn Progress) {
