@@ -223,6 +223,10 @@ struct Candidate {
     rss: f64,
     lines: [(f64, f64); MAX_LINES],
     knees: [f64; MAX_LINES - 1],
+    /// The last load of each knee's left line: a sample lies above knee
+    /// `i` if its load exceeds `splits[i]`, also when the knee is held on a
+    /// load (the partition, not the knee, says which line a sample is on).
+    splits: [f64; MAX_LINES - 1],
     /// Lines used.
     k: usize,
 }
@@ -303,6 +307,7 @@ fn constrained(pieces: &[Piece], gaps: &[(f64, f64)], held: &[Option<f64>]) -> O
             + e.iter().zip(&lambda).map(|(e, l)| e * l).sum::<f64>(),
         lines: [(0.0, 0.0); MAX_LINES],
         knees: [0.0; MAX_LINES - 1],
+        splits: [0.0; MAX_LINES - 1],
         k: pieces.len(),
     };
     for (l, p) in pieces.iter().enumerate() {
@@ -323,6 +328,7 @@ fn constrained(pieces: &[Piece], gaps: &[(f64, f64)], held: &[Option<f64>]) -> O
 /// gap (to within rounding; then pulled onto the gap).
 fn place_knees(c: &mut Candidate, gaps: &[(f64, f64)], held: &[Option<f64>]) -> Option<()> {
     for (i, &(low, high)) in gaps.iter().enumerate() {
+        c.splits[i] = low;
         c.knees[i] = match held[i] {
             Some(rho) => rho,
             None => {
@@ -459,8 +465,11 @@ fn theta(c: &Candidate, origin: Origin) -> Vec<f64> {
 }
 
 /// The fitted `y` at `x`, and the gradient of it in the parameters
-/// (written into `grad`), for `y = c + s x + Σ d_i (x − r_i)₊`.
-fn model(theta: &[f64], free: bool, k: usize, x: f64, grad: &mut [f64]) -> f64 {
+/// (written into `grad`), for `y = c + s x + Σ d_i (x − r_i)₊`. Which side
+/// of a knee a sample lies on is read from the partition (`splits`), so that
+/// a knee held on a load keeps that load's samples on their own line.
+fn model(theta: &[f64], splits: &[f64], free: bool, x: f64, grad: &mut [f64]) -> f64 {
+    let k = splits.len() + 1;
     let base = usize::from(free);
     let (c, s) = (if free { theta[0] } else { 0.0 }, theta[base]);
     if free {
@@ -470,7 +479,7 @@ fn model(theta: &[f64], free: bool, k: usize, x: f64, grad: &mut [f64]) -> f64 {
     let mut y = c + s * x;
     for i in 0..k - 1 {
         let (d, r) = (theta[base + 1 + i], theta[base + k + i]);
-        let above = x > r;
+        let above = x > splits[i];
         y += if above { d * (x - r) } else { 0.0 };
         grad[base + 1 + i] = if above { x - r } else { 0.0 };
         grad[base + k + i] = if above { -d } else { 0.0 };
@@ -493,7 +502,7 @@ fn assemble(
     let mut grad = vec![0.0; p];
     let mut residuals = Vec::with_capacity(xs.len());
     for (&x, &y) in xs.iter().zip(ys) {
-        residuals.push(y - model(&t, free, k, x, &mut grad));
+        residuals.push(y - model(&t, &best.splits[..k - 1], free, x, &mut grad));
         for a in 0..p {
             for b in 0..=a {
                 jtj.add(a, b, grad[a] * grad[b]);
