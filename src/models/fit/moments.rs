@@ -65,10 +65,9 @@ pub(super) struct Sorted {
 impl Sorted {
     /// Sorts once (`O(n log n)`) and sums once (`O(n)`).
     pub fn new(xs: &[f64], ys: &[f64]) -> Self {
-        let mut order: Vec<usize> = (0..xs.len()).collect();
-        order.sort_unstable_by(|&i, &j| xs[i].total_cmp(&xs[j]));
-        let xs: Vec<f64> = order.iter().map(|&i| xs[i]).collect();
-        let ys: Vec<f64> = order.iter().map(|&i| ys[i]).collect();
+        let mut pairs: Vec<(f64, f64)> = xs.iter().copied().zip(ys.iter().copied()).collect();
+        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
         let n = xs.len() as f64;
         let shift = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
         let mut starts = Vec::new();

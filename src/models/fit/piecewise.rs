@@ -279,32 +279,35 @@ fn quad(m: &[f64; 3], u: (f64, f64), v: (f64, f64)) -> f64 {
 
 /// The least-squares lines continuous at the `held` knees (the others
 /// free), by `β = β̂ − M Aᵀ (A M Aᵀ)⁻¹ A β̂`, `rss = rss₀ + eᵀ(A M Aᵀ)⁻¹e`;
-/// `None` if a free knee's lines do not meet inside its gap.
+/// `None` if a free knee's lines do not meet inside its gap. Fixed-size
+/// arrays only: this runs for most gaps of a million samples.
 fn constrained(pieces: &[Piece], gaps: &[(f64, f64)], held: &[Option<f64>]) -> Option<Candidate> {
-    let pins: Vec<(usize, f64)> = (0..held.len())
-        .filter_map(|i| held[i].map(|rho| (i, rho)))
-        .collect();
-    let mut w = Matrix::zeros(pins.len());
-    let mut e = vec![0.0; pins.len()];
+    let mut pins = [(0, 0.0); MAX_LINES - 1];
+    let mut count = 0;
+    for (i, h) in held.iter().enumerate() {
+        if let Some(rho) = *h {
+            pins[count] = (i, rho);
+            count += 1;
+        }
+    }
+    let pins = &pins[..count];
+    let mut w = [[0.0; MAX_LINES - 1]; MAX_LINES - 1];
+    let mut e = [0.0; MAX_LINES - 1];
     for (a, &(i, rho)) in pins.iter().enumerate() {
         let (p, q) = (&pieces[i], &pieces[i + 1]);
         e[a] = (p.c - q.c) + (p.s - q.s) * rho;
         for (b, &(j, sigma)) in pins.iter().enumerate() {
             for l in [i, i + 1] {
                 if let (Some(u), Some(v)) = (direction(i, rho, l), direction(j, sigma, l)) {
-                    w.add(a, b, quad(&pieces[l].m, u, v));
+                    w[a][b] += quad(&pieces[l].m, u, v);
                 }
             }
         }
     }
-    let lambda = if pins.is_empty() {
-        Vec::new()
-    } else {
-        w.solve(&e)?
-    };
+    let lambda = solve_small(w, e, count)?;
     let mut c = Candidate {
         rss: pieces.iter().map(|p| p.rss).sum::<f64>()
-            + e.iter().zip(&lambda).map(|(e, l)| e * l).sum::<f64>(),
+            + (0..count).map(|a| e[a] * lambda[a]).sum::<f64>(),
         lines: [(0.0, 0.0); MAX_LINES],
         knees: [0.0; MAX_LINES - 1],
         splits: [0.0; MAX_LINES - 1],
@@ -322,6 +325,35 @@ fn constrained(pieces: &[Piece], gaps: &[(f64, f64)], held: &[Option<f64>]) -> O
     }
     place_knees(&mut c, gaps, held)?;
     Some(c)
+}
+
+/// `λ` with `W λ = e` for the first `n` rows (Gaussian elimination with
+/// partial pivoting on at most 3 × 3); `None` if `W` is singular.
+fn solve_small(
+    mut w: [[f64; MAX_LINES - 1]; MAX_LINES - 1],
+    mut e: [f64; MAX_LINES - 1],
+    n: usize,
+) -> Option<[f64; MAX_LINES - 1]> {
+    for k in 0..n {
+        let p = (k..n).max_by(|&i, &j| w[i][k].abs().total_cmp(&w[j][k].abs()))?;
+        w.swap(k, p);
+        e.swap(k, p);
+        if !(w[k][k].abs() > 0.0) {
+            return None;
+        }
+        for i in k + 1..n {
+            let f = w[i][k] / w[k][k];
+            for j in k..n {
+                w[i][j] -= f * w[k][j];
+            }
+            e[i] -= f * e[k];
+        }
+    }
+    for k in (0..n).rev() {
+        let s: f64 = (k + 1..n).map(|j| w[k][j] * e[j]).sum();
+        e[k] = (e[k] - s) / w[k][k];
+    }
+    Some(e)
 }
 
 /// Each knee: its held place, or where its lines meet if that lies in its
@@ -410,7 +442,7 @@ impl Search<'_> {
     fn settle(&mut self) {
         let k = self.minima.len();
         let gaps = gaps(self.sorted, &self.ends[..k]);
-        if let Some(c) = best_for(&self.pieces[..k], &gaps) {
+        if let Some(c) = best_for(&self.pieces[..k], &gaps[..k - 1]) {
             if c.rss < self.best_rss() {
                 self.best = Some((c, self.ends));
             }
@@ -419,11 +451,12 @@ impl Search<'_> {
 }
 
 /// The ends of each knee's gap, for lines ending at groups `ends`.
-fn gaps(sorted: &Sorted, ends: &[usize]) -> Vec<(f64, f64)> {
-    ends[..ends.len() - 1]
-        .iter()
-        .map(|&e| (sorted.value(e), sorted.value(e + 1)))
-        .collect()
+fn gaps(sorted: &Sorted, ends: &[usize]) -> [(f64, f64); MAX_LINES - 1] {
+    let mut g = [(0.0, 0.0); MAX_LINES - 1];
+    for (gap, &e) in g.iter_mut().zip(&ends[..ends.len() - 1]) {
+        *gap = (sorted.value(e), sorted.value(e + 1));
+    }
+    g
 }
 
 /// The exact fit: the branch and bound on prefix sums, then the winning
@@ -447,7 +480,7 @@ fn search(sorted: &Sorted, minima: &[usize], origin: Origin) -> Result<Candidate
         s.pieces[line] = s.piece(line, sorted.direct(from, end + 1));
         from = end + 1;
     }
-    Ok(best_for(&s.pieces[..k], &gaps(sorted, &ends[..k])).unwrap_or(rough))
+    Ok(best_for(&s.pieces[..k], &gaps(sorted, &ends[..k])[..k - 1]).unwrap_or(rough))
 }
 
 /// The fit's parameters `(c, s, d_i, r_i)` of
