@@ -57,14 +57,15 @@ fn least_squares(rows: &[Vec<f64>], y: &[f64]) -> Option<(Vec<f64>, f64)> {
     for k in 0..p {
         let piv = (k..p).max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs()))?;
         a.swap(k, piv);
-        if a[k][k].abs() < 1e-12 * a[k].iter().fold(0.0f64, |m, v| m.max(v.abs())) {
+        let pivot = a[k].clone();
+        if pivot[k].abs() < 1e-12 * pivot.iter().fold(0.0f64, |m, v| m.max(v.abs())) {
             return None;
         }
-        for i in 0..p {
+        for (i, row) in a.iter_mut().enumerate() {
             if i != k {
-                let f = a[i][k] / a[k][k];
-                for j in k..=p {
-                    a[i][j] -= f * a[k][j];
+                let f = row[k] / pivot[k];
+                for (r, q) in row[k..].iter_mut().zip(&pivot[k..]) {
+                    *r -= f * q;
                 }
             }
         }
@@ -208,7 +209,8 @@ fn two_levels_on_exact_data_are_recovered() {
 fn k_lines_on_exact_data_are_recovered() {
     let xs = scrambled(100);
     // (intercept, first slope, knees with their changes of slope)
-    let cases: [(f64, f64, &[(f64, f64)]); 4] = [
+    type Case<'a> = (f64, f64, &'a [(f64, f64)]);
+    let cases: [Case; 4] = [
         (10.0, 0.2, &[(25.5, 0.8), (61.0, 2.0)]),
         (3.0, 1.0, &[(30.0, -0.5), (70.5, 4.0)]),
         (1.0, 0.1, &[(20.2, 0.4), (45.0, 1.5), (80.7, 3.0)]),
@@ -230,6 +232,21 @@ fn k_lines_on_exact_data_are_recovered() {
         }
         assert_eq!(f.convex, knees.iter().all(|k| k.1 > 0.0));
     }
+    // Three lines, the first through the origin.
+    let knees = [(33.3, 1.0), (70.0, 2.5)];
+    let ys: Vec<f64> = xs.iter().map(|&x| hinge(0.0, 0.5, &knees, x)).collect();
+    let f = k_lines_with(&xs, &ys, 3, Origin::Through).unwrap();
+    assert!(f.lines[0].intercept.is_none());
+    close(f.lines[0].slope.value, 0.5, 1e-9, "first slope");
+    close(f.lines[2].slope.value, 4.0, 1e-9, "last slope");
+    close(
+        f.lines[2].intercept.unwrap().value,
+        -33.3 - 175.0,
+        1e-9,
+        "last intercept",
+    );
+    close(f.knees[0].value, 33.3, 1e-9, "knee 1");
+    close(f.knees[1].value, 70.0, 1e-9, "knee 2");
 }
 
 /// How often, in 200 seeded repetitions of noisy two-level data, each

@@ -178,7 +178,7 @@ struct Piece {
 impl Piece {
     /// `y = c + s x` (at least two distinct `x`).
     fn free(mo: &Moments) -> Self {
-        if !(mo.sxx > 0.0) {
+        if mo.sxx.is_nan() || mo.sxx <= 0.0 {
             return Piece::unusable();
         }
         let s = mo.sxy / mo.sxx;
@@ -338,13 +338,14 @@ fn solve_small(
         let p = (k..n).max_by(|&i, &j| w[i][k].abs().total_cmp(&w[j][k].abs()))?;
         w.swap(k, p);
         e.swap(k, p);
-        if !(w[k][k].abs() > 0.0) {
+        let pivot = w[k];
+        if pivot[k] == 0.0 || pivot[k].is_nan() {
             return None;
         }
         for i in k + 1..n {
-            let f = w[i][k] / w[k][k];
-            for j in k..n {
-                w[i][j] -= f * w[k][j];
+            let f = w[i][k] / pivot[k];
+            for (wij, pj) in w[i][k..n].iter_mut().zip(&pivot[k..n]) {
+                *wij -= f * pj;
             }
             e[i] -= f * e[k];
         }
