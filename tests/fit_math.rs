@@ -757,3 +757,34 @@ fn power_factors_carry_their_intervals() {
         })
     );
 }
+
+#[test]
+fn a_fit_in_other_units_is_the_same_fit_rescaled() {
+    // Loads in MB or in bytes, times in s or in µs: every estimate scales
+    // with its unit, intervals included (no loss to the units' sizes).
+    let mut rng = Rng(31);
+    let xs: Vec<f64> = (0..50).map(|_| rng.between(100.0, 20_000.0)).collect();
+    let ys: Vec<f64> = xs
+        .iter()
+        .map(|x| (0.0102 * x).max(0.0867 * x - 513.0) * (1.0 + 0.03 * normal(&mut rng)))
+        .collect();
+    let f = two_level(&xs, &ys).unwrap();
+    let (sx, sy) = (1048576.0 * 1.1, 1e6);
+    let bx: Vec<f64> = xs.iter().map(|x| x * sx).collect();
+    let by: Vec<f64> = ys.iter().map(|y| y * sy).collect();
+    let g = two_level(&bx, &by).unwrap();
+    for (e, h, unit) in [
+        (f.a1, g.a1, sy / sx),
+        (f.a2, g.a2, sy / sx),
+        (f.b2, g.b2, sy),
+        (f.r, g.r, sx),
+    ] {
+        let relative = |a: f64, b: f64| (a - b).abs() / b.abs();
+        assert!(relative(h.value, e.value * unit) < 1e-9, "{h:?} vs {e:?}");
+        assert!(
+            relative(h.std_error, e.std_error * unit) < 1e-7,
+            "{h:?} vs {e:?}"
+        );
+    }
+    close(g.fit.r2, f.fit.r2, 1e-9, "r²");
+}

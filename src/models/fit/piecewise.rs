@@ -609,15 +609,12 @@ fn line_estimates(
     }
 }
 
-/// The knee whose change of slope is smallest against its lines' slopes:
-/// the one the data do not place when the covariance is singular.
+/// The knee with the smallest change of slope: the one the data do not
+/// place when the covariance is singular.
 fn flattest(t: &[f64], free: bool, k: usize) -> FitError {
     let base = usize::from(free);
-    let scale = t[base].abs().max(f64::MIN_POSITIVE);
     let knee = (0..k - 1)
-        .min_by(|&a, &b| {
-            (t[base + 1 + a].abs() / scale).total_cmp(&(t[base + 1 + b].abs() / scale))
-        })
+        .min_by(|&a, &b| t[base + 1 + a].abs().total_cmp(&t[base + 1 + b].abs()))
         .unwrap_or(0);
     FitError::Undetermined { knee: knee + 1 }
 }
