@@ -67,7 +67,7 @@ pub struct KneeFit {
 ///
 /// Data on one exact straight line give both lines the same slope, and
 /// then no knee: [`FitError::Undetermined`] (the caller falls back on
-/// [`line`]). Measured data always have some change of slope; when it is
+/// [`line()`]). Measured data always have some change of slope; when it is
 /// noise, [`KneeFit::preferred`] says so.
 pub fn two_level(xs: &[f64], ys: &[f64]) -> Result<KneeFit, FitError> {
     two_level_with(xs, ys, Origin::Through)
