@@ -12,6 +12,7 @@ use dlt_calc::core::model::Model;
 use dlt_calc::core::platform::Processor;
 use dlt_calc::core::processing::{Level, ProcessingTime};
 use dlt_calc::core::progress::Silent;
+use dlt_calc::models::fit;
 use dlt_calc::models::heterogeneous::{self, Algorithm, Mode, Objective, SortRule};
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};
 use dlt_calc::models::installments::{self, evaluate, simulate};
@@ -557,6 +558,49 @@ fn heterogeneous_rows(budget: Duration) {
         "<= 10 s",
         median(budget, || {
             black_box(front.solve(&mut Silent).unwrap());
+        }),
+    );
+    fits(budget);
+}
+
+/// `n` timings of a two-level machine (knee at 6 739 MB, as `[000]`'s
+/// reference instance), loads spread over 100–20 000 MB, 2 % noise.
+fn timings(n: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut unit = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (a1, a2, r) = (0.0102, 0.0867, 6739.0);
+    let xs: Vec<f64> = (0..n).map(|_| 100.0 + 19_900.0 * unit()).collect();
+    let ys = xs
+        .iter()
+        .map(|&x| (a1 * x).max(a2 * x - (a2 - a1) * r) * (1.0 + 0.04 * (unit() - 0.5)))
+        .collect();
+    (xs, ys)
+}
+
+/// M9: the exact piecewise fits with their intervals (issue 31: 10⁵
+/// samples within 100 ms).
+fn fits(budget: Duration) {
+    for (n, target) in [(100_000, "≤ 100 ms"), (1_000_000, "")] {
+        let (xs, ys) = timings(n);
+        row(
+            &format!("M9 two-level fit with intervals, {n} samples"),
+            target,
+            median(budget, || {
+                black_box(fit::knee::two_level(black_box(&xs), black_box(&ys)).unwrap());
+            }),
+        );
+    }
+    let (xs, ys) = timings(2_000);
+    row(
+        "M9 three-line fit with intervals, 2 000 distinct loads",
+        "",
+        median(budget, || {
+            black_box(fit::piecewise::k_lines(&xs, &ys, 3).unwrap());
         }),
     );
 }

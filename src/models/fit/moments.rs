@@ -1,0 +1,129 @@
+//! The samples sorted by load, grouped by distinct load, with prefix sums
+//! of their moments, so that the least-squares line of any run of groups
+//! costs `O(1)`.
+//!
+//! The prefix sums are of values shifted by the means of all samples, and
+//! every run's moments are turned into centred ones (`Σ(x − x̄)²`, …): the
+//! moments that a line's fit needs are unchanged by a shift, and the shift
+//! keeps the differences of large prefix sums from losing digits.
+
+/// A run of samples' count, means and centred second moments.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Moments {
+    /// Samples.
+    pub n: f64,
+    /// Mean `x`.
+    pub mx: f64,
+    /// Mean `y`.
+    pub my: f64,
+    /// `Σ(x − x̄)²`.
+    pub sxx: f64,
+    /// `Σ(x − x̄)(y − ȳ)`.
+    pub sxy: f64,
+    /// `Σ(y − ȳ)²`.
+    pub syy: f64,
+}
+
+impl Moments {
+    /// The moments of these samples, in two passes (exact to rounding).
+    pub fn direct(xs: &[f64], ys: &[f64]) -> Self {
+        let n = xs.len() as f64;
+        let mx = xs.iter().sum::<f64>() / n;
+        let my = ys.iter().sum::<f64>() / n;
+        let mut m = Moments {
+            n,
+            mx,
+            my,
+            ..Moments::default()
+        };
+        for (x, y) in xs.iter().zip(ys) {
+            let (dx, dy) = (x - mx, y - my);
+            m.sxx += dx * dx;
+            m.sxy += dx * dy;
+            m.syy += dy * dy;
+        }
+        m
+    }
+}
+
+/// The samples sorted by `x`, grouped by distinct `x`.
+#[derive(Debug, Clone)]
+pub(super) struct Sorted {
+    /// `x`, ascending.
+    pub xs: Vec<f64>,
+    /// `y`, in the same order.
+    pub ys: Vec<f64>,
+    /// Where each group of equal `x` starts, and the number of samples last.
+    starts: Vec<usize>,
+    /// Shifted sums `(x, y, x², xy, y²)` of the groups before each group
+    /// boundary (one more entry than groups).
+    prefix: Vec<[f64; 5]>,
+    /// The shifts: the means of all `x` and all `y`.
+    shift: (f64, f64),
+}
+
+impl Sorted {
+    /// Sorts once (`O(n log n)`) and sums once (`O(n)`).
+    pub fn new(xs: &[f64], ys: &[f64]) -> Self {
+        let mut pairs: Vec<(f64, f64)> = xs.iter().copied().zip(ys.iter().copied()).collect();
+        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
+        let n = xs.len() as f64;
+        let shift = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+        let mut starts = Vec::new();
+        let mut prefix = vec![[0.0; 5]];
+        let mut sum = [0.0; 5];
+        for (i, (&x, &y)) in xs.iter().zip(&ys).enumerate() {
+            if i > 0 && x != xs[i - 1] {
+                prefix.push(sum);
+            }
+            if i == 0 || x != xs[i - 1] {
+                starts.push(i);
+            }
+            let (dx, dy) = (x - shift.0, y - shift.1);
+            for (s, v) in sum.iter_mut().zip([dx, dy, dx * dx, dx * dy, dy * dy]) {
+                *s += v;
+            }
+        }
+        prefix.push(sum);
+        starts.push(xs.len());
+        Self {
+            xs,
+            ys,
+            starts,
+            prefix,
+            shift,
+        }
+    }
+
+    /// Distinct values of `x`.
+    pub fn groups(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The `x` of group `g`.
+    pub fn value(&self, g: usize) -> f64 {
+        self.xs[self.starts[g]]
+    }
+
+    /// The moments of groups `from..to`, from the prefix sums (`O(1)`).
+    pub fn moments(&self, from: usize, to: usize) -> Moments {
+        let (a, b) = (&self.prefix[from], &self.prefix[to]);
+        let n = (self.starts[to] - self.starts[from]) as f64;
+        let [sx, sy, sxx, sxy, syy] = [0, 1, 2, 3, 4].map(|i| b[i] - a[i]);
+        Moments {
+            n,
+            mx: self.shift.0 + sx / n,
+            my: self.shift.1 + sy / n,
+            sxx: sxx - sx * sx / n,
+            sxy: sxy - sx * sy / n,
+            syy: syy - sy * sy / n,
+        }
+    }
+
+    /// The moments of groups `from..to`, summed afresh (`O(samples)`).
+    pub fn direct(&self, from: usize, to: usize) -> Moments {
+        let range = self.starts[from]..self.starts[to];
+        Moments::direct(&self.xs[range.clone()], &self.ys[range])
+    }
+}
