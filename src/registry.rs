@@ -88,3 +88,9 @@ impl Catalogue for Models {
             .collect()
     }
 }
+
+impl crate::models::fit::validity::Directory for Models {
+    fn entries() -> Vec<&'static dyn Entry> {
+        all().collect()
+    }
+}

@@ -3,6 +3,7 @@
 
 use crate::core::entry::{Entry, Registered};
 
+pub mod fit;
 pub mod heterogeneous;
 pub mod hierarchical;
 pub mod installments;
