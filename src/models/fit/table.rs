@@ -9,7 +9,8 @@
 //! and `time (s)` are read as `time_s`. Text columns: `machine` (one table
 //! calibrates a heterogeneous cluster, [`Table::groups`]), `state` (of a
 //! power reading), `run` (of a measured run) and `application`. Sizes are
-//! decimal (1 GB = 1000 MB).
+//! decimal (1 GB = 1000 MB). A line of a CSV text that starts with `#` is
+//! a comment.
 
 use std::collections::BTreeMap;
 

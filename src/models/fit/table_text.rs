@@ -1,7 +1,8 @@
 //! Reading a [`Table`]: its headers (name and unit), its cells (numbers
 //! converted, texts trimmed), from CSV or TSV text through the `csv` crate
 //! (quotes, CRLF and a byte-order mark handled as spreadsheets write them)
-//! or from JSON rows or columns.
+//! or from JSON rows or columns. A line that starts with `#` is a comment
+//! (where the data come from), skipped.
 
 use std::collections::BTreeMap;
 
@@ -266,7 +267,8 @@ fn delimiter(first_line: &str) -> u8 {
 /// Reads a CSV or TSV text.
 pub(super) fn read(text: &str) -> Result<Table, TableError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(first) = text.lines().find(|l| !l.trim().is_empty()) else {
+    let header = |l: &&str| !l.trim().is_empty() && !l.starts_with('#');
+    let Some(first) = text.lines().find(header) else {
         return Err(TableError::Empty);
     };
     let mut reader = csv::ReaderBuilder::new()
@@ -274,6 +276,7 @@ pub(super) fn read(text: &str) -> Result<Table, TableError> {
         .has_headers(false)
         .flexible(true)
         .trim(csv::Trim::All)
+        .comment(Some(b'#'))
         .from_reader(text.as_bytes());
     let mut record = csv::StringRecord::new();
     let mut builder: Option<(Builder, usize)> = None;
