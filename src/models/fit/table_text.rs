@@ -279,6 +279,7 @@ pub(super) fn read(text: &str) -> Result<Table, TableError> {
         .comment(Some(b'#'))
         .from_reader(text.as_bytes());
     let mut record = csv::StringRecord::new();
+    let mut lines = Lines::new(text);
     let mut builder: Option<(Builder, usize)> = None;
     loop {
         let more = reader.read_record(&mut record).map_err(unreadable)?;
@@ -288,8 +289,7 @@ pub(super) fn read(text: &str) -> Result<Table, TableError> {
         if record.iter().all(|cell| cell.trim().is_empty()) {
             continue; // a blank line, or a row of empty cells a spreadsheet adds
         }
-        let line = record.position().map_or(0, |p| p.line() as usize);
-        let place = Place::Line(line);
+        let place = Place::Line(lines.at(record.position().map_or(0, |p| p.byte() as usize)));
         match &mut builder {
             None => {
                 let specs = specs(record.iter())?;
@@ -306,6 +306,54 @@ pub(super) fn read(text: &str) -> Result<Table, TableError> {
         }
     }
     builder.ok_or(TableError::Empty)?.0.finish()
+}
+
+/// Line numbers of byte offsets, counted as an editor does (blank lines
+/// too, which the reader's own count skips), for offsets that only grow.
+struct Lines<'a> {
+    text: &'a [u8],
+    /// The byte counted up to, and the line it is on (from 1).
+    at: (usize, usize),
+    /// The line break: `\n`, or `\r` in a text without one.
+    newline: u8,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        let newline = if text.contains('\n') { b'\n' } else { b'\r' };
+        Lines {
+            text: text.as_bytes(),
+            at: (0, 1),
+            newline,
+        }
+    }
+
+    /// The line of the record the reader places at byte `byte`: the end
+    /// of the record before it, so the blank and comment lines it skipped
+    /// are skipped here too.
+    fn at(&mut self, byte: usize) -> usize {
+        let (from, line) = self.at;
+        let mut to = byte.clamp(from, self.text.len());
+        loop {
+            match self.text.get(to) {
+                Some(b'\r' | b'\n') => to += 1,
+                Some(b'#') => {
+                    let rest = &self.text[to..];
+                    to += rest
+                        .iter()
+                        .position(|b| *b == self.newline)
+                        .unwrap_or(rest.len());
+                }
+                _ => break,
+            }
+        }
+        let breaks = self.text[from..to]
+            .iter()
+            .filter(|b| **b == self.newline)
+            .count();
+        self.at = (to, line + breaks);
+        line + breaks
+    }
 }
 
 /// The reader's error, with its line when it has one.
