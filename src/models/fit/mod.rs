@@ -1,6 +1,7 @@
 //! M9: from a user's own measurements to the models' parameters, and the
 //! models' predictions checked against measured runs (`[004]` §2).
 
+pub mod columns;
 pub mod data;
 pub mod table;
 pub mod table_error;

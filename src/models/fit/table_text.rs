@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::table::{Cell, Column, Quantity, Table, Values, MAX_ROWS, TEXT_COLUMNS};
+use super::columns::{Cell, Column, Quantity, Table, Values, MAX_ROWS, TEXT_COLUMNS};
 use super::table_error::{Place, TableError};
 
 /// What a header says a column holds.
