@@ -338,3 +338,73 @@ fn a_check_reads_and_writes_json() {
         json!({"request": preset("hierarchical"), "runs": [{"makespan": 1.0, "machine": [1.0]}]});
     assert!(serde_json::from_value::<Validity>(typo).is_err());
 }
+
+#[test]
+fn runs_are_read_from_a_table() {
+    use dlt_calc::models::fit::runs::runs;
+    use dlt_calc::models::fit::table::Table;
+    let json = preset("linear");
+    let (small, _) = solved(&with(&json, &[("load", json!(500.0))]));
+    let (big, _) = solved(&with(&json, &[("load", json!(2000.0))]));
+    let text = format!(
+        "run,load_GB,time_ms\nsmall,0.5,{}\nbig,2,{}\n",
+        small * 1e3 * 1.02,
+        big * 1e3 * 0.99
+    );
+    let table = Table::from_text(&text).expect("reads");
+    let measured = runs(&table).expect("runs");
+    assert_eq!(measured.len(), 2);
+    assert_eq!(measured[1].set["load"], 2000.0);
+    let result = checked(&json, measured).expect("ok");
+    assert_eq!(result.runs[0].name, "small");
+    assert!((result.runs[0].error - 0.02).abs() < 1e-9, "{result:?}");
+    assert!((result.runs[1].error + 0.01).abs() < 1e-9, "{result:?}");
+
+    // One row per machine: the makespan is the latest, unless a row of `all` gives it.
+    let json = preset("hierarchical");
+    let (makespan, finish) = solved(&json);
+    let text = format!(
+        "run,machine,time_s\nr1,P1,{}\nr2,P1,{}\nr1,P2,{}\nr2,all,{}\nr2,P2,{}\n",
+        finish[0] * 1.1,
+        finish[0],
+        finish[1] * 1.1,
+        makespan * 1.2,
+        finish[1]
+    );
+    let runs = runs(&Table::from_text(&text).expect("reads")).expect("runs");
+    let result = checked(&json, runs).expect("ok");
+    let r1 = &result.runs[0];
+    assert_eq!(r1.name, "r1");
+    assert!(
+        (r1.measured - finish[0].max(finish[1]) * 1.1).abs() < 1e-9,
+        "{r1:?}"
+    );
+    assert!(
+        r1.machines.iter().all(|m| (m.error - 0.1).abs() < 1e-9),
+        "{r1:?}"
+    );
+    assert!((result.runs[1].error - 0.2).abs() < 1e-9, "{result:?}");
+    assert!(result.runs[1].machines.iter().all(|m| m.error.abs() < 1e-9));
+}
+
+#[test]
+fn a_table_of_runs_that_does_not_add_up_is_refused_with_its_row() {
+    use dlt_calc::models::fit::runs::runs;
+    use dlt_calc::models::fit::table::Table;
+    let cases: [(&str, &[&str]); 4] = [
+        ("size_MB,time_s\n1,2\n", &["`run` is missing", "validity"]),
+        ("run,size_MB\na,2\n", &["`time` is missing", "time_s"]),
+        (
+            "run,machine,load_MB,time_s\na,P1,1,2\nb,P1,1,2\na,P2,3,2\n",
+            &["row 4", "`load_MB`", "`a`", "1 MB", "3 MB"],
+        ),
+        ("run,time_s\na,1\na,2\n", &["row 3", "`a`", "one row"]),
+    ];
+    for (text, words) in cases {
+        let table = Table::from_text(text).expect("reads");
+        let message = runs(&table).expect_err(text).to_string();
+        for word in words {
+            assert!(message.contains(word), "{text}: {message:?} lacks {word:?}");
+        }
+    }
+}

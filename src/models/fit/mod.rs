@@ -3,6 +3,7 @@
 
 pub mod columns;
 pub mod data;
+pub mod runs;
 pub mod table;
 pub mod table_error;
 mod table_text;
