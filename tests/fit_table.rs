@@ -478,3 +478,17 @@ fn text_columns_keep_strings_and_numbers_their_quantity() {
     let schema = serde_json::to_value(schemars::schema_for!(Measurements)).expect("JSON");
     assert!(schema.to_string().contains("csv"));
 }
+
+#[test]
+fn a_column_without_a_header_is_skipped_while_it_is_empty() {
+    let table = read("size_MB,time_s,\n1,2,\n3,4,\n");
+    assert_eq!(table.columns.len(), 2);
+    assert_eq!(numbers(&table, Quantity::Time), vec![2.0, 4.0]);
+    let two_blank = read("size_MB,,time_s,\n1,,2,\n");
+    assert_eq!(numbers(&two_blank, Quantity::Time), vec![2.0]);
+    let message = refused("size_MB,time_s,\n1,2,\n3,4,5\n").to_string();
+    assert!(
+        message.contains("row 3") && message.contains("column 3"),
+        "{message}"
+    );
+}

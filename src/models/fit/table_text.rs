@@ -18,6 +18,9 @@ struct Spec {
     name: String,
     /// The quantity and the factor to its unit, for a numeric column.
     numeric: Option<(Quantity, f64)>,
+    /// No header: a column a spreadsheet adds after the last, skipped
+    /// while its cells are empty.
+    blank: bool,
 }
 
 /// The header `name_unit`, `name [unit]` or `name (unit)` as a name
@@ -48,11 +51,13 @@ fn spec(header: &str) -> Result<Spec, TableError> {
     let header = header.trim().to_string();
     let (name, unit) = split_header(&header);
     let column = header.clone();
-    if TEXT_COLUMNS.contains(&name.as_str()) && unit.is_none() {
+    let blank = header.is_empty();
+    if blank || (TEXT_COLUMNS.contains(&name.as_str()) && unit.is_none()) {
         return Ok(Spec {
             header,
             name,
             numeric: None,
+            blank,
         });
     }
     let Some(quantity) = Quantity::of_name(&name) else {
@@ -73,6 +78,7 @@ fn spec(header: &str) -> Result<Spec, TableError> {
             header,
             name,
             numeric: Some((quantity, factor)),
+            blank: false,
         }),
         None => Err(TableError::UnknownUnit {
             column,
@@ -89,7 +95,7 @@ fn specs<'a>(headers: impl Iterator<Item = &'a str>) -> Result<Vec<Spec>, TableE
         let spec = spec(header)?;
         let same = |s: &Spec| match (s.numeric, spec.numeric) {
             (Some((a, _)), Some((b, _))) => a == b,
-            (None, None) => s.name == spec.name,
+            (None, None) => s.name == spec.name && !spec.blank,
             _ => false,
         };
         if let Some(first) = specs.iter().find(|s| same(s)) {
@@ -151,10 +157,15 @@ impl Builder {
         if self.places.len() >= MAX_ROWS {
             return Err(TableError::TooManyRows { limit: MAX_ROWS });
         }
-        for ((spec, values), raw) in self.specs.iter().zip(&mut self.values).zip(cells) {
-            match values {
-                Values::Numbers(v) => v.push(number(spec, raw, place)?),
-                Values::Texts(v) => v.push(text(spec, raw, place)?),
+        let columns = self.specs.iter().zip(&mut self.values).zip(cells);
+        for (k, ((spec, values), raw)) in columns.enumerate() {
+            match (values, spec.numeric) {
+                _ if spec.blank => unnamed(k, raw, place)?,
+                (Values::Numbers(v), Some(numeric)) => {
+                    v.push(number(&spec.header, numeric, raw, place)?)
+                }
+                (Values::Numbers(_), None) => {}
+                (Values::Texts(v), _) => v.push(text(spec, raw, place)?),
             }
         }
         self.places.push(place);
@@ -169,6 +180,7 @@ impl Builder {
             .specs
             .into_iter()
             .zip(self.values)
+            .filter(|(spec, _)| !spec.blank)
             .map(|(spec, values)| Column {
                 header: spec.header,
                 name: spec.name,
@@ -183,12 +195,30 @@ impl Builder {
     }
 }
 
-/// A numeric cell in its quantity's unit, checked.
-fn number(spec: &Spec, raw: Raw<'_>, row: Place) -> Result<f64, TableError> {
-    let Some((quantity, factor)) = spec.numeric else {
-        return Ok(0.0);
-    };
-    let column = || spec.header.clone();
+/// A cell of a column without a header (the `k`-th, from 0), which must
+/// be empty.
+fn unnamed(k: usize, raw: Raw<'_>, row: Place) -> Result<(), TableError> {
+    match raw {
+        Raw::Text(t) if t.trim().is_empty() => Ok(()),
+        _ => Err(TableError::Unreadable {
+            row: Some(row),
+            why: format!(
+                "column {} has a value but no header: name it (e.g. time_s) or empty it",
+                k + 1
+            ),
+        }),
+    }
+}
+
+/// A numeric cell in its quantity's unit (`numeric`: the quantity and
+/// the factor to its unit), checked.
+fn number(
+    header: &str,
+    (quantity, factor): (Quantity, f64),
+    raw: Raw<'_>,
+    row: Place,
+) -> Result<f64, TableError> {
+    let column = || header.to_string();
     let (given, text) = match raw {
         Raw::Number(v) => (v, v.to_string()),
         Raw::Text(t) => {
