@@ -408,3 +408,49 @@ fn a_table_of_runs_that_does_not_add_up_is_refused_with_its_row() {
         }
     }
 }
+
+#[test]
+fn a_schedule_too_large_to_draw_still_has_its_makespan() {
+    let machine = json!({"compute": 1.0, "count": 3000, "rate": 1e-6, "startup": 1e-3});
+    let json = with(
+        &preset("linear"),
+        &[
+            ("machines", json!([machine])),
+            ("load", json!(1e7)),
+            ("series", json!(false)),
+        ],
+    );
+    json.get("power")
+        .expect("the preset has powers, which stay");
+    let request = Request::from_value(json.clone()).expect("a request");
+    let response = run(&request, &mut Silent).expect("solves");
+    assert!(response.gantt().is_none(), "drawn: pick more machines");
+    let makespan = response.get("report").and_then(|r| r["makespan"].as_f64());
+    let makespan = makespan.expect("a makespan");
+    let result = checked(&json, vec![measured(makespan * 1.04)]).expect("ok");
+    assert!(near(result.runs[0].predicted, makespan, 1e-9));
+    assert!((result.runs[0].error - 0.04).abs() < 1e-9);
+    let per_machine = Run {
+        machines: Some(vec![1.0; 3000]),
+        ..measured(makespan)
+    };
+    let message = refused(&json, vec![per_machine]);
+    assert!(
+        message.contains("runs[0].machines") && message.contains("too large to draw"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_long_list_of_predicted_machines_is_shortened() {
+    use dlt_calc::models::fit::validity::ValidityProblem;
+    let predicted: Vec<String> = (1..=10).map(|k| format!("P{k}")).collect();
+    let problem = ValidityProblem::MachineCount {
+        given: 1,
+        predicted,
+    };
+    assert_eq!(
+        problem.to_string(),
+        "gives 1 finish times, but the predicted schedule has 10 machines (P1, P2, P3, …, P10)"
+    );
+}

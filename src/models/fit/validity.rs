@@ -21,7 +21,7 @@ use serde_json::Value;
 use crate::core::entry::Entry;
 use crate::core::error::{Checker, Error, Invalid, Validate};
 use crate::core::gantt::{Activity, Gantt};
-use crate::core::map::{MapBase, Parameter, Tagged, Target};
+use crate::core::map::{Cache, MapBase, MapQuantity, Parameter, Quantity, Tagged, Target};
 use crate::core::progress::Progress;
 
 /// The most runs one check compares.
@@ -158,6 +158,9 @@ pub enum ValidityProblem {
     },
     /// The run's changes make the request invalid.
     Invalidates(String),
+    /// Per-machine times for a schedule too large to draw, whose machines'
+    /// times are not kept.
+    NotDrawn,
 }
 
 impl fmt::Display for ValidityProblem {
@@ -174,15 +177,27 @@ impl fmt::Display for ValidityProblem {
                     "the model predicts a makespan of 0 s: there is no relative error"
                 )
             }
-            ValidityProblem::MachineCount { given, predicted } => write!(
-                f,
-                "gives {given} finish times, but the predicted schedule has {} machines ({})",
-                predicted.len(),
-                predicted.join(", ")
-            ),
+            ValidityProblem::MachineCount { given, predicted } => {
+                let names = match predicted.as_slice() {
+                    [first @ .., last] if predicted.len() > 6 => {
+                        format!("{}, …, {last}", first[..3].join(", "))
+                    }
+                    all => all.join(", "),
+                };
+                write!(
+                    f,
+                    "gives {given} finish times, but the predicted schedule has {} machines ({names})",
+                    predicted.len()
+                )
+            }
             ValidityProblem::Invalidates(why) => {
                 write!(f, "makes the request invalid: {why}")
             }
+            ValidityProblem::NotDrawn => write!(
+                f,
+                "cannot be compared: the predicted schedule is too large to draw, so its \
+                 machines' finish times are not kept (compare the makespan only)"
+            ),
         }
     }
 }
@@ -198,8 +213,9 @@ impl From<ValidityProblem> for Invalid {
 pub struct Prediction {
     /// The makespan `C^T`, s.
     pub makespan: f64,
-    /// Each machine's name and finish time (its last busy moment), s.
-    pub machines: Vec<(String, f64)>,
+    /// Each machine's name and finish time (its last busy moment), s;
+    /// `None` when the answer does not draw its schedule.
+    pub machines: Option<Vec<(String, f64)>>,
 }
 
 impl Prediction {
@@ -216,7 +232,7 @@ impl Prediction {
             .collect();
         Prediction {
             makespan: gantt.horizon,
-            machines,
+            machines: Some(machines),
         }
     }
 }
@@ -297,14 +313,10 @@ fn predict(
         Error::field(format!("runs[{i}].set"), why.into())
     })?;
     let response = entry.run(body, progress)?;
-    let no_makespan = || {
-        let model = entry.name().to_string();
-        Error::field(
-            "request.model",
-            ValidityProblem::NoMakespan { model }.into(),
-        )
+    let prediction = match response.gantt() {
+        Some(gantt) => Prediction::of(gantt),
+        None => undrawn(entry, base, &settings)?,
     };
-    let prediction = Prediction::of(response.gantt().ok_or_else(no_makespan)?);
     if !(prediction.makespan.is_finite() && prediction.makespan > 0.0) {
         return Err(Error::field(
             format!("runs[{i}].makespan"),
@@ -314,20 +326,49 @@ fn predict(
     Ok(prediction)
 }
 
+/// The makespan of a request whose answer draws no schedule (one too
+/// large to draw), as the model measures it for a map; no machine's time.
+fn undrawn(
+    entry: &dyn Entry,
+    base: &dyn MapBase,
+    settings: &[(Target, f64)],
+) -> Result<Prediction, Error> {
+    let no_makespan = || {
+        let model = entry.name().to_string();
+        Error::field(
+            "request.model",
+            ValidityProblem::NoMakespan { model }.into(),
+        )
+    };
+    let makespan = MapQuantity::always(Quantity::Makespan);
+    if !base.quantities().contains(&makespan) {
+        return Err(no_makespan());
+    }
+    let measured = base.measure_at(settings, Quantity::Makespan, &mut Cache::default())?;
+    let makespan = measured.ok_or_else(no_makespan)?.value;
+    Ok(Prediction {
+        makespan,
+        machines: None,
+    })
+}
+
 /// One run's comparison with its prediction.
 fn compare(run: &Run, i: usize, prediction: &Prediction) -> Result<RunCheck, Error> {
     let mut machines = Vec::new();
     if let Some(times) = &run.machines {
-        if times.len() != prediction.machines.len() {
+        let field = format!("runs[{i}].machines");
+        let Some(predicted) = &prediction.machines else {
+            return Err(Error::field(field, ValidityProblem::NotDrawn.into()));
+        };
+        if times.len() != predicted.len() {
             let problem = ValidityProblem::MachineCount {
                 given: times.len(),
-                predicted: prediction.machines.iter().map(|(n, _)| n.clone()).collect(),
+                predicted: predicted.iter().map(|(n, _)| n.clone()).collect(),
             };
-            return Err(Error::field(format!("runs[{i}].machines"), problem.into()));
+            return Err(Error::field(field, problem.into()));
         }
-        for (measured, (machine, predicted)) in times.iter().zip(&prediction.machines) {
+        for (measured, (machine, predicted)) in times.iter().zip(predicted) {
             if *predicted <= 0.0 {
-                let field = format!("runs[{i}].machines");
                 return Err(Error::field(field, ValidityProblem::ZeroMakespan.into()));
             }
             machines.push(MachineCheck {
