@@ -2,6 +2,7 @@
 //! would be, the measured one holds `[004]`'s published figures, and the
 //! synthetic ones are exactly what their generator below makes from its
 //! fixed seed (run with `DLT_WRITE_FIT_DATA=1` to write them anew).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod rng;
 

@@ -2,6 +2,7 @@
 //! every unit, JSON rows and columns, and every refusal with the column
 //! and the row (as an editor numbers lines: the header is row 1) in its
 //! message.
+#![cfg(not(target_arch = "wasm32"))]
 
 use dlt_calc::models::fit::table::{
     Measurements, Place, Quantity, Table, TableError, Values, MAX_ROWS,

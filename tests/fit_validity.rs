@@ -2,6 +2,7 @@
 //! predictions. The predictions it reads from the schedules' charts are
 //! compared with each model's own reported makespan, solved apart through
 //! the public entry point with the run's numbers written into the JSON.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,5 @@
 //! What can be wrong with a table of measurements, as the fit's own kind
-//! of invalid value behind the shared
-//! [`Invalid::Own`](crate::core::error::Invalid::Own): each names the
+//! of invalid value behind the shared [`Invalid::Own`]: each names the
 //! column and the row as the user sees them, so a pasted table can be
 //! fixed line by line.
 
