@@ -178,3 +178,48 @@ fn synthetic_noise_is_a_few_percent() {
     let rms = (relative.iter().map(|r| r * r).sum::<f64>() / relative.len() as f64).sqrt();
     assert!((0.015..0.05).contains(&rms), "rms noise {rms}");
 }
+
+/// The least-squares line `y = a x + b` of the points.
+fn line(points: &[(f64, f64)]) -> (f64, f64) {
+    let n = points.len() as f64;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(sx, sy), (x, y)| (sx + x, sy + y));
+    let (mx, my) = (sx / n, sy / n);
+    let sxy: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = points.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+    let a = sxy / sxx;
+    (a, my - a * mx)
+}
+
+#[test]
+fn each_side_of_the_reference_knee_gives_back_its_line() {
+    let table = data::TWO_LEVEL_000.table().expect("reads");
+    let size = table.require(Quantity::Size, "the test").expect("size");
+    let time = table.require(Quantity::Time, "the test").expect("time");
+    let points: Vec<(f64, f64)> = size.iter().copied().zip(time.iter().copied()).collect();
+    // In core (well below 6739 MB): through the origin, t = a1 α.
+    let core: Vec<&(f64, f64)> = points.iter().filter(|(s, _)| *s < 6000.0).collect();
+    let a1 =
+        core.iter().map(|(s, t)| s * t).sum::<f64>() / core.iter().map(|(s, _)| s * s).sum::<f64>();
+    assert!((a1 / 0.109 - 1.0).abs() < 0.02, "a1 = {a1}");
+    // Out of core (well above): t = a2 α + b2.
+    let out: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(s, _)| *s > 8000.0)
+        .collect();
+    let (a2, b2) = line(&out);
+    assert!((a2 / 4.132 - 1.0).abs() < 0.05, "a2 = {a2}");
+    assert!((b2 / -27_109.0 - 1.0).abs() < 0.15, "b2 = {b2}");
+    let ram = b2 / (a1 - a2);
+    assert!((ram / 6739.0 - 1.0).abs() < 0.1, "RAM = {ram} MB");
+    // The link: t = O + C x.
+    let table = data::NETWORK_000.table().expect("reads");
+    let size = table.require(Quantity::Size, "the test").expect("size");
+    let time = table.require(Quantity::Time, "the test").expect("time");
+    let points: Vec<(f64, f64)> = size.iter().copied().zip(time.iter().copied()).collect();
+    let (rate, overhead) = line(&points);
+    assert!((rate / 0.005 - 1.0).abs() < 0.03, "C = {rate}");
+    assert!((overhead - 0.075).abs() < 0.03, "O = {overhead}");
+}
