@@ -455,3 +455,24 @@ fn a_long_list_of_predicted_machines_is_shortened() {
         "gives 1 finish times, but the predicted schedule has 10 machines (P1, P2, P3, …, P10)"
     );
 }
+
+#[test]
+fn the_check_names_no_model() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/models/fit/validity.rs");
+    let text = std::fs::read_to_string(path).expect("the source is there");
+    let all = dlt_calc::registry::all();
+    let ids: Vec<&str> = all
+        .flat_map(|e| [Some(e.name()), e.former().tag])
+        .flatten()
+        .collect();
+    assert!(ids.contains(&"linear"), "{ids:?}");
+    for id in ids {
+        for quoted in ['"', '\'', '`'].map(|q| format!("{q}{id}{q}")) {
+            assert!(!text.contains(&quoted), "validity.rs names {quoted}");
+        }
+        assert!(
+            !text.contains(&format!("models::{id}")),
+            "validity.rs uses models::{id}"
+        );
+    }
+}
