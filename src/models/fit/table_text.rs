@@ -133,6 +133,7 @@ struct Builder {
 }
 
 impl Builder {
+    /// Empty columns for a header row's specs.
     fn new(specs: Vec<Spec>) -> Builder {
         let values = specs
             .iter()
@@ -164,6 +165,7 @@ impl Builder {
                 (Values::Numbers(v), Some(numeric)) => {
                     v.push(number(&spec.header, numeric, raw, place)?)
                 }
+                // Never: a column's values are numbers only when its spec is.
                 (Values::Numbers(_), None) => {}
                 (Values::Texts(v), _) => v.push(text(spec, raw, place)?),
             }
@@ -172,6 +174,7 @@ impl Builder {
         Ok(())
     }
 
+    /// The table of the rows pushed (the headerless columns left out).
     fn finish(self) -> Result<Table, TableError> {
         if self.places.is_empty() {
             return Err(TableError::HeaderOnly);
