@@ -95,3 +95,9 @@ impl Targets for Models {
         all().filter_map(|m| m.calibrated(calibration)).collect()
     }
 }
+
+impl crate::models::fit::validity::Directory for Models {
+    fn entries() -> Vec<&'static dyn Entry> {
+        all().collect()
+    }
+}

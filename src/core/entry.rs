@@ -374,6 +374,27 @@ impl<M: Model> MapBase for Based<M> {
         quantity: Quantity,
         cache: &mut Cache,
     ) -> Result<Option<Measured>, Error> {
+        let request = self.set(settings)?;
+        if !request.problems().is_empty() {
+            return Ok(None);
+        }
+        M::measure(&request, quantity, cache).map(Some)
+    }
+
+    fn request_at(&self, settings: &[(Target, f64)]) -> Result<Value, Vec<Error>> {
+        let request = self.set(settings).map_err(|e| vec![e])?;
+        let problems = request.problems();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        serde_json::to_value(&request).map_err(|e| vec![Error::Malformed(e.to_string())])
+    }
+}
+
+impl<M: Model> Based<M> {
+    /// The base request with the targets of `settings` set, in the order
+    /// of the parameters (a parameter defined through others after them).
+    fn set(&self, settings: &[(Target, f64)]) -> Result<M::Request, Error> {
         let mut request = self.0.clone();
         let whole = M::map_parameters();
         let rows = M::map_row_parameters();
@@ -390,9 +411,6 @@ impl<M: Model> MapBase for Based<M> {
                 },
             }
         }
-        if !request.problems().is_empty() {
-            return Ok(None);
-        }
-        M::measure(&request, quantity, cache).map(Some)
+        Ok(request)
     }
 }

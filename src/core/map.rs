@@ -258,6 +258,14 @@ pub trait MapBase: Sync {
         quantity: Quantity,
         cache: &mut Cache,
     ) -> Result<Option<Measured>, Error>;
+    /// The base with the targets of `settings` set, as its request's JSON
+    /// (without its tag), for a caller that solves it whole (to read its
+    /// schedule, not one quantity).
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the request the settings make.
+    fn request_at(&self, settings: &[(Target, f64)]) -> Result<Value, Vec<Error>>;
 }
 
 /// The registry as a map sees it: a base request by its model's name.

@@ -1,7 +1,8 @@
-//! M9: from a user's own measurements to the models' parameters (issue 31).
+//! M9: from a user's own measurements to the models' parameters, and the
+//! models' predictions checked against measured runs (`[004]` §2).
 //!
-//! This part is the mathematics: plain functions from slices of `f64` to
-//! typed fits, each parameter with a standard error and a 95 % interval.
+//! The mathematics: plain functions from slices of `f64` to typed fits,
+//! each parameter with a standard error and a 95 % interval.
 //!
 //! - [`line`](line::line): least squares `y = A x` or `y = A x + B`, the
 //!   textbook closed forms.
@@ -16,8 +17,15 @@
 //!
 //! Inputs are checked first ([`check`]); every refusal is a
 //! [`FitError`](error::FitError) naming the sample's 0-based index.
+//!
+//! The measurements: [`table`] reads them as people have them (CSV or TSV
+//! with units in the headers, or JSON rows), [`data`] holds the data sets
+//! from the seeds, and [`validity`] checks a model's predictions against
+//! measured runs.
 
 pub mod check;
+pub mod columns;
+pub mod data;
 pub mod error;
 pub mod estimate;
 pub mod knee;
@@ -26,4 +34,9 @@ pub mod line;
 mod moments;
 pub mod piecewise;
 pub mod power;
+pub mod runs;
 pub mod student;
+pub mod table;
+pub mod table_error;
+mod table_text;
+pub mod validity;

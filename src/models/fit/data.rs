@@ -1,0 +1,77 @@
+//! Measurements to try the fits on, from the seeds: `[004]`'s power
+//! readings (real), and timings generated from `[000]`'s reference
+//! instance and the mixed cluster of the heterogeneous tab with 3 %
+//! measurement noise (synthetic, and labelled so). The synthetic files are
+//! made by `tests/fit_data.rs` from a fixed seed, which also checks that
+//! the committed files are what it makes.
+
+use super::table::{Table, TableError};
+
+/// A built-in table of measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataSet {
+    /// Its name (a preset's, starting with the model's id).
+    pub name: &'static str,
+    /// One line: where it comes from, and whether it is synthetic.
+    pub label: &'static str,
+    /// Whether the numbers were generated rather than measured.
+    pub synthetic: bool,
+    /// The table, as CSV (comment lines say how it was made).
+    pub csv: &'static str,
+}
+
+impl DataSet {
+    /// The table, read as a user's would be.
+    ///
+    /// # Errors
+    ///
+    /// None for the built-in files (a test reads each); the reader's error
+    /// otherwise.
+    pub fn table(&self) -> Result<Table, TableError> {
+        Table::from_text(self.csv)
+    }
+}
+
+/// `[004]`'s power table: computing, idle and hibernated power of one machine.
+pub const POWER_004: DataSet = DataSet {
+    name: "fit-power-004",
+    label: "[004] power table, measured: AMD Phenom II, FreeBSD (2012), P_C of five \
+            applications at 50/200/800 MB, idle 73.0 W, hibernation 6.3 W",
+    synthetic: false,
+    csv: include_str!("data/power_004.csv"),
+};
+
+/// Two-level computing times of `[000]`'s reference machine.
+pub const TWO_LEVEL_000: DataSet = DataSet {
+    name: "fit-two-level-000",
+    label: "synthetic: [000]'s reference machine, max(0.109 α, 4.132 α − 27109) s \
+            (RAM ≈ 6739 MB), 40 loads of 500–20000 MB, 3 % noise",
+    synthetic: true,
+    csv: include_str!("data/two_level_000.csv"),
+};
+
+/// Transfer times of a link with `[000]`'s rate and per-message cost.
+pub const NETWORK_000: DataSet = DataSet {
+    name: "fit-network-000",
+    label: "synthetic: a link with [000]'s C = 0.005 s/MB and O = 0.075 s, messages of \
+            1–1000 MB three times each, 3 % noise",
+    synthetic: true,
+    csv: include_str!("data/network_000.csv"),
+};
+
+/// Two-level computing times of three different machines.
+pub const CLUSTER: DataSet = DataSet {
+    name: "fit-cluster",
+    label: "synthetic: the heterogeneous tab's three machine kinds (RAM 6739, 4000 and \
+            8000 MB), 25 loads of 800–20000 MB each, 3 % noise",
+    synthetic: true,
+    csv: include_str!("data/cluster.csv"),
+};
+
+/// Every built-in table.
+pub const ALL: [DataSet; 4] = [POWER_004, TWO_LEVEL_000, NETWORK_000, CLUSTER];
+
+/// The built-in table of this name.
+pub fn find(name: &str) -> Option<DataSet> {
+    ALL.into_iter().find(|d| d.name == name)
+}
