@@ -14,12 +14,14 @@ use crate::core::exercise::{Shelf, Template};
 use crate::core::map::{Catalogue, MapBase, MapPreset, Parameter};
 use crate::exercises::ExerciseSheet;
 use crate::maps::contour::GeneralisedMap;
+use crate::models::fit::Fit;
 
 pub use crate::core::entry::Lookup;
 
 /// The tools over every model: the generalised maps and the exercise
 /// sheets (after the models in the page's tabs).
 static MAPS: &[&dyn Entry] = &[
+    &Registered::<Fit<Models>>::NEW,
     &Registered::<GeneralisedMap<Models>>::NEW,
     &Registered::<ExerciseSheet<Models>>::NEW,
 ];
@@ -93,6 +95,14 @@ impl Catalogue for Models {
 impl Targets for Models {
     fn offers(calibration: &Calibration) -> Vec<Offer> {
         all().filter_map(|m| m.calibrated(calibration)).collect()
+    }
+
+    fn targets() -> Vec<&'static str> {
+        let everything = Calibration::everything();
+        all()
+            .filter(|m| m.calibrated(&everything).is_some())
+            .map(|m| m.name())
+            .collect()
     }
 }
 

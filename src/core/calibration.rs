@@ -224,4 +224,36 @@ pub struct Offer {
 pub trait Targets: std::fmt::Debug + Clone + PartialEq + 'static {
     /// The requests the models fill from `calibration`, in course order.
     fn offers(calibration: &Calibration) -> Vec<Offer>;
+    /// The models that read measured parameters at all.
+    fn targets() -> Vec<&'static str>;
+}
+
+impl Calibration {
+    /// One machine with every parameter measured (`[3]`'s reference
+    /// machine, a link, powers and a hibernation power): what finds every
+    /// model that reads measurements.
+    pub fn everything() -> Calibration {
+        let mut power = Powers {
+            compute: Some(130.0),
+            network: Some(90.0),
+            idle: Some(73.0),
+            ..Powers::default()
+        };
+        power.sleep.insert("hibernate".into(), 6.3);
+        power.sleep.insert("suspend".into(), 3.0);
+        Calibration {
+            machines: vec![Fitted {
+                machine: String::new(),
+                rate: Some(0.005),
+                latency: Some(0.075),
+                latency_as: Latency::Overhead,
+                compute: Some(0.109),
+                levels: Some(ProcessingTime::new(vec![
+                    crate::core::processing::Level::new(0.0, 0.109),
+                    crate::core::processing::Level::new(-27_109.0, 4.132),
+                ])),
+                power,
+            }],
+        }
+    }
 }

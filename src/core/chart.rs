@@ -36,6 +36,8 @@ pub enum Style {
     Bold,
     /// Thin and dashed: an estimate or a bound, not a computed result.
     Dashed,
+    /// A marker at each point and no line between them: measured samples.
+    Points,
     /// A bar at each point, stacked on the bar of the previous bar line at
     /// the same `x`: the points are the stack's running totals, so the last
     /// line's bars reach the whole (an energy breakdown).

@@ -132,6 +132,9 @@ pub enum Kind {
     List,
     /// A JSON value typed in a text area.
     Json,
+    /// A table of measurements as CSV or TSV text, pasted in a text area
+    /// or read from a file; sent as the text.
+    Csv,
     /// A word.
     Text,
     /// One of the field's `options` (the first is the default).

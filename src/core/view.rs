@@ -42,6 +42,16 @@ pub enum Block {
         /// The rows.
         rows: Vec<Vec<String>>,
     },
+    /// A button that opens another tab with a request (the fitted
+    /// parameters in a model's request, say).
+    Open {
+        /// The element's id.
+        id: String,
+        /// The button's words.
+        label: String,
+        /// The request, with its `"model"` tag.
+        request: serde_json::Value,
+    },
 }
 
 /// The verifier's verdict as the page shows it.

@@ -332,7 +332,7 @@ where
     let width = match line.style {
         Style::Solid => 2,
         Style::Bold => 3,
-        Style::Dashed | Style::Bar => 1,
+        Style::Dashed | Style::Bar | Style::Points => 1,
     };
     let style = colour.stroke_width(width);
     let dashes = match (line.style, round) {

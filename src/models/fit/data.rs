@@ -1,5 +1,5 @@
-//! Measurements to try the fits on, from the seeds: `[004]`'s power
-//! readings (real), and timings generated from `[000]`'s reference
+//! Measurements to try the fits on, from the seeds: `[1]`'s power
+//! readings (real), and timings generated from `[3]`'s reference
 //! instance and the mixed cluster of the heterogeneous tab with 3 %
 //! measurement noise (synthetic, and labelled so). The synthetic files are
 //! made by `tests/fit_data.rs` from a fixed seed, which also checks that
@@ -32,28 +32,28 @@ impl DataSet {
     }
 }
 
-/// `[004]`'s power table: computing, idle and hibernated power of one machine.
+/// `[1]`'s power table: computing, idle and hibernated power of one machine.
 pub const POWER_004: DataSet = DataSet {
     name: "fit-power-004",
-    label: "[004] power table, measured: AMD Phenom II, FreeBSD (2012), P_C of five \
+    label: "[1] power table, measured: AMD Phenom II, FreeBSD (2012), P_C of five \
             applications at 50/200/800 MB, idle 73.0 W, hibernation 6.3 W",
     synthetic: false,
     csv: include_str!("data/power_004.csv"),
 };
 
-/// Two-level computing times of `[000]`'s reference machine.
+/// Two-level computing times of `[3]`'s reference machine.
 pub const TWO_LEVEL_000: DataSet = DataSet {
     name: "fit-two-level-000",
-    label: "synthetic: [000]'s reference machine, max(0.109 α, 4.132 α − 27109) s \
+    label: "synthetic: [3]'s reference machine, max(0.109 α, 4.132 α − 27109) s \
             (RAM ≈ 6739 MB), 40 loads of 500–20000 MB, 3 % noise",
     synthetic: true,
     csv: include_str!("data/two_level_000.csv"),
 };
 
-/// Transfer times of a link with `[000]`'s rate and per-message cost.
+/// Transfer times of a link with `[3]`'s rate and per-message cost.
 pub const NETWORK_000: DataSet = DataSet {
     name: "fit-network-000",
-    label: "synthetic: a link with [000]'s C = 0.005 s/MB and O = 0.075 s, messages of \
+    label: "synthetic: a link with [3]'s C = 0.005 s/MB and O = 0.075 s, messages of \
             1–1000 MB three times each, 3 % noise",
     synthetic: true,
     csv: include_str!("data/network_000.csv"),

@@ -1,9 +1,9 @@
-//! `[000]`'s two-level processing time `τ(α) = max(a1 α, a2 α + b2)` from
+//! `[3]`'s two-level processing time `τ(α) = max(a1 α, a2 α + b2)` from
 //! measured `(α, τ)`: the exact continuous two-piece least-squares fit with
 //! an unknown knee `r = b2/(a1 − a2)`, the RAM size in the load's unit
 //! (method and proof of exactness: [`piecewise`](super::piecewise)).
 //!
-//! The same fit serves energy per chunk `(α, E)` (`[001]`: energy is
+//! The same fit serves energy per chunk `(α, E)` (`[4]`: energy is
 //! piecewise linear in the chunk with the same breakpoint): pass the
 //! energies as `ys`, and `a1, a2, b2` come out in joules per load unit and
 //! joules.
@@ -59,11 +59,11 @@ pub struct KneeFit {
     /// it in `[min α, max α]`; on an end, the data put it there or beyond.
     pub knee_inside: bool,
     /// `a2 > a1`: the second level is slower, so the fit is the maximum of
-    /// its lines as `[000]`'s form says.
+    /// its lines as `[3]`'s form says.
     pub convex: bool,
 }
 
-/// The two-level fit with the first line through the origin (`[000]`).
+/// The two-level fit with the first line through the origin (`[3]`).
 ///
 /// Data on one exact straight line give both lines the same slope, and
 /// then no knee: [`FitError::Undetermined`] (the caller falls back on

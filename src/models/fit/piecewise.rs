@@ -1,6 +1,6 @@
 //! The exact continuous piecewise-linear least-squares fit with `k` lines
 //! and unknown knees: M3's `max_k (A_k1 + α A_k2)` and, with `k = 2` and the
-//! first line through the origin, `[000]`'s `max(a1 α, a2 α + b2)`.
+//! first line through the origin, `[3]`'s `max(a1 α, a2 α + b2)`.
 //!
 //! **Why it is exact** (Hudson 1966, *Fitting segmented curves whose join
 //! points have to be estimated*, JASA 61). Sort the samples by load once.
@@ -61,7 +61,7 @@ pub const MAX_COMBINATIONS: f64 = 1e7;
 /// Whether the first line passes through the origin.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Origin {
-    /// `y = s x` below the first knee (`[000]`: no work, no time).
+    /// `y = s x` below the first knee (`[3]`: no work, no time).
     #[default]
     Through,
     /// `y = c + s x` below the first knee (M3's general form).

@@ -1,5 +1,5 @@
-//! Power readings per state → the energy models' parameters (`[004]`,
-//! `[001]`): `P_C` while computing, `P_N` of the network, the idle factor
+//! Power readings per state → the energy models' parameters (`[1]`,
+//! `[4]`): `P_C` while computing, `P_N` of the network, the idle factor
 //! `k = P_C/P_idle` (idle power is `P_C/k`) and, for each sleep mode, its
 //! power `P_C/k_mode` and factor `k_mode`.
 //!

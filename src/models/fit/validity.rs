@@ -1,4 +1,4 @@
-//! The model checked against measured runs (`[004]` §2, *DLT validity*):
+//! The model checked against measured runs (`[1]` §2, *DLT validity*):
 //! split the load by the model, run the application with that split,
 //! measure the makespan `C^R`, and report the relative error
 //! `(C^R − C^T)/C^T` against the predicted `C^T`.

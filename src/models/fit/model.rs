@@ -1,0 +1,203 @@
+//! M9 in the registry: its presets, its form and its answer.
+
+use std::marker::PhantomData;
+
+use serde_json::{json, Value};
+
+use super::data::{DataSet, CLUSTER, NETWORK_000, POWER_004, TWO_LEVEL_000};
+use super::report::{fit, Report};
+use super::request::{Check, Request, Shape};
+use super::table::{Measurements, Quantity};
+use super::validity::{Directory, Run};
+use crate::core::calibration::{Latency, Targets};
+use crate::core::chart::{Axis, LineChart};
+use crate::core::error::Error;
+use crate::core::exercise::Template;
+use crate::core::form::Form;
+use crate::core::map::Tagged;
+use crate::core::model::{Model, Preset};
+use crate::core::progress::Progress;
+use crate::core::response::Answer;
+
+/// M9: the models' parameters from a user's measurements, and the models
+/// checked against measured runs (`[1]` §2, `[4]`, `[3]`), over the
+/// registry `C`.
+#[derive(Debug)]
+pub struct Fit<C>(PhantomData<C>);
+
+/// M9's answer: the report and its charts.
+pub type Output = Answer<Report>;
+
+/// A request of the tables given, everything else by default.
+fn request<C>(tables: &[(&str, &DataSet)]) -> Request<C> {
+    let mut request = Request {
+        transfers: None,
+        computation: None,
+        shape: Shape::Auto,
+        lines: None,
+        energy: None,
+        power: None,
+        latency_as: Latency::Overhead,
+        validity: None,
+        catalogue: PhantomData,
+    };
+    for (field, data) in tables {
+        let table = Some(Measurements::Csv(data.csv.to_string()));
+        match *field {
+            "transfers" => request.transfers = table,
+            "computation" => request.computation = table,
+            _ => request.power = table,
+        }
+    }
+    request
+}
+
+/// M2's energy preset with four measured runs, each 9 to 13 % slower than
+/// the model predicts (what `[1]` reports for LZW on an IBM SP2).
+fn validity<C>() -> Request<C> {
+    let linear = json!({
+        "load": 1000.0,
+        "machines": [{"startup": 100.0, "rate": 1e-6, "compute": 1.0, "count": 30}],
+    });
+    let base = Tagged {
+        model: "linear".into(),
+        fields: linear.as_object().cloned().unwrap_or_default(),
+    };
+    let run = |name: &str, load: f64, measured: f64| Run {
+        name: Some(name.into()),
+        makespan: measured,
+        machines: None,
+        set: [("load".to_string(), load)].into_iter().collect(),
+    };
+    Request {
+        validity: Some(Check {
+            request: base,
+            runs: vec![
+                run("V = 1000", 1000.0, 545.0),
+                run("V = 2000", 2000.0, 772.2),
+                run("V = 5000", 5000.0, 1155.0),
+                run("V = 10000", 10000.0, 1640.0),
+            ],
+            measured: None,
+        }),
+        ..request(&[])
+    }
+}
+
+impl<C: Targets + Directory> Model for Fit<C> {
+    const NAME: &'static str = "fit";
+    const TITLE: &'static str = "Fit to measurements";
+    const NUMBER: Option<u8> = Some(9);
+    const COMMAND: Option<&'static str> = Some("fit");
+    type Request = Request<C>;
+    type Output = Output;
+
+    fn presets() -> Vec<Preset<Request<C>>> {
+        let preset = |name, label, request| Preset {
+            name,
+            label,
+            request,
+        };
+        vec![
+            preset(
+                "fit",
+                "synthetic timings of [3]'s reference machine and link, and [1]'s measured \
+                 power table: every fit, and the models they fill",
+                request(&[
+                    ("computation", &TWO_LEVEL_000),
+                    ("transfers", &NETWORK_000),
+                    ("power", &POWER_004),
+                ]),
+            ),
+            preset(
+                "fit-two-level-000",
+                TWO_LEVEL_000.label,
+                request(&[("computation", &TWO_LEVEL_000)]),
+            ),
+            preset(
+                "fit-network-000",
+                NETWORK_000.label,
+                request(&[("transfers", &NETWORK_000)]),
+            ),
+            preset(
+                "fit-power-004",
+                POWER_004.label,
+                request(&[("power", &POWER_004)]),
+            ),
+            preset(
+                "fit-cluster",
+                CLUSTER.label,
+                request(&[("computation", &CLUSTER)]),
+            ),
+            preset(
+                "fit-validity",
+                "synthetic runs of M2's energy preset at four loads, 9–13 % slower than \
+                 predicted (as [1] reports for LZW on an IBM SP2)",
+                validity(),
+            ),
+        ]
+    }
+
+    fn solve(request: &Request<C>, progress: &mut dyn Progress) -> Result<Output, Error> {
+        let report = fit(request, progress)?;
+        let points = |field: &str| points(request, field);
+        Ok(Answer {
+            charts: report.charts(&points),
+            gantt: None,
+            report: Box::new(report),
+        })
+    }
+
+    fn form() -> Form {
+        super::form::form(C::targets())
+    }
+
+    fn exercises() -> Vec<Template> {
+        Vec::new()
+    }
+
+    /// Log axes when the view asks (`{"log": true}`), without the points
+    /// a log axis cannot show.
+    fn charts_with(output: &Output, options: &Value) -> Vec<LineChart> {
+        if options.get("log").and_then(Value::as_bool) != Some(true) {
+            return output.charts.clone();
+        }
+        output.charts.iter().map(logarithmic).collect()
+    }
+}
+
+/// A chart on log axes: points at or below zero left out.
+fn logarithmic(chart: &LineChart) -> LineChart {
+    let mut chart = chart.clone();
+    if chart.name == "fit-residuals" {
+        return chart;
+    }
+    chart.x = Axis::log(&chart.x.label);
+    chart.y = Axis::log(&chart.y.label);
+    for line in &mut chart.lines {
+        line.points.retain(|p| p[0] > 0.0 && p[1] > 0.0);
+    }
+    chart.lines.retain(|l| !l.points.is_empty());
+    chart
+}
+
+/// Each machine's measured `(size, y)` of a table, in the fits' order.
+fn points<C>(request: &Request<C>, field: &str) -> Vec<Vec<[f64; 2]>> {
+    let Ok(Some(table)) = request.table(field) else {
+        return Vec::new();
+    };
+    let y = match field {
+        "energy" => Quantity::Energy,
+        _ => Quantity::Time,
+    };
+    let xs = table.numbers(Quantity::Size).unwrap_or_default();
+    let ys = table.numbers(y).unwrap_or_default();
+    table
+        .groups()
+        .iter()
+        .map(|g| {
+            let at = |i: usize| Some([*xs.get(i)?, *ys.get(i)?]);
+            g.rows.iter().filter_map(|&i| at(i)).collect()
+        })
+        .collect()
+}

@@ -1,0 +1,185 @@
+//! M9's answer: every fit, the calibration they make, the target models'
+//! requests filled from it, and the validity check.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::request::{Request, Shape};
+use super::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
+use super::table::Quantity;
+use super::validity::{check, Checked, Directory};
+use crate::core::calibration::{Calibration, Fitted, Powers, Targets};
+use crate::core::error::Error;
+use crate::core::processing::{Level, ProcessingTime};
+use crate::core::progress::Progress;
+
+/// Every fit of a request, and where its numbers go.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The links, one per machine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transfers: Vec<TransferFit>,
+    /// The computing times, one per machine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub computation: Vec<LevelsFit>,
+    /// The energies per chunk, one per machine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energy: Vec<LevelsFit>,
+    /// The powers per state, one per machine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub power: Vec<PowersFit>,
+    /// The fitted parameters per machine, in the calculator's units.
+    pub calibration: Calibration,
+    /// The target models' requests filled from the calibration, by model
+    /// id, each ready for `dlt solve`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub requests: BTreeMap<String, Value>,
+    /// For each target model, its fields filled from measurements (the
+    /// others are its default preset's).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filled: BTreeMap<String, Vec<String>>,
+    /// The models' titles, for buttons.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub titles: BTreeMap<String, String>,
+    /// The model checked against measured runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validity: Option<Checked>,
+}
+
+/// Fits every table of `request` and checks its runs.
+///
+/// # Errors
+///
+/// A table or a fit the data do not allow, at the table's field; the
+/// validity check's errors under `validity`.
+pub fn fit<C: Targets + Directory>(
+    request: &Request<C>,
+    progress: &mut dyn Progress,
+) -> Result<Report, Error> {
+    let mut report = Report {
+        transfers: Vec::new(),
+        computation: Vec::new(),
+        energy: Vec::new(),
+        power: Vec::new(),
+        calibration: Calibration::default(),
+        requests: BTreeMap::new(),
+        filled: BTreeMap::new(),
+        titles: BTreeMap::new(),
+        validity: None,
+    };
+    if let Some(table) = request.table("transfers")? {
+        report.transfers = transfers(&table)?;
+    }
+    if let Some(table) = request.table("computation")? {
+        report.computation = levels(request, "computation", &table, Quantity::Time)?;
+    }
+    if let Some(table) = request.table("energy")? {
+        report.energy = levels(request, "energy", &table, Quantity::Energy)?;
+    }
+    if let Some(table) = request.table("power")? {
+        report.power = powers(&table)?;
+    }
+    report.calibration = calibration(&report, request);
+    for offer in C::offers(&report.calibration) {
+        report.titles.insert(offer.model.clone(), offer.title);
+        report.filled.insert(offer.model.clone(), offer.filled);
+        report.requests.insert(offer.model, offer.request);
+    }
+    if let Some(validity) = request.validity()? {
+        let checked = check::<C>(&validity, progress).map_err(under_validity)?;
+        report.validity = Some(checked);
+    }
+    Ok(report)
+}
+
+/// The validity check's errors, under the request's `validity`.
+fn under_validity(e: Error) -> Error {
+    super::request::under("validity", e)
+}
+
+/// The machines the tables name, in the order first named; one unnamed
+/// machine when none does.
+fn machines(report: &Report) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let named = report
+        .transfers
+        .iter()
+        .map(|f| &f.machine)
+        .chain(report.computation.iter().map(|f| &f.machine))
+        .chain(report.power.iter().map(|f| &f.machine));
+    for name in named {
+        if !name.is_empty() && !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    if names.is_empty() {
+        names.push(String::new());
+    }
+    names
+}
+
+/// Every machine's parameters: a table without a `machine` column
+/// measured every machine alike.
+fn calibration<C>(report: &Report, request: &Request<C>) -> Calibration {
+    let of = |name: &str, machine: &str| name == machine || machine.is_empty();
+    let machines = machines(report)
+        .into_iter()
+        .map(|name| {
+            let mut fitted = Fitted {
+                machine: name.clone(),
+                latency_as: request.latency_as,
+                ..Fitted::default()
+            };
+            if let Some(t) = report.transfers.iter().find(|f| of(&name, &f.machine)) {
+                fitted.rate = Some(t.fit.slope.value);
+                fitted.latency = Some(t.fit.intercept.map_or(0.0, |b| b.value));
+            }
+            if let Some(c) = report.computation.iter().find(|f| of(&name, &f.machine)) {
+                fitted.compute = Some(c.line.slope.value).filter(|_| c.line.intercept.is_none());
+                fitted.levels = processing_time(c);
+            }
+            if let Some(p) = report.power.iter().find(|f| of(&name, &f.machine)) {
+                fitted.power = powers_of(p);
+            }
+            fitted
+        })
+        .collect();
+    Calibration { machines }
+}
+
+/// The processing-time lines of the shape used, in-core first.
+fn processing_time(fit: &LevelsFit) -> Option<ProcessingTime> {
+    let levels = match (fit.shape, &fit.knee, &fit.lines) {
+        (Shape::TwoLevel, Some(k), _) => vec![
+            Level::new(k.b1.map_or(0.0, |b| b.value), k.a1.value),
+            Level::new(k.b2.value, k.a2.value),
+        ],
+        (Shape::Lines, _, Some(lines)) => lines
+            .lines
+            .iter()
+            .map(|l| Level::new(l.intercept.map_or(0.0, |b| b.value), l.slope.value))
+            .collect(),
+        _ => vec![Level::new(
+            fit.line.intercept.map_or(0.0, |b| b.value),
+            fit.line.slope.value,
+        )],
+    };
+    Some(ProcessingTime::new(levels))
+}
+
+/// The powers a model reads.
+fn powers_of(p: &PowersFit) -> Powers {
+    Powers {
+        compute: Some(p.fit.compute.value),
+        network: p.fit.network.as_ref().map(|m| m.value),
+        idle: p.fit.idle.as_ref().map(|m| m.value),
+        sleep: p
+            .fit
+            .sleep
+            .iter()
+            .map(|s| (s.name.clone(), s.power.value))
+            .collect(),
+    }
+}

@@ -1,0 +1,214 @@
+//! An M9 request: the user's tables of measurements, each optional, and
+//! how to fit them. Every table is read and checked whole before any fit.
+
+use std::marker::PhantomData;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::runs::runs;
+use super::table::{Measurements, Quantity, Table, TableError};
+use super::validity::{Run, Validity};
+use crate::core::calibration::Latency;
+use crate::core::count::Count;
+use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::map::Tagged;
+
+/// The form fitted to computing times.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Shape {
+    /// Two levels when the data support a knee (by BIC), else one line
+    /// through the origin.
+    #[default]
+    Auto,
+    /// One line through the origin, `t = A α`.
+    Line,
+    /// One line with an intercept, `t = A α + B`.
+    LineIntercept,
+    /// `[3]`'s two levels, `t = max(a1 α, a2 α + b2)`.
+    TwoLevel,
+    /// M3's `k` lines, `t = max_k (A_k1 + α A_k2)` ([`Request::lines`]).
+    Lines,
+}
+
+/// A model's request and the runs measured with its split.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// The request whose predictions are checked, with its `"model"`.
+    pub request: Tagged,
+    /// The runs, given one by one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Run>,
+    /// The runs as a table: `run,time_s` (and `load_MB`, or `machine` for
+    /// each machine's finish time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<Measurements>,
+}
+
+/// What the user measured, and how to fit it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, bound = "")]
+pub struct Request<C> {
+    /// Transfer times: `size_MB,time_s` (and `machine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfers: Option<Measurements>,
+    /// Computing times: `size_MB,time_s` (and `machine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computation: Option<Measurements>,
+    /// The form fitted to computing times (and energies).
+    #[serde(default)]
+    pub shape: Shape,
+    /// The lines of the `lines` shape, 2 to 4 (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Count>,
+    /// Energy per chunk: `size_MB,energy_J` (and `machine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<Measurements>,
+    /// Power readings: `state,power_W` (and `machine`); states `compute`,
+    /// `network`, `idle`, or a sleep mode (`suspend`, `hibernate`, `off`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<Measurements>,
+    /// Which cost a transfer fit's intercept is: `overhead` (per message,
+    /// default) or `startup` (once per machine).
+    #[serde(default)]
+    pub latency_as: Latency,
+    /// Measured runs to check a model's predictions against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validity: Option<Check>,
+    /// Where the target models are found.
+    #[serde(skip)]
+    pub catalogue: PhantomData<fn() -> C>,
+}
+
+/// The tables' fields, with the columns each needs and why.
+pub const TABLES: [(&str, &[Quantity], &str); 4] = [
+    (
+        "transfers",
+        &[Quantity::Size, Quantity::Time],
+        "the transfer fit",
+    ),
+    (
+        "computation",
+        &[Quantity::Size, Quantity::Time],
+        "the computing fit",
+    ),
+    (
+        "energy",
+        &[Quantity::Size, Quantity::Energy],
+        "the energy fit",
+    ),
+    ("power", &[Quantity::Power], "the power fit"),
+];
+
+/// The most lines of the `lines` shape.
+pub const MAX_LINES: u64 = 4;
+
+impl<C> Request<C> {
+    /// The table of field `name` (one of [`TABLES`]).
+    pub fn measurements(&self, name: &str) -> Option<&Measurements> {
+        match name {
+            "transfers" => self.transfers.as_ref(),
+            "computation" => self.computation.as_ref(),
+            "energy" => self.energy.as_ref(),
+            "power" => self.power.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The table of field `name`, read and checked for its columns.
+    ///
+    /// # Errors
+    ///
+    /// The table's first problem, at its field.
+    pub fn table(&self, name: &str) -> Result<Option<Table>, Error> {
+        let Some(measurements) = self.measurements(name) else {
+            return Ok(None);
+        };
+        let (_, needed, by) = TABLES
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .copied()
+            .unwrap_or((name, &[], "the fit"));
+        let table = measurements.table().map_err(|e| e.at(name))?;
+        for &quantity in needed {
+            table.require(quantity, by).map_err(|e| e.at(name))?;
+        }
+        if name == "power" {
+            table.require_texts("state", by).map_err(|e| e.at(name))?;
+        }
+        Ok(Some(table))
+    }
+
+    /// The lines of the `lines` shape.
+    pub fn line_count(&self) -> usize {
+        self.lines.map_or(3, |k| k.get())
+    }
+
+    /// The validity check with its runs gathered (the table's after the
+    /// listed ones).
+    ///
+    /// # Errors
+    ///
+    /// The runs table's first problem.
+    pub fn validity(&self) -> Result<Option<Validity>, Error> {
+        let Some(check) = &self.validity else {
+            return Ok(None);
+        };
+        let mut all = check.runs.clone();
+        if let Some(measured) = &check.measured {
+            let field = "validity.measured";
+            let table = measured.table().map_err(|e| e.at(field))?;
+            all.extend(runs(&table).map_err(|e: TableError| e.at(field))?);
+        }
+        Ok(Some(Validity {
+            request: check.request.clone(),
+            runs: all,
+        }))
+    }
+}
+
+impl<C> Validate for Request<C> {
+    fn check_into(&self, c: &mut Checker) {
+        let given = TABLES
+            .iter()
+            .filter(|(name, _, _)| self.measurements(name).is_some())
+            .count();
+        if given == 0 && self.validity.is_none() {
+            let why = "a table of measurements (transfers, computation, energy or power) \
+                       or measured runs (validity)";
+            c.fail("computation", Invalid::Needed(why.into()));
+        }
+        for (name, _, _) in TABLES {
+            if let Err(e) = self.table(name) {
+                c.push(e);
+            }
+        }
+        if let Some(k) = self.lines {
+            c.whole("lines", k, 2, MAX_LINES as usize);
+        }
+        match self.validity() {
+            Err(e) => c.push(e),
+            Ok(Some(validity)) => {
+                let mut inner = Checker::default();
+                validity.check_into(&mut inner);
+                for e in inner.into_errors() {
+                    c.push(under("validity", e));
+                }
+            }
+            Ok(None) => {}
+        }
+    }
+}
+
+/// An error of a part of the request, its path under `field`.
+pub fn under(field: &str, e: Error) -> Error {
+    match e {
+        Error::Field {
+            field: inner,
+            invalid,
+        } => Error::field(format!("{field}.{inner}"), invalid),
+        other => other,
+    }
+}

@@ -1,0 +1,231 @@
+//! The fits of a request's tables, machine by machine, and the
+//! calibration they give the target models.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::FitError;
+use super::knee::{two_level, KneeFit, Preferred};
+use super::line::{line, LineFit};
+use super::piecewise::{k_lines, LinesFit};
+use super::power::{states, PowerFit, State};
+use super::request::{Request, Shape};
+use super::table::{Group, Quantity, Table};
+use crate::core::error::{Error, Invalid};
+
+/// A transfer fit of one machine's link: `t = latency + C x`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransferFit {
+    /// The machine (empty: the table names none).
+    pub machine: String,
+    /// The line; its intercept is the latency (absent when held at zero).
+    pub fit: LineFit,
+    /// Why the intercept is held at zero, if it is.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// A computing (or energy) fit of one machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LevelsFit {
+    /// The machine (empty: the table names none).
+    pub machine: String,
+    /// The form used: one line, two levels or `k` lines.
+    pub shape: Shape,
+    /// The one-line fit (through the origin, or with an intercept for
+    /// `line-intercept`), always made, to compare.
+    pub line: LineFit,
+    /// The two-level fit, when tried and determined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knee: Option<KneeFit>,
+    /// The `k`-line fit, for the `lines` shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LinesFit>,
+    /// What the data support, in words.
+    pub note: String,
+}
+
+/// The power fit of one machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PowersFit {
+    /// The machine (empty: the table names none).
+    pub machine: String,
+    /// The means per state and the factors.
+    pub fit: PowerFit,
+}
+
+/// A fit's refusal, at the table's field and naming the machine.
+fn refused(field: &str, machine: &str, e: FitError) -> Error {
+    let text = if machine.is_empty() {
+        e.to_string()
+    } else {
+        format!("machine `{machine}`: {e}")
+    };
+    Error::field(field, Invalid::Text(text))
+}
+
+/// `(x, y)` of a group: the sizes and the quantity `y`.
+fn samples(table: &Table, group: &Group, y: Quantity) -> (Vec<f64>, Vec<f64>) {
+    let pick = |q| group.pick(table.numbers(q).unwrap_or_default());
+    (pick(Quantity::Size), pick(y))
+}
+
+/// The transfer fits, one per machine. A negative intercept (a link
+/// measured with too few small messages) is held at zero: a latency is
+/// never negative.
+///
+/// # Errors
+///
+/// A fit the samples do not allow, naming the machine.
+pub fn transfers(table: &Table) -> Result<Vec<TransferFit>, Error> {
+    let mut fits = Vec::new();
+    for group in table.groups() {
+        let (x, t) = samples(table, &group, Quantity::Time);
+        let fail = |e| refused("transfers", &group.machine, e);
+        let mut fit = line(&x, &t, true).map_err(fail)?;
+        let mut note = String::new();
+        if fit.intercept.is_some_and(|b| b.value < 0.0) {
+            fit = line(&x, &t, false).map_err(fail)?;
+            note = "the intercept came out negative, so it is held at zero (measure \
+                    smaller messages to see the latency)"
+                .into();
+        }
+        fits.push(TransferFit {
+            machine: group.machine,
+            fit,
+            note,
+        });
+    }
+    Ok(fits)
+}
+
+/// The computing or energy fits (`field` names the table, `y` the
+/// quantity), one per machine, in the request's shape.
+///
+/// # Errors
+///
+/// A fit the samples do not allow, naming the machine.
+pub fn levels<C>(
+    request: &Request<C>,
+    field: &str,
+    table: &Table,
+    y: Quantity,
+) -> Result<Vec<LevelsFit>, Error> {
+    let mut fits = Vec::new();
+    for group in table.groups() {
+        let (x, t) = samples(table, &group, y);
+        let fit = one_machine(request, &x, &t, group.machine.clone())
+            .map_err(|e| refused(field, &group.machine, e))?;
+        fits.push(fit);
+    }
+    Ok(fits)
+}
+
+/// One machine's fit in the request's shape.
+fn one_machine<C>(
+    request: &Request<C>,
+    x: &[f64],
+    t: &[f64],
+    machine: String,
+) -> Result<LevelsFit, FitError> {
+    let shape = request.shape;
+    let line = line(x, t, shape == Shape::LineIntercept)?;
+    let mut fit = LevelsFit {
+        machine,
+        shape,
+        line,
+        knee: None,
+        lines: None,
+        note: String::new(),
+    };
+    match shape {
+        Shape::Line | Shape::LineIntercept => fit.note = "one line, as asked".into(),
+        Shape::Lines => {
+            fit.lines = Some(k_lines(x, t, request.line_count())?);
+            fit.note = format!("{} lines, as asked", request.line_count());
+        }
+        Shape::TwoLevel => {
+            let knee = two_level(x, t)?;
+            fit.note = knee_note(&knee);
+            fit.knee = Some(knee);
+        }
+        Shape::Auto => auto(&mut fit, x, t)?,
+    }
+    Ok(fit)
+}
+
+/// The two levels when the data support them, else the one line.
+fn auto(fit: &mut LevelsFit, x: &[f64], t: &[f64]) -> Result<(), FitError> {
+    match two_level(x, t) {
+        Ok(knee) => {
+            fit.note = knee_note(&knee);
+            if knee.preferred == Preferred::TwoLevel {
+                fit.shape = Shape::TwoLevel;
+            } else {
+                fit.shape = Shape::Line;
+            }
+            fit.knee = Some(knee);
+        }
+        // Too few distinct loads for two levels, or none bend: one line.
+        Err(
+            FitError::KneeSide { .. } | FitError::Undetermined { .. } | FitError::TooFew { .. },
+        ) => {
+            fit.shape = Shape::Line;
+            fit.note = "one line: the data cannot place a knee".into();
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(())
+}
+
+/// What a two-level fit says, in words.
+fn knee_note(knee: &KneeFit) -> String {
+    let mut words = match knee.preferred {
+        Preferred::TwoLevel => "two levels: the knee lowers BIC".to_string(),
+        Preferred::OneLine => "one line: a knee does not lower BIC enough".to_string(),
+    };
+    if !knee.knee_inside {
+        words += "; the knee lies at the smallest load measured (measure smaller loads)";
+    }
+    if !knee.convex {
+        words += "; the second line is not slower than the first (no memory spill seen)";
+    }
+    words
+}
+
+/// A power reading's state, from the words people write.
+pub fn state(word: &str) -> State {
+    let w = word.trim().to_lowercase();
+    match w.as_str() {
+        "compute" | "computing" | "busy" | "load" | "active" => State::Compute,
+        "network" | "send" | "sending" | "transfer" | "communication" | "receive" => State::Network,
+        "idle" | "on" => State::Idle,
+        "hibernate" | "hibernation" | "hibernated" | "s4" => State::Sleep("hibernate".into()),
+        "suspend" | "suspended" | "standby" | "sleep" | "s3" => State::Sleep("suspend".into()),
+        "off" | "soft-off" | "s5" => State::Sleep("off".into()),
+        _ => State::Sleep(w),
+    }
+}
+
+/// The power fits, one per machine.
+///
+/// # Errors
+///
+/// A machine without computing readings, naming it.
+pub fn powers(table: &Table) -> Result<Vec<PowersFit>, Error> {
+    let watts = table.numbers(Quantity::Power).unwrap_or_default();
+    let words = table.texts("state").unwrap_or_default();
+    let mut fits = Vec::new();
+    for group in table.groups() {
+        let readings: Vec<(State, f64)> = group
+            .rows
+            .iter()
+            .filter_map(|&i| Some((state(words.get(i)?), *watts.get(i)?)))
+            .collect();
+        let fit = states(&readings).map_err(|e| refused("power", &group.machine, e))?;
+        fits.push(PowersFit {
+            machine: group.machine,
+            fit,
+        });
+    }
+    Ok(fits)
+}

@@ -1,0 +1,256 @@
+//! M9's answer as the page shows it: a table per kind of measurement,
+//! every parameter with its unit and 95 % interval, the requests it fills,
+//! and the validity check.
+
+use super::estimate::{Estimate, Goodness};
+use super::report::Report;
+use super::request::Shape;
+use super::solve::{LevelsFit, PowersFit, TransferFit};
+use super::validity::Checked;
+use crate::core::response::Describe;
+use crate::core::view::{cut, number, Block};
+
+/// `value unit [low–high]`.
+fn estimate(e: &Estimate, unit: &str) -> String {
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    format!(
+        "{}{unit} [{} – {}]",
+        number(e.value),
+        number(e.low),
+        number(e.high)
+    )
+}
+
+/// `R² = …, n = …`.
+fn goodness(g: &Goodness) -> String {
+    format!("R² = {}, {} samples", number(g.r2), g.n)
+}
+
+/// The machine's name, or "all" for a table without names.
+fn machine(name: &str) -> String {
+    if name.is_empty() {
+        "all".into()
+    } else {
+        name.into()
+    }
+}
+
+fn transfer_row(f: &TransferFit) -> Vec<String> {
+    let latency = f
+        .fit
+        .intercept
+        .map_or("0 s (held)".into(), |b| estimate(&b, "s"));
+    vec![
+        machine(&f.machine),
+        estimate(&f.fit.slope, "s/MB"),
+        latency,
+        goodness(&f.fit.fit),
+    ]
+}
+
+/// The parameters of a levels fit in the form used, `unit` per MB.
+fn levels_cells(f: &LevelsFit, unit: &str) -> Vec<String> {
+    let per = format!("{unit}/MB");
+    let used = match (f.shape, &f.knee, &f.lines) {
+        (Shape::TwoLevel, Some(k), _) => format!(
+            "a1 = {}; a2 = {}; b2 = {}; knee r = {}",
+            estimate(&k.a1, &per),
+            estimate(&k.a2, &per),
+            estimate(&k.b2, unit),
+            estimate(&k.r, "MB")
+        ),
+        (Shape::Lines, _, Some(l)) => {
+            let lines: Vec<String> = l
+                .lines
+                .iter()
+                .map(|line| {
+                    let b = line.intercept.map_or("0".into(), |b| number(b.value));
+                    format!("{b} + {} α", number(line.slope.value))
+                })
+                .collect();
+            let knees: Vec<String> = l.knees.iter().map(|k| estimate(k, "MB")).collect();
+            format!("lines {}; knees {}", lines.join(", "), knees.join(", "))
+        }
+        _ => {
+            let b = f
+                .line
+                .intercept
+                .map_or(String::new(), |b| format!("; B = {}", estimate(&b, unit)));
+            format!("A = {}{b}", estimate(&f.line.slope, &per))
+        }
+    };
+    let fit = match (f.shape, &f.knee, &f.lines) {
+        (Shape::TwoLevel, Some(k), _) => &k.fit,
+        (Shape::Lines, _, Some(l)) => &l.fit,
+        _ => &f.line.fit,
+    };
+    vec![machine(&f.machine), used, goodness(fit), f.note.clone()]
+}
+
+fn power_row(p: &PowersFit) -> Vec<String> {
+    let mean = |m: &super::power::Mean| match &m.estimate {
+        Some(e) => estimate(e, "W"),
+        None => format!("{} W (one reading)", number(m.value)),
+    };
+    let k = p.fit.k.as_ref().map_or("–".into(), |k| number(k.value));
+    let sleep: Vec<String> = p
+        .fit
+        .sleep
+        .iter()
+        .map(|s| format!("{} {} (k = {})", s.name, mean(&s.power), number(s.k.value)))
+        .collect();
+    vec![
+        machine(&p.machine),
+        mean(&p.fit.compute),
+        p.fit.network.as_ref().map_or("–".into(), mean),
+        p.fit.idle.as_ref().map_or("–".into(), mean),
+        k,
+        sleep.join("; "),
+    ]
+}
+
+/// The validity table and its summary.
+fn validity_blocks(c: &Checked) -> Vec<Block> {
+    let pct = |e: f64| format!("{} %", number(100.0 * e));
+    let rows = c
+        .runs
+        .iter()
+        .map(|r| {
+            let set: Vec<String> = r
+                .set
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", number(*v)))
+                .collect();
+            vec![
+                r.name.clone(),
+                set.join(", "),
+                format!("{} s", number(r.measured)),
+                format!("{} s", number(r.predicted)),
+                pct(r.error),
+            ]
+        })
+        .collect();
+    let head = [
+        "run",
+        "changed",
+        "measured C^R",
+        "predicted C^T",
+        "(C^R − C^T)/C^T",
+    ];
+    let mut blocks = vec![
+        Block::note(
+            "fit-validity-summary",
+            format!(
+                "The model's relative error over {} runs: mean {} of its magnitude, largest {}.",
+                c.runs.len(),
+                pct(c.mean_abs_error),
+                pct(c.max_abs_error)
+            ),
+        ),
+        Block::table(
+            "fit-validity",
+            "Measured runs against the model",
+            &head,
+            rows,
+        ),
+    ];
+    if let (Some(mean), Some(max)) = (c.machine_mean_abs_error, c.machine_max_abs_error) {
+        let text = format!(
+            "Per machine: mean error {} of its magnitude, largest {}.",
+            pct(mean),
+            pct(max)
+        );
+        blocks.push(Block::aside("fit-validity-machines", text));
+    }
+    blocks
+}
+
+impl Describe for Report {
+    fn view(&self) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        if !self.transfers.is_empty() {
+            let rows = self.transfers.iter().map(transfer_row).collect();
+            let head = ["machine", "C (rate)", "latency", "fit"];
+            let caption = "Transfers: t = latency + C·size, 95 % intervals";
+            blocks.push(Block::table("fit-transfers", caption, &head, rows));
+        }
+        for (id, fits, unit, what) in [
+            ("fit-computation", &self.computation, "s", "Computing time"),
+            ("fit-energy", &self.energy, "J", "Energy per chunk"),
+        ] {
+            if fits.is_empty() {
+                continue;
+            }
+            let rows = fits.iter().map(|f| levels_cells(f, unit)).collect();
+            let caption = format!("{what} against the chunk size α (MB), 95 % intervals");
+            let head = ["machine", "parameters", "fit", "the data say"];
+            blocks.push(Block::table(
+                id,
+                &caption,
+                &head,
+                cut(rows, fits.len(), "machines"),
+            ));
+        }
+        if !self.power.is_empty() {
+            let rows = self.power.iter().map(power_row).collect();
+            let head = [
+                "machine",
+                "P_C",
+                "P_N",
+                "idle",
+                "k = P_C/idle",
+                "sleep modes",
+            ];
+            let caption = "Power per state (mean and 95 % interval)";
+            blocks.push(Block::table("fit-power", caption, &head, rows));
+        }
+        blocks.extend(self.requests_block());
+        for (model, request) in &self.requests {
+            let title = self
+                .titles
+                .get(model)
+                .map_or(model.as_str(), String::as_str);
+            blocks.push(Block::Open {
+                id: format!("fit-open-{model}"),
+                label: format!("Open in {title} with the fitted parameters"),
+                request: request.clone(),
+            });
+        }
+        if let Some(c) = &self.validity {
+            blocks.extend(validity_blocks(c));
+        }
+        blocks
+    }
+}
+
+impl Report {
+    /// Which models the fitted parameters fill, and with what.
+    fn requests_block(&self) -> Option<Block> {
+        if self.requests.is_empty() {
+            return None;
+        }
+        let rows = self
+            .requests
+            .keys()
+            .map(|model| {
+                let title = self.titles.get(model).cloned().unwrap_or_default();
+                let filled = self.filled.get(model).map_or(0, Vec::len);
+                let fields = self.filled.get(model).cloned().unwrap_or_default();
+                vec![
+                    model.clone(),
+                    title,
+                    format!("{filled} fields: {}", fields.join(", ")),
+                ]
+            })
+            .collect();
+        let caption = "The fitted parameters in each model's default request (the other \
+                       numbers are the preset's): open it in its tab, or take \
+                       report.requests.<model> from the JSON to dlt solve";
+        let head = ["model", "tab", "filled from the measurements"];
+        Some(Block::table("fit-requests", caption, &head, rows))
+    }
+}
