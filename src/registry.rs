@@ -2,8 +2,8 @@
 //! maps walk it; a model that is not listed does not exist for them, and
 //! one that is needs nothing else outside its folder. The models list
 //! themselves in [`crate::models`] (a `mod` line and a registry line each);
-//! the tools over every model (generalised maps, exercise sheets) are
-//! listed here.
+//! those over every model (the fit of measurements, generalised maps,
+//! exercise sheets) are listed here.
 
 use serde_json::Value;
 
@@ -18,8 +18,10 @@ use crate::models::fit::Fit;
 
 pub use crate::core::entry::Lookup;
 
-/// The tools over every model: the generalised maps and the exercise
-/// sheets (after the models in the page's tabs).
+/// What reads the other models through the registry, so that it cannot be
+/// listed with them in [`crate::models`] (the list would name itself): the
+/// fit of measurements (M9, which fills the other models' requests), the
+/// generalised maps and the exercise sheets.
 static MAPS: &[&dyn Entry] = &[
     &Registered::<Fit<Models>>::NEW,
     &Registered::<GeneralisedMap<Models>>::NEW,
