@@ -1,4 +1,4 @@
-//! M1 (`[002]`): the lecture's closed forms, the laws fitted to measured
+//! M1 (`[5]`): the lecture's closed forms, the laws fitted to measured
 //! runs, and formulas that are wrong in every way a student may type them.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -37,7 +37,7 @@ pub struct Rules {
     /// No chunk is sent before this time (machines start up until then).
     pub ready: f64,
     /// A machine receives its next chunk only after it has finished
-    /// computing the previous one (no buffering, `[000]`).
+    /// computing the previous one (no buffering, `[3]`).
     pub receive_after_compute: bool,
 }
 

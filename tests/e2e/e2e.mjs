@@ -681,7 +681,7 @@ test('metrics: formulas typed, isoefficiency, a bad formula named where it is wr
   await page.screenshot({ path: path.join(shots, 'metrics.png'), fullPage: true });
 });
 
-test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ, [004]\'s series', async (page) => {
+test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ, [1]\'s series', async (page) => {
   await page.click('#tab-mapreduce');
   await result(page, 'mapreduce');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'mapreduce'])));

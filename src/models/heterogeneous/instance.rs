@@ -139,7 +139,7 @@ pub enum Mode {
 impl Mode {
     /// The wake-up time `S` (s) and the sleep power as a fraction of the
     /// idle power that the mode gives when the row leaves them out. Our own
-    /// round figures for a server (`[001]` gives none in the text we have):
+    /// round figures for a server (`[4]` gives none in the text we have):
     /// suspend-to-RAM resumes in seconds at a few percent of idle power,
     /// hibernation needs a disk read, a cold boot takes minutes.
     pub fn defaults(self) -> (f64, f64) {

@@ -1,5 +1,5 @@
 //! M3 exercises: split a load over two machines with a memory hierarchy,
-//! and see what naive linear DLT gets wrong (`[003]`'s worked example with
+//! and see what naive linear DLT gets wrong (`[2]`'s worked example with
 //! drawn numbers).
 
 use serde_json::{json, Value};

@@ -1,5 +1,5 @@
 //! M4: multi-installment processing with equal chunks in round robin
-//! (`[003]`, Section 2.2 and Fig. 10).
+//! (`[2]`, Section 2.2 and Fig. 10).
 //!
 //! The load is cut into chunks of size `β` (the last one smaller if `β`
 //! does not divide `V`), sent one at a time in rounds `P_1 … P_m, P_1 …`.
@@ -15,7 +15,7 @@
 //! [`schedule`] builds it chunk by chunk for the verifier; the tests check
 //! that the three agree.
 //!
-//! `[003]` also bounds sensible chunk sizes. Multi-installment beats
+//! `[2]` also bounds sensible chunk sizes. Multi-installment beats
 //! out-of-core processing for large `V` when its time per round and load,
 //! `(Σ S_i + β Σ C_i)/(m β)`, is below the out-of-core rate
 //! `1/Σ(1/A^h_i2)`: `β > Σ S_i / (m/Σ(1/A^h_i2) − Σ C_i)`; and chunks should
@@ -66,7 +66,7 @@ pub struct Instance {
     pub load: f64,
     /// The machines, in round-robin order.
     pub processors: Vec<Processor>,
-    /// The chunk size `β`; absent: `[003]`'s heuristic.
+    /// The chunk size `β`; absent: `[2]`'s heuristic.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunk: Option<f64>,
     /// Also compute processing time against `V`.
@@ -86,7 +86,7 @@ pub struct Series {
     pub points: Count,
 }
 
-/// `[003]`'s admissible chunk sizes.
+/// `[2]`'s admissible chunk sizes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Admissible {
     /// Smallest chunk that beats out-of-core for large `V` (absent when
@@ -103,7 +103,7 @@ pub struct Admissible {
     pub explanation: String,
 }
 
-/// `[003]`'s heuristic chunk size, or why it does not apply.
+/// `[2]`'s heuristic chunk size, or why it does not apply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Heuristic {
     /// The chunk size, when the heuristic applies.
@@ -170,7 +170,7 @@ pub struct Report {
 }
 
 impl Instance {
-    /// `[003]` Fig. 10: ten identical machines, `C = 9.99e−5, S = 1e−3`,
+    /// `[2]` Fig. 10: ten identical machines, `C = 9.99e−5, S = 1e−3`,
     /// core `0 + 1e−3 x`, out-of-core `−9.9e6 + 0.1 x` (swap point `1e8`),
     /// heuristic `β = 1e4`; the series compares with `β = 5`.
     pub fn figure_10() -> Instance {
@@ -404,7 +404,7 @@ fn out_of_core(ps: &[Processor]) -> Option<Vec<(f64, f64)>> {
     (out_of_core.len() == ps.len()).then_some(out_of_core)
 }
 
-/// `[003]`'s admissible range of `β`.
+/// `[2]`'s admissible range of `β`.
 pub fn admissible(ps: &[Processor]) -> Admissible {
     let m = ps.len() as f64;
     let Some(out_of_core) = out_of_core(ps) else {
@@ -458,7 +458,7 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
     }
 }
 
-/// `[003]`'s heuristic `β`, eq. (5) generalised.
+/// `[2]`'s heuristic `β`, eq. (5) generalised.
 /// `range` is [`admissible`]`(ps)`, to say when the heuristic falls outside it.
 pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
     let startups: f64 = ps.iter().map(|p| p.startup).sum();
@@ -512,7 +512,7 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
 }
 
 impl Report {
-    /// Processing time against load, log–log (`[003]` Fig. 10).
+    /// Processing time against load, log–log (`[2]` Fig. 10).
     pub fn charts(&self) -> Vec<LineChart> {
         if self.series.is_empty() {
             return Vec::new();

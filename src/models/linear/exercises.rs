@@ -1,5 +1,5 @@
 //! M2 exercises: split a load over three machines so that they finish
-//! together, and the speedup of identical machines (`[004]`).
+//! together, and the speedup of identical machines (`[1]`).
 
 use serde_json::{json, Value};
 

@@ -1,4 +1,4 @@
-//! M1: the classic performance metrics of a parallel program (`[002]`),
+//! M1: the classic performance metrics of a parallel program (`[5]`),
 //! from a serial time `T_s(W)` and a parallel time `T_p(W, p)` the user
 //! types as formulas.
 //!

@@ -13,7 +13,7 @@ use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
 /// M1: speedup, efficiency, cost, isoefficiency, Karp–Flatt and the
-/// scalability laws (`[002]`).
+/// scalability laws (`[5]`).
 #[derive(Debug)]
 pub struct Metrics;
 
@@ -50,7 +50,7 @@ fn measured(time: impl Fn(f64) -> f64, ps: &[f64]) -> Vec<Measured> {
 }
 
 impl Metrics {
-    /// `[002]`'s adding of `n` numbers: `T_p = n/p + 2 log p`.
+    /// `[5]`'s adding of `n` numbers: `T_p = n/p + 2 log p`.
     pub fn adding() -> Request {
         Request {
             minimize_over: Some(Range {
@@ -61,7 +61,7 @@ impl Metrics {
         }
     }
 
-    /// `[002]`'s edge detection on an `n × n` image.
+    /// `[5]`'s edge detection on an `n × n` image.
     pub fn edge_detection() -> Request {
         Request {
             constants: BTreeMap::from([
@@ -73,12 +73,12 @@ impl Metrics {
         }
     }
 
-    /// `[002]`'s `T_o = p^{3/2} + p^{3/4} W^{3/4}`: isoefficiency `Θ(p³)`.
+    /// `[5]`'s `T_o = p^{3/2} + p^{3/4} W^{3/4}`: isoefficiency `Θ(p³)`.
     pub fn cubic() -> Request {
         request("W", "(W + p^(3/2) + p^(3/4)*W^(3/4))/p", 1e6, 1024.0)
     }
 
-    /// `[002]`'s matrix–vector product on a hypercube, with run times that
+    /// `[5]`'s matrix–vector product on a hypercube, with run times that
     /// show a rising serial fraction.
     pub fn matrix_vector() -> Request {
         let constants = BTreeMap::from([
@@ -128,22 +128,22 @@ impl Model for Metrics {
         vec![
             Preset {
                 name: "metrics-adding",
-                label: "[002] adding n numbers: T_p = n/p + 2 log p, isoefficiency Θ(p log p)",
+                label: "[5] adding n numbers: T_p = n/p + 2 log p, isoefficiency Θ(p log p)",
                 request: Metrics::adding(),
             },
             Preset {
                 name: "metrics-edge",
-                label: "[002] edge detection on an n×n image: 9 t_c n²/p + 2(t_s + t_w n)",
+                label: "[5] edge detection on an n×n image: 9 t_c n²/p + 2(t_s + t_w n)",
                 request: Metrics::edge_detection(),
             },
             Preset {
                 name: "metrics-cubic",
-                label: "[002] T_o = p^{3/2} + p^{3/4} W^{3/4}: isoefficiency Θ(p³)",
+                label: "[5] T_o = p^{3/2} + p^{3/4} W^{3/4}: isoefficiency Θ(p³)",
                 request: Metrics::cubic(),
             },
             Preset {
                 name: "metrics-karp-flatt",
-                label: "[002] matrix–vector product: measured times, rising serial fraction",
+                label: "[5] matrix–vector product: measured times, rising serial fraction",
                 request: Metrics::matrix_vector(),
             },
             Preset {
