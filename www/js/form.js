@@ -67,7 +67,10 @@ function value(kind, text) {
     case 'optional': return blank(text) ? undefined : num(text);
     case 'check': return Boolean(text);
     case 'list': return list(text);
-    case 'json': if (blank(text)) return undefined; try { return JSON.parse(text); } catch { return null; }
+    // Text that is not JSON goes to the core as typed: a field may take its
+    // own notation (M1's constants: `t_s = 5, t_w = 2`), and any other names
+    // what is wrong with it.
+    case 'json': if (blank(text)) return undefined; try { return JSON.parse(text); } catch { return String(text); }
     case 'text': return String(text ?? '');
     case 'choice': return blank(text) ? undefined : String(text);
     default: return undefined;
@@ -79,7 +82,7 @@ function text(kind, v) {
   if (kind === 'check') return Boolean(v);
   if (v == null) return '';
   if (kind === 'list') return (v ?? []).join(', ');
-  if (kind === 'json') return JSON.stringify(v);
+  if (kind === 'json') return typeof v === 'string' ? v : JSON.stringify(v);
   return String(v);
 }
 
