@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::chart::{Axis, Line, LineChart};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::number::human;
 use crate::core::platform::{check_processors, Processor};
 use crate::core::progress::{Progress, Silent};
 use crate::core::schedule::{Chunk, Interval, Schedule};
@@ -530,12 +531,14 @@ impl Report {
             &|p| Some(p.single),
         )];
         if let Some(beta) = self.heuristic.chunk {
-            lines.push(line(format!("β = {beta:.4e} (heuristic)"), &|p| {
+            lines.push(line(format!("β = {} (heuristic)", human(beta)), &|p| {
                 p.heuristic
             }));
         }
         if !self.chunk_from_heuristic {
-            lines.push(line(format!("β = {} (given)", self.chunk), &|p| p.given));
+            lines.push(line(format!("β = {} (given)", human(self.chunk)), &|p| {
+                p.given
+            }));
         }
         vec![LineChart {
             name: "time-vs-load".into(),
@@ -563,11 +566,9 @@ impl Validate for Instance {
                 // In chunks, not entries, and as floats: a count above 2³²
                 // must read the same in the page's 32-bit WebAssembly.
                 let chunks = (self.load / beta).round();
-                let why = if chunks.is_finite() {
-                    format!("V/β = {chunks:e} chunks, more than {MAX_CHUNKS:e}; give a larger chunk size")
-                } else {
-                    format!("V/β is more than {MAX_CHUNKS:e} chunks; give a larger chunk size")
-                };
+                let (chunks, most) = (human(chunks), human(MAX_CHUNKS));
+                let why =
+                    format!("V/β = {chunks} chunks, more than {most}; give a larger chunk size");
                 c.fail("chunk", Invalid::TooMuchWork(why));
             }
         }

@@ -331,11 +331,18 @@ impl Validate for Instance {
         }
         let transfers = self.mappers.get().saturating_mul(self.reducers.get());
         if transfers > MAX_TRANSFERS {
+            use crate::core::number::count;
+            let (m, r) = (self.mappers.get(), self.reducers.get());
             let why = format!(
-                "{} mappers × {} reducers is {transfers} transfers, the limit is {MAX_TRANSFERS}",
-                self.mappers.0, self.reducers.0
+                "{} mappers × {} reducers is {} transfers, the limit is {}",
+                count(m),
+                count(r),
+                count(transfers),
+                count(MAX_TRANSFERS)
             );
-            c.fail("mappers", Invalid::TooMuchWork(why));
+            // On the count that is further above what fits with the other.
+            let field = if r > m { "reducers" } else { "mappers" };
+            c.fail(field, Invalid::TooMuchWork(why));
         }
         let job = self.job();
         if job.map <= 0.0 {

@@ -275,7 +275,7 @@ fn check_measured(c: &mut Checker, measured: &[Measured]) {
                     "repeats p = {} of run R{} (measured[{first}]): give one time per \
                      processor count (the mean of repeated runs, say); repeated counts are \
                      refused, not merged",
-                    crate::core::number::number(m.p),
+                    crate::core::number::human(m.p),
                     first + 1
                 );
                 first_of.insert(m.p.to_bits(), first);
@@ -313,7 +313,7 @@ fn check_isospeed(c: &mut Checker, s: &Isospeed) {
                 "lists {} marked speeds, but the {which} system has p = {} processors: give \
                  one speed per processor",
                 speeds.len(),
-                crate::core::number::number(p)
+                crate::core::number::human(p)
             );
             c.fail(format!("isospeed.{path}"), RunsProblem(why).into());
         }
@@ -501,8 +501,9 @@ impl Request {
             Ok(t)
         } else {
             let why = format!(
-                "is not a positive time at W = {} (got {t}{})",
-                self.work,
+                "is not a positive time at W = {} (got {}{})",
+                crate::core::number::human(self.work),
+                crate::core::number::human(t),
                 serial.with_constants()
             );
             Err(Error::field("serial", FormulaProblem(why).into()))
