@@ -197,7 +197,7 @@ fn every_bad_field_has_its_message() {
                     ..machine(1.0, 1.0, 1.0)
                 }],
             ),
-            "machines[0].count: must be between 1 and 1000000 (got 0)",
+            "machines[0].count: must be between 1 and 1\u{202f}000\u{202f}000 (got 0)",
         ),
         (
             instance(
@@ -210,7 +210,7 @@ fn every_bad_field_has_its_message() {
                     2
                 ],
             ),
-            "machines: has too many entries (1200000, the limit is 1000000)",
+            "machines: has too many entries (1\u{202f}200\u{202f}000, the limit is 1\u{202f}000\u{202f}000)",
         ),
         (
             Instance {

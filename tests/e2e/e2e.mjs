@@ -663,6 +663,17 @@ test('metrics: formulas typed, isoefficiency, a bad formula named where it is wr
   assert.equal(await page.textContent('#metrics-min'), before);
   await page.fill('#metrics-Tp', 'n/p + 2*ln(p)');
   await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#metrics-min-note')?.textContent ?? ''));
+  // The lecture's notation, and constants typed as name = value pairs: the
+  // box's text goes to the core, which reads it or says what to write.
+  await page.fill('#metrics-const', 't_s 1');
+  const constSlot = '#metrics [data-error-for="constants"]';
+  await page.waitForFunction((s) => /^cannot read `t_s 1`: write name = value pairs/.test(document.querySelector(s)?.textContent ?? ''), constSlot);
+  await page.fill('#metrics-const', 't_s = 1');
+  await page.fill('#metrics-Tp', 'n/p + 2 ln p + t_s');
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') === '', constSlot);
+  await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#metrics-min-note')?.textContent ?? ''));
+  await page.fill('#metrics-const', '');
+  await page.fill('#metrics-Tp', 'n/p + 2*ln(p)');
   // A two-column table pasted (with its header) into the first cell fills the runs.
   await page.click('#metrics-add');
   await page.evaluate(() => {
