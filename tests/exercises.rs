@@ -638,7 +638,7 @@ fn the_split_solution_derives_the_loads() {
         let (loads, _) = m2_closed_form(&e.posed.request);
         let shown = dlt_calc::core::exercise::with_unit(loads[2], "");
         assert!(
-            text.contains(&format!("α<sub>3</sub> = (")) && text.contains(&shown),
+            text.contains("α<sub>3</sub> = (") && text.contains(&shown),
             "{text} lacks {shown}"
         );
     }

@@ -683,7 +683,11 @@ fn maps_vary_one_machine_row_or_one_modes_wake_time() {
         error("machines[3].rate")
     );
     let unknown = error("machines[0].speed");
-    assert!(unknown.contains("machines[k].idle_power"), "{unknown}");
+    // A record's names are written once: `machines[k].{count, …, idle_power, …}`.
+    assert!(
+        unknown.contains("machines[k].{count, ") && unknown.contains(" idle_power, "),
+        "{unknown}"
+    );
 }
 
 /// The table of blocks of a report, by its id: caption, head and rows.

@@ -321,21 +321,41 @@ impl Invalid {
 }
 
 /// The most characters of known names a message lists.
-const LISTED: usize = 160;
+const LISTED: usize = 180;
 
-/// The known names (separated by commas) as a message lists them: all of
-/// them when they are few, else those most like `name` first (sharing its
-/// first letter, then the rest) up to [`LISTED`] characters and how many
-/// more there are, so that a message stays one short line.
+/// The known names (separated by commas) as a message lists them: names of
+/// one record written once (`machines[k].{a1, a2}`), all of them when they
+/// are few, else those most like `name` first (sharing its first letter,
+/// then the rest) up to [`LISTED`] characters and how many more there are,
+/// so that a message stays one short line.
 fn fit(known: &str, name: &str) -> String {
     if known.chars().count() <= LISTED {
         return known.to_string();
     }
+    // Adjacent names with the same record (`machines[k].`) grouped.
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for k in known.split(", ") {
+        let (head, tail) = k.rsplit_once('.').map_or(("", k), |(h, t)| (h, t));
+        match groups.last_mut() {
+            Some((h, tails)) if !head.is_empty() && h == head => tails.push(tail),
+            _ => groups.push((head.to_string(), vec![tail])),
+        }
+    }
+    let written = |(head, tails): &(String, Vec<&str>)| match tails.as_slice() {
+        [one] if head.is_empty() => one.to_string(),
+        [one] => format!("{head}.{one}"),
+        many => format!("{head}.{{{}}}", many.join(", ")),
+    };
     let first = name.chars().next().map(|c| c.to_ascii_lowercase());
-    let like = |k: &&str| k.chars().next().map(|c| c.to_ascii_lowercase()) == first;
-    let names: Vec<&str> = known.split(", ").collect();
-    let (mut ordered, rest): (Vec<&str>, Vec<&str>) = names.into_iter().partition(like);
+    let (mut ordered, rest): (Vec<String>, Vec<String>) = groups
+        .iter()
+        .map(written)
+        .partition(|k| k.chars().next().map(|c| c.to_ascii_lowercase()) == first);
     ordered.extend(rest);
+    let all = ordered.join(", ");
+    if all.chars().count() <= LISTED {
+        return all;
+    }
     let mut out = String::new();
     let mut shown = 0;
     for k in &ordered {

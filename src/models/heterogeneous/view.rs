@@ -149,26 +149,7 @@ impl Describe for Report {
                 None,
             ),
         ];
-        if let (Some(bound), Some(g)) = (self.lower_bound, self.gap) {
-            // A front's searches and a makespan objective bound T; energy, E.
-            let of = if self.objective == Objective::Energy {
-                format!("the energy: E ≥ {} J", number(bound))
-            } else {
-                format!("the makespan: T ≥ {} s", number(bound))
-            };
-            blocks.push(Block::note(
-                "heterogeneous-bound",
-                format!(
-                    "Proven lower bound on {of} with at most n = {} chunks (gap {}); {} linear \
-                     programs, {} prefixes, {} s.",
-                    self.chunk_limit,
-                    gap(g),
-                    self.lps,
-                    self.nodes,
-                    number(self.seconds)
-                ),
-            ));
-        }
+        blocks.extend(self.bound_note());
         for (k, note) in self.notes.iter().enumerate() {
             blocks.push(Block::aside(
                 &format!("heterogeneous-note-{k}"),
@@ -188,6 +169,30 @@ impl Describe for Report {
 }
 
 impl Report {
+    /// The exact search's proven lower bound: on which objective, in its
+    /// unit, for how many chunks.
+    fn bound_note(&self) -> Option<Block> {
+        let (bound, g) = (self.lower_bound?, self.gap?);
+        // A front's searches and a makespan objective bound T; energy, E.
+        let of = if self.objective == Objective::Energy {
+            format!("the energy: E ≥ {} J", number(bound))
+        } else {
+            format!("the makespan: T ≥ {} s", number(bound))
+        };
+        Some(Block::note(
+            "heterogeneous-bound",
+            format!(
+                "Proven lower bound on {of} with at most n = {} chunks (gap {}); {} linear \
+                 programs, {} prefixes, {} s.",
+                self.chunk_limit,
+                gap(g),
+                self.lps,
+                self.nodes,
+                number(self.seconds)
+            ),
+        ))
+    }
+
     fn chunks_table(&self) -> Block {
         let rows = self
             .schedule

@@ -142,31 +142,18 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
         juxtaposed(&before, token, *at, &mut out)?;
         let level = depth.len();
         let ends_operand = match token {
-            Token::Number(x) => {
-                out += &format!("{x}");
-                true
-            }
-            Token::Name(name) if is_function(name) => {
-                out += function(name, *at)?;
-                if next != Some(&Token::Symbol('(')) {
-                    without_parentheses(name, *at, next, level + powers.len())?;
-                    powers.push(level);
-                    out.push('(');
-                }
-                false
-            }
-            Token::Name(name) if next == Some(&Token::Symbol('(')) && !known(name, constants) => {
-                out += function(name, *at)?;
-                false
-            }
-            Token::Name(name) => {
-                out += &variable(name, *at, with_p, constants)?;
-                true
-            }
             Token::Symbol(c) => {
                 symbol(*c, *at, before.last().copied(), &mut depth, &mut out)?;
                 *c == ')'
             }
+            _ => operand(
+                token,
+                (*at, next),
+                (level, &mut powers),
+                with_p,
+                constants,
+                &mut out,
+            )?,
         };
         right_to_left(
             token,
@@ -186,6 +173,43 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
         )),
         _ => Ok(out),
     }
+}
+
+/// Writes a number or a name (at `at`, before `next`): a function opens
+/// a group at `level` among the `powers` when it has no parentheses.
+/// Whether it ends an operand (a function does not: its argument follows).
+fn operand(
+    token: &Token,
+    (at, next): (usize, Option<&Token>),
+    (level, powers): (usize, &mut Vec<usize>),
+    with_p: bool,
+    constants: &BTreeMap<String, f64>,
+    out: &mut String,
+) -> Result<bool, String> {
+    Ok(match token {
+        Token::Number(x) => {
+            *out += &format!("{x}");
+            true
+        }
+        Token::Name(name) if is_function(name) => {
+            *out += function(name, at)?;
+            if next != Some(&Token::Symbol('(')) {
+                without_parentheses(name, at, next, level + powers.len())?;
+                powers.push(level);
+                out.push('(');
+            }
+            false
+        }
+        Token::Name(name) if next == Some(&Token::Symbol('(')) && !known(name, constants) => {
+            *out += function(name, at)?;
+            false
+        }
+        Token::Name(name) => {
+            *out += &variable(name, at, with_p, constants)?;
+            true
+        }
+        Token::Symbol(_) => false,
+    })
 }
 
 /// Whether `name` is one of the functions.
