@@ -819,6 +819,10 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   };
   await near('#heterogeneous-makespan', want.report.makespan);
   await near('#heterogeneous-energy', want.report.energy);
+  // The preset's cells show six significant digits; the request keeps every
+  // digit (the makespan above is the CLI's for the full numbers).
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M2 a2"]'), '5.68624');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M2 b2"]'), '-22145');
   assert.match(await page.textContent('#heterogeneous-verdict'), /verified.*proven optimal/);
   assert.match(await page.textContent('#heterogeneous-energy-parts'), /asleep/);
   const bars = await colouredPixels(page, '#heterogeneous-result figure[data-name="energy"] canvas');

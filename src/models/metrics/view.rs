@@ -66,10 +66,10 @@ pub fn form() -> Form {
                 "minimize_over",
                 vec![
                     Field::number("mfrom", "minimize_over.from", "from")
-                        .placeholder("range")
+                        .placeholder("as above")
                         .range("1 to 10¹²"),
                     Field::number("mto", "minimize_over.to", "to")
-                        .placeholder("range")
+                        .placeholder("as above")
                         .range("from … 10¹²"),
                 ],
             ),
