@@ -166,7 +166,7 @@ fn bad_formulas_are_named_with_their_position() {
         (
             "parallel",
             "n/(p - 1)",
-            "is not a positive time at W = 1024, p = 1 (got inf)",
+            "is not a positive time at W = 1024, p = 1 (got infinity)",
         ),
         ("parallel", "(n/p", "the parenthesis at 1 is not closed"),
     ];
