@@ -432,23 +432,29 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
             all_in_core: Some(all_in_core),
             explanation: format!(
                 "no chunk size beats out-of-core processing for large loads: sending one load \
-                 unit to every machine (ΣC = {rates}) already takes longer than computing m \
+                 unit to every machine (ΣC = {}) already takes longer than computing m \
                  units out of core (m/Σ(1/A^h_2) = {})",
-                m / speed
+                human(rates),
+                human(m / speed)
             ),
         };
     }
     let lower = startups / denominator;
     let explanation = if lower < upper {
         format!(
-            "β in ({lower:.6e}, {upper:.6e}): larger than this, multi-installment beats \
-             out-of-core for large loads; smaller than max swp, chunks fit in core \
-             (below min swp = {all_in_core:.6e} they fit on every machine)"
+            "β in ({}, {}): larger than this, multi-installment beats out-of-core for large \
+             loads; smaller than max swp, chunks fit in core (below min swp = {} they fit on \
+             every machine)",
+            human(lower),
+            human(upper),
+            human(all_in_core)
         )
     } else {
         format!(
-            "empty: beating out-of-core needs β > {lower:.6e}, but chunks that large no \
-             longer fit in core (max swp = {upper:.6e})"
+            "empty: beating out-of-core needs β > {}, but chunks that large no longer fit in \
+             core (max swp = {})",
+            human(lower),
+            human(upper)
         )
     };
     Admissible {
@@ -474,11 +480,12 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
                 chunk: None,
                 explanation: format!(
                     "does not apply: P{} needs ΣS − A^l_1 > 0, but the start-ups of a round \
-                     (ΣS = {startups}) do not exceed its computing start-up A^l_1 = {}: \
+                     (ΣS = {}) do not exceed its computing start-up A^l_1 = {}: \
                      messages arrive faster than it can start on them and load piles up \
                      in its buffer; choose β yourself",
                     i + 1,
-                    core.intercept
+                    human(startups),
+                    human(core.intercept)
                 ),
             };
         }
@@ -487,19 +494,21 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
                 chunk: None,
                 explanation: format!(
                     "does not apply: P{} needs A^l_2 − ΣC > 0, but its core rate A^l_2 = {} \
-                     does not exceed ΣC = {rates}: the machines together compute faster than \
+                     does not exceed ΣC = {}: the machines together compute faster than \
                      the channel can feed them, so some idle time is unavoidable; choose β \
                      yourself",
                     i + 1,
-                    core.slope
+                    human(core.slope),
+                    human(rates)
                 ),
             };
         }
         best = best.max(numerator / denominator);
     }
     let mut explanation = format!(
-        "β = max_i (ΣS − A^l_i1)/(A^l_i2 − ΣC) = {best:.6e}: every machine computes for \
-         the whole time the originator needs to send one round"
+        "β = max_i (ΣS − A^l_i1)/(A^l_i2 − ΣC) = {}: every machine computes for the whole \
+         time the originator needs to send one round",
+        human(best)
     );
     let below = range.lower.is_some_and(|lo| best <= lo);
     let above = range.upper.is_some_and(|hi| best >= hi);
