@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Long sequences on the M5 reference instance of [000]: n = 40 chunks at
+"""Long sequences on the M5 reference instance of [3]: n = 40 chunks at
 Table 1's Vmax for each m, and m = 20 with n = 64, each searched until it is
 proven optimal (a proven gap of at most 1e-6, the target's definition) or for
 at most --seconds (the `dlt` CLI, release build).
@@ -19,7 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# [000] Table 1: m -> Vmax [MB].
+# [3] Table 1: m -> Vmax [MB].
 VMAX = {
     2: 134485, 3: 120827, 4: 123329, 5: 105097, 6: 119663, 7: 95748, 8: 106921,
     9: 115514, 10: 75048, 11: 81394, 12: 86545, 13: 90457, 14: 94532, 15: 98591,

@@ -95,7 +95,7 @@ fn main() {
     );
 
     // M2: the best set of machines (issue: exact for 16 machines in
-    // ≤ 100 ms, one group of 10⁶ in ≤ 10 ms, the [004] series as fast as
+    // ≤ 100 ms, one group of 10⁶ in ≤ 10 ms, the [1] series as fast as
     // the best prefix was).
     let sixteen = linear::Instance {
         load: 500.0,
@@ -145,7 +145,7 @@ fn main() {
     );
     let series = linear::Instance::energy_preset(1e13, 1_000_000);
     row(
-        "M2 [004] preset V = 1e13, m to 10⁶, series of 331 points",
+        "M2 [1] preset V = 1e13, m to 10⁶, series of 331 points",
         "≤ 970 ms",
         median(budget, || {
             black_box(series.solve(&mut Silent).unwrap());
@@ -220,7 +220,7 @@ fn main() {
         }),
     );
 
-    // M5: the reference instance of [000] at Table 1's Vmax, to a proof of
+    // M5: the reference instance of [3] at Table 1's Vmax, to a proof of
     // optimality (default budget) and to a certified gap of 1 %.
     for (m, v) in [
         (2, 134_485.0),
@@ -373,7 +373,7 @@ fn main() {
     heterogeneous_rows(budget);
 }
 
-/// M8: the reference instance, its parts, and `[004]`'s series.
+/// M8: the reference instance, its parts, and `[1]`'s series.
 fn mapreduce_rows(budget: Duration) {
     let reference = mapreduce::Instance::reference();
     let job = reference.job();

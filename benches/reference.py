@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The M5 reference instance of [000] (n = 20) for m = 2..20 at Table 1's Vmax:
+"""The M5 reference instance of [3] (n = 20) for m = 2..20 at Table 1's Vmax:
 our search (the `dlt` CLI) beside the paper's MIP (2)-(11) solved by HiGHS.
 
     python3 benches/reference.py [--highs-seconds 60] [--max-lps 20000] [--m 2,3,4]
@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, "target", "bench-venv")
 HIGHSPY = "highspy==1.15.1"
 
-# [000] Table 1: m -> (Emax, Vmax [MB]).
+# [3] Table 1: m -> (Emax, Vmax [MB]).
 TABLE_1 = {
     2: (34.2, 134485), 3: (34.0, 120827), 4: (33.7, 123329), 5: (33.4, 105097),
     6: (33.2, 119663), 7: (32.8, 95748), 8: (32.4, 106921), 9: (31.5, 115514),

@@ -212,3 +212,28 @@ fn an_older_request_tag_still_solves() {
     let verbs = dlt(&["--help"], "").stdout;
     assert!(verbs.contains("map     isoefficiency") && verbs.contains("table   table1"));
 }
+
+/// A reader that has gone (`dlt example | head -1`) ends `dlt` quietly, as
+/// a filter ends, not with a panic's backtrace.
+#[test]
+fn a_closed_pipe_ends_dlt_quietly() {
+    use std::process::{Command, Stdio};
+    for args in [
+        &["example"][..],
+        &["example", "metrics"][..],
+        &["schema"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dlt"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("dlt runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("dlt ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -225,14 +225,14 @@ fn startup_map_of_200_by_200_is_refused_before_work() {
     });
     rejected(
         &request,
-        "y.steps: has too many entries (40000, the limit is 10000)",
+        "y.steps: has too many entries (40\u{202f}000, the limit is 10\u{202f}000)",
     );
 }
 
 #[test]
 fn max_seconds_0_names_its_field() {
     let request = example_with("table1", |r| r["max_seconds"] = json!(0));
-    rejected(&request, "max_seconds: must be between 0 and 86400");
+    rejected(&request, "max_seconds: must be between 0 and 86\u{202f}400");
 }
 
 #[test]
@@ -350,4 +350,120 @@ fn linear_million_machines_at_max_seconds_0_001_returns_the_best_prefix_marked_p
 fn heterogeneous_max_seconds_minus_1() {
     let request = example_with("heterogeneous", |r| r["max_seconds"] = json!(-1));
     rejected(&request, "max_seconds: must");
+}
+
+// Issue 32: one number format in messages, each message on its field.
+
+#[test]
+fn load_minus_1e300_is_said_to_be_negative_not_too_large() {
+    let request = example_with("linear", |r| r["load"] = json!(-1e300));
+    rejected(&request, "load: must be greater than zero (got -1·10³⁰⁰)");
+}
+
+#[test]
+fn load_1e300_is_too_large_in_the_one_number_format() {
+    let request = example_with("linear", |r| r["load"] = json!(1e300));
+    let solve = dlt(&["solve"], &request);
+    assert!(
+        solve
+            .stderr
+            .starts_with("dlt: load: is too large (got 1·10³⁰⁰, the limit is "),
+        "{}",
+        solve.stderr
+    );
+    assert!(
+        !solve.stderr.contains("e+") && !solve.stderr.contains("e300"),
+        "{}",
+        solve.stderr
+    );
+}
+
+#[test]
+fn mapreduce_20000_reducers_puts_the_error_on_reducers() {
+    let request = example_with("mapreduce", |r| r["reducers"] = json!(20_000));
+    rejected(
+        &request,
+        "reducers: asks for too much work: 1000 mappers × 20\u{202f}000 reducers is \
+         20\u{202f}000\u{202f}000 transfers",
+    );
+}
+
+#[test]
+fn an_exercise_without_its_name_lists_the_names() {
+    let request = r#"{"model": "exercises", "seed": 1, "items": [{}]}"#;
+    rejected(
+        request,
+        "items[0].exercise: must name an exercise: none is given (metrics-efficiency",
+    );
+}
+
+#[test]
+fn a_map_axis_unknown_on_a_heterogeneous_base_lists_few_names() {
+    let request = example_with("contour-heterogeneous-energy", |r| {
+        r["x"]["parameter"] = json!("zzz");
+    });
+    rejected(
+        &request,
+        "x.parameter: must name a parameter of the model: \"zzz\" is not one (",
+    );
+    let solve = dlt(&["solve"], &request);
+    assert!(solve.stderr.contains("more)"), "{}", solve.stderr);
+}
+
+#[test]
+fn heterogeneous_100_pareto_says_a_front_always_runs_the_exact_search() {
+    let request = example_with("heterogeneous-100", |r| r["objective"] = json!("pareto"));
+    rejected(
+        &request,
+        "machines: asks for too much work: a Pareto front always runs the exact search",
+    );
+    let check = dlt(&["check"], &request);
+    assert!(!check.stdout.contains("choose ssc"), "{}", check.stdout);
+}
+
+#[test]
+fn metrics_two_runs_on_one_p_are_refused_naming_the_first() {
+    let request = example_with("metrics-karp-flatt", |r| {
+        let runs = r["measured"].as_array_mut().unwrap();
+        runs.push(json!({"p": 8, "time": 1.0}));
+    });
+    rejected(
+        &request,
+        "measured[7].p: repeats p = 8 of run R4 (measured[3])",
+    );
+}
+
+#[test]
+fn metrics_constants_typed_as_pairs_solve_as_json_does() {
+    let typed = example_with("metrics-edge", |r| {
+        r["constants"] = json!("t_c = 1e-9, t_s = 1e-5, t_w = 1e-8");
+    });
+    let json = example_with("metrics-edge", |_| {});
+    let (a, b) = (
+        dlt(&["solve", "--compact"], &typed),
+        dlt(&["solve", "--compact"], &json),
+    );
+    assert_eq!(a.code, Some(0), "{}", a.stderr);
+    assert_eq!(a.stdout, b.stdout);
+    let broken = example_with("metrics-edge", |r| r["constants"] = json!("t_c 1e-9"));
+    rejected(
+        &broken,
+        "constants: cannot read `t_c 1e-9`: write name = value pairs",
+    );
+}
+
+#[test]
+fn metrics_formula_in_the_lecture_notation_solves_as_written_out() {
+    let lecture = example_with("metrics", |r| r["parallel"] = json!("n/p + 2 log p"));
+    let written = example_with("metrics", |r| r["parallel"] = json!("n/p + 2*log(p)"));
+    let (a, b) = (
+        dlt(&["solve", "--compact"], &lecture),
+        dlt(&["solve", "--compact"], &written),
+    );
+    assert_eq!(a.code, Some(0), "{}", a.stderr);
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(&a.stdout).unwrap(),
+        serde_json::from_str(&b.stdout).unwrap(),
+    );
+    assert_eq!(a["report"]["curves"], b["report"]["curves"]);
 }

@@ -561,3 +561,85 @@ fn the_exercise_tab_cites_the_sources_of_its_exercises() {
     cited.sort_unstable();
     assert_eq!(cited, sources);
 }
+
+/// The answer key writes each answer at the calculator's ten significant
+/// digits (`1.8928`), never a float's noise (`1.8927999999999998`), and
+/// the number it writes is the answer.
+#[test]
+fn the_answer_key_has_no_float_noise() {
+    let kinds = every_kind();
+    let request = sheet(11, &kinds);
+    let paper = paper(request);
+    let key = paper.key();
+    for (line, e) in key.lines().skip(1).zip(&paper.exercises) {
+        let Answer::Number { value, .. } = &e.posed.answer else {
+            continue;
+        };
+        // The answer is the fourth cell from the end: answer, unit, tolerance.
+        let cells: Vec<&str> = line.rsplitn(4, ',').collect();
+        let shown = cells[2];
+        let digits = shown
+            .split(['e', 'E'])
+            .next()
+            .unwrap()
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>();
+        assert!(digits.trim_matches('0').len() <= 10, "{line}");
+        let read: f64 = shown.parse().unwrap_or_else(|_| panic!("{line}"));
+        assert!(close(read, *value, 1e-9), "{line}: {read} vs {value}");
+    }
+}
+
+/// A right answer's message says what was read and the tolerance, without
+/// a second "right" (the page says "Right — " before it).
+#[test]
+fn a_right_answer_is_said_once() {
+    let answer = Answer::number("makespan", 34.34, "s");
+    let v = check(&answer, "34.34");
+    assert_eq!(v.status, Status::Right);
+    assert!(
+        !v.message.to_lowercase().starts_with("right"),
+        "{}",
+        v.message
+    );
+    assert!(
+        v.message.starts_with("34.34 s, within 0.5 % of the answer"),
+        "{}",
+        v.message
+    );
+    let v = check(&answer, "1.75e301");
+    assert!(
+        v.message.contains("·10²⁹⁹×") && !v.message.contains("e+"),
+        "{}",
+        v.message
+    );
+}
+
+/// The M2 split's worked solution derives the loads: each α through α₃
+/// with the machines' numbers put in, then α₃ from their sum; its numbers
+/// agree with the closed form.
+#[test]
+fn the_split_solution_derives_the_loads() {
+    for seed in 1..6 {
+        let paper = paper(sheet(seed, &["linear-split"]));
+        let e = &paper.exercises[0];
+        let steps = &e.posed.solution;
+        let text = steps.join("\n");
+        assert!(
+            text.contains("α<sub>2</sub> = (<i>S</i><sub>3</sub>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("α<sub>1</sub> = (<i>S</i><sub>2</sub>"),
+            "{text}"
+        );
+        assert!(text.contains("The loads add up to <i>V</i>"), "{text}");
+        let (loads, _) = m2_closed_form(&e.posed.request);
+        let shown = dlt_calc::core::exercise::with_unit(loads[2], "");
+        assert!(
+            text.contains("α<sub>3</sub> = (") && text.contains(&shown),
+            "{text} lacks {shown}"
+        );
+    }
+}

@@ -1,6 +1,6 @@
 //! The map (M6) and MapReduce (M8) exercises against computations written
-//! here: `[000]`'s formulas (13) and (15), the exact efficiency of the
-//! start-up model, `[004]`'s sequential time and speedup limit, and a brute
+//! here: `[3]`'s formulas (13) and (15), the exact efficiency of the
+//! start-up model, `[1]`'s sequential time and speedup limit, and a brute
 //! force over the split for one reducer.
 
 use dlt_calc::api::{run, Request};
@@ -95,7 +95,7 @@ fn m6_approximation_agrees_with_15_above_vmax() {
     }
 }
 
-/// `[004]`'s job from an M8 request: `(V, A, B, γ, S, C, r, ℓ)`.
+/// `[1]`'s job from an M8 request: `(V, A, B, γ, S, C, r, ℓ)`.
 fn job(r: &Value) -> [f64; 8] {
     let f = |v: &Value| v.as_f64().unwrap();
     let unit = f(&r["unit"]);

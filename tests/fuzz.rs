@@ -354,11 +354,96 @@ fn tags() -> Vec<Hostile> {
     out
 }
 
+/// Formulas in the lecture's notation (functions without parentheses,
+/// products by juxtaposition), read or refused, never misread into a NaN.
+const NOTATION: &[&str] = &[
+    "n/p + 2 log p",
+    "2p + n/p",
+    "n log n / p^2 + log p^3",
+    "(n)(p) / p^2",
+    "2 log log p + n/p",
+    "sqrt n p / p^2",
+    "log 2p",
+    "p 2",
+    "log",
+    "log -p",
+    "2(",
+    "np",
+    "2 log p^2^0.5 + n/p",
+];
+
+/// A mutation only M1 gets, of the checks its measured runs, constants and
+/// formulas make: a repeated processor count with another time, isospeed
+/// speeds of the wrong count, constants typed as `name = value` (its own,
+/// or broken), a formula in the lecture's notation.
+fn metrics_mutation(gen: &mut Gen, request: &Value) -> Option<Mutation> {
+    let key = |k: &str| vec![Step::Key(k.into())];
+    request.get("parallel")?;
+    let measured = request.get("measured").and_then(Value::as_array);
+    match gen.below(4) {
+        0 if measured.is_some_and(|m| !m.is_empty()) => {
+            let mut runs = measured?.clone();
+            let mut copy = runs[gen.below(runs.len())].clone();
+            copy["time"] = json!(copy["time"].as_f64().unwrap_or(1.0) * 1.5);
+            runs.push(copy);
+            Some(Mutation {
+                path: key("measured"),
+                hostile: Hostile::Value(Value::Array(runs)),
+            })
+        }
+        1 => {
+            let (n, n2) = (gen.below(6) + 1, gen.below(6) + 1);
+            let isospeed = json!({"p": 4, "work": 1000, "p2": 6, "work2": 2000,
+                "speeds": vec![1.0; n], "speeds2": vec![2.0; n2]});
+            Some(Mutation {
+                path: key("isospeed"),
+                hostile: Hostile::Value(isospeed),
+            })
+        }
+        2 => {
+            let own = request
+                .get("constants")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let pairs: Vec<String> = own.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let first = own.keys().next().cloned().unwrap_or_else(|| "t_s".into());
+            let texts = [
+                pairs.join(", "),
+                pairs.join("; "),
+                format!("{first} 5"),
+                format!("{first} = five"),
+                format!("{first} = 1, {first} = 2"),
+                format!("{first} = 1e999"),
+                "{\"t_s\": ".into(),
+            ];
+            let text = gen.pick(&texts).clone();
+            Some(Mutation {
+                path: key("constants"),
+                hostile: Hostile::Value(json!(text)),
+            })
+        }
+        _ => {
+            let text = *gen.pick(NOTATION);
+            Some(Mutation {
+                path: key("parallel"),
+                hostile: Hostile::Value(json!(text)),
+            })
+        }
+    }
+}
+
 /// Chooses one mutation of the request (which is not changed yet).
 fn choose(gen: &mut Gen, request: &Value) -> Option<Mutation> {
     let paths = all_paths(request);
     if paths.is_empty() {
         return None;
+    }
+    // Only M1's requests roll for its mutations, so the others' cases stay.
+    if request.get("parallel").is_some() && gen.percent(30) {
+        if let Some(mutation) = metrics_mutation(gen, request) {
+            return Some(mutation);
+        }
     }
     // The model tag (or the base's) now and then.
     if gen.percent(7) {
@@ -474,6 +559,12 @@ fn apply(request: &mut Value, mutation: &Mutation, raws: &mut Vec<&'static str>)
                 .insert(EXTRA.into(), json!(1));
         }
         other => {
+            // A field the preset leaves out (M1's `isospeed`) is added.
+            if let (Some(Value::Object(map)), Some(Step::Key(key))) =
+                (node_mut(request, parent_path), last)
+            {
+                map.entry(key.clone()).or_insert(Value::Null);
+            }
             let node = node_mut(request, &mutation.path).expect("the node exists");
             let new = match other {
                 Hostile::Value(v) => v.clone(),

@@ -683,5 +683,139 @@ fn maps_vary_one_machine_row_or_one_modes_wake_time() {
         error("machines[3].rate")
     );
     let unknown = error("machines[0].speed");
-    assert!(unknown.contains("machines[k].idle_power"), "{unknown}");
+    // A record's names are written once: `machines[k].{count, …, idle_power, …}`.
+    assert!(
+        unknown.contains("machines[k].{count, ") && unknown.contains(" idle_power, "),
+        "{unknown}"
+    );
+}
+
+/// The table of blocks of a report, by its id: caption, head and rows.
+fn table_of(
+    report: &dlt_calc::models::heterogeneous::Report,
+    id: &str,
+) -> (String, Vec<String>, Vec<Vec<String>>) {
+    use dlt_calc::core::response::Describe;
+    use dlt_calc::core::view::Block;
+    report
+        .view()
+        .into_iter()
+        .find_map(|b| match b {
+            Block::Table {
+                id: i,
+                caption,
+                head,
+                rows,
+            } if i == id => Some((caption, head, rows)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no table {id}"))
+}
+
+/// A row of several machines is expanded, and its copies are named by the
+/// row and the copy (`M2·1`, `M2·2`), not renumbered (`M2`, `M3`).
+#[test]
+fn copies_of_a_row_are_named_by_row_and_copy() {
+    let request = Instance::mixed();
+    let counts: Vec<usize> = request.machines.iter().map(|m| m.count.get()).collect();
+    assert_eq!(counts, [1, 2, 1]);
+    let report = request.solve(&mut Silent).expect("solves");
+    let names: Vec<String> = (0..4).map(|i| report.machine_name(i)).collect();
+    assert_eq!(names, ["M1", "M2·1", "M2·2", "M3"]);
+    let (_, _, rows) = table_of(&report, "heterogeneous-energy-parts");
+    let shown: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(shown, ["originator", "M1", "M2·1", "M2·2", "M3", "all"]);
+    let (_, _, chunks) = table_of(&report, "heterogeneous-chunks");
+    assert!(chunks.iter().all(|r| names.contains(&r[0])), "{chunks:?}");
+}
+
+/// The proven lower bound says which objective it bounds, in its unit.
+#[test]
+fn the_lower_bound_names_its_objective_and_unit() {
+    use dlt_calc::core::response::Describe;
+    use dlt_calc::core::view::Block;
+    for (objective, words) in [
+        (Objective::Makespan, "the makespan: T ≥ "),
+        (Objective::Energy, "the energy: E ≥ "),
+    ] {
+        let report = Instance {
+            objective,
+            ..Instance::mixed()
+        }
+        .solve(&mut Silent)
+        .expect("solves");
+        let bound = report.lower_bound.expect("the exact search bounds");
+        let unit = if objective == Objective::Energy {
+            "J"
+        } else {
+            "s"
+        };
+        let note = report.view().into_iter().find_map(|b| match b {
+            Block::Note { id, text, .. } if id == "heterogeneous-bound" => Some(text),
+            _ => None,
+        });
+        let note = note.expect("a bound note");
+        let want = format!(
+            "{words}{} {unit} with at most n = 6 chunks",
+            dlt_calc::core::number::number(bound)
+        );
+        assert!(note.contains(&want), "{note} lacks {want}");
+    }
+}
+
+/// Beside the exact front, a heuristic that sends more than `n` chunks may
+/// beat it: its legend and the tables say so; the front's makespans are
+/// told apart by their distance from the fastest point.
+#[test]
+fn the_front_says_heuristics_may_send_more_chunks() {
+    let request = Instance {
+        objective: Objective::Pareto,
+        points: Some(Count(4)),
+        max_seconds: Some(600.0),
+        ..Instance::mixed()
+    };
+    use dlt_calc::core::model::Model;
+    let answer = dlt_calc::models::heterogeneous::Heterogeneous::solve(&request, &mut Silent)
+        .expect("solves");
+    let report = *answer.report;
+    let most = report
+        .compare
+        .iter()
+        .filter(|c| c.algorithm != "exact")
+        .map(|c| c.chunks)
+        .max()
+        .unwrap();
+    assert!(most > 6, "the heuristics send {most} chunks");
+    let labels: Vec<&str> = answer
+        .charts
+        .iter()
+        .flat_map(|c| c.lines.iter().map(|l| l.name.as_str()))
+        .collect();
+    assert!(
+        labels
+            .iter()
+            .any(|l| l.contains("chunks, more than the front's n = 6")),
+        "{labels:?}"
+    );
+    let (caption, _, rows) = table_of(&report, "heterogeneous-compare");
+    assert!(caption.contains("at most n = 6 chunks"), "{caption}");
+    assert!(
+        rows.iter().any(|r| r[3].ends_with("(more than n)")),
+        "{rows:?}"
+    );
+    let (caption, head, rows) = table_of(&report, "heterogeneous-front");
+    assert!(caption.contains("at most n = 6 chunks"), "{caption}");
+    assert_eq!(head[1], "T above the fastest (s)");
+    let fastest = report
+        .front
+        .iter()
+        .map(|p| p.makespan)
+        .fold(f64::INFINITY, f64::min);
+    for (row, point) in rows.iter().zip(&report.front) {
+        let above: f64 = row[1].parse().unwrap();
+        assert!(
+            (above - (point.makespan - fastest)).abs() <= 1e-6 * point.makespan,
+            "{row:?}"
+        );
+    }
 }

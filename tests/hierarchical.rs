@@ -1,4 +1,4 @@
-//! M3 (`[003]`): the worked example's numbers, brute force on small cases,
+//! M3 (`[2]`): the worked example's numbers, brute force on small cases,
 //! and every bad field's message.
 #![cfg(not(target_arch = "wasm32"))]
 

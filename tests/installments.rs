@@ -1,4 +1,4 @@
-//! M4 (`[003]` Fig. 10): equal chunks in round robin.
+//! M4 (`[2]` Fig. 10): equal chunks in round robin.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

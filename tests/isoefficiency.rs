@@ -71,7 +71,7 @@ fn map_points_agree_with_direct_evaluation() {
     }
 }
 
-/// The qualitative facts of `[000]` on the reference map: efficiency above
+/// The qualitative facts of `[3]` on the reference map: efficiency above
 /// 1 near `V ≈ ρ`, the low lines coalescing near `ρ`, `MAX` at the paper's
 /// Table 1, lines above `Vmax` nearly horizontal, every point certified to
 /// 1 %. About 25 s in release.
@@ -159,7 +159,7 @@ fn table_1_beats_the_paper() {
     }
 }
 
-/// The overlays of `[000]`: the bounds (13) straddle the computed line
+/// The overlays of `[3]`: the bounds (13) straddle the computed line
 /// below `Vmax`, and (15) lies above `Vmax`.
 #[test]
 fn overlays_straddle_the_computed_lines() {

@@ -1,4 +1,4 @@
-//! M2 (`[004]`): the closed form against the LP, prefixes, energy.
+//! M2 (`[1]`): the closed form against the LP, prefixes, energy.
 #![cfg(not(target_arch = "wasm32"))]
 
 use dlt_calc::core::count::Count;
@@ -112,7 +112,7 @@ fn argmin(xs: &[f64]) -> usize {
         .unwrap()
 }
 
-/// `[004]`, `V = 1e13`: energy as a function of `T(m)` has a minimum inside
+/// `[1]`, `V = 1e13`: energy as a function of `T(m)` has a minimum inside
 /// the range: more machines first save idle energy, then cost start-ups.
 #[test]
 fn energy_preset_shows_the_minimum() {
@@ -126,7 +126,7 @@ fn energy_preset_shows_the_minimum() {
     assert!(e[0] > e[at] * 1.01 && e[e.len() - 1] > e[at] * 1.01);
 }
 
-/// `[004]`, `V = 1e3`: start-ups dominate; the least energy is one machine,
+/// `[1]`, `V = 1e3`: start-ups dominate; the least energy is one machine,
 /// the shortest time needs several, and beyond those more machines only add
 /// idle energy.
 #[test]
@@ -197,7 +197,7 @@ fn every_bad_field_has_its_message() {
                     ..machine(1.0, 1.0, 1.0)
                 }],
             ),
-            "machines[0].count: must be between 1 and 1000000 (got 0)",
+            "machines[0].count: must be between 1 and 1\u{202f}000\u{202f}000 (got 0)",
         ),
         (
             instance(
@@ -210,7 +210,7 @@ fn every_bad_field_has_its_message() {
                     2
                 ],
             ),
-            "machines: has too many entries (1200000, the limit is 1000000)",
+            "machines: has too many entries (1\u{202f}200\u{202f}000, the limit is 1\u{202f}000\u{202f}000)",
         ),
         (
             Instance {

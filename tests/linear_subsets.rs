@@ -76,7 +76,7 @@ fn lp_schedule(subset: &[&Machine], load: f64) -> (f64, Vec<f64>) {
 }
 
 /// The least energy of every non-empty subset that finishes by `deadline`,
-/// by brute force: the `[004]` formula on each subset's fastest schedule.
+/// by brute force: the `[1]` formula on each subset's fastest schedule.
 fn brute_force_energy(instance: &Instance, deadline: f64) -> Option<f64> {
     let p = instance.power.unwrap();
     let k = p.idle_factor;

@@ -1,4 +1,4 @@
-//! M1 (`[002]`): the lecture's closed forms, the laws fitted to measured
+//! M1 (`[5]`): the lecture's closed forms, the laws fitted to measured
 //! runs, and formulas that are wrong in every way a student may type them.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -166,7 +166,7 @@ fn bad_formulas_are_named_with_their_position() {
         (
             "parallel",
             "n/(p - 1)",
-            "is not a positive time at W = 1024, p = 1 (got inf)",
+            "is not a positive time at W = 1024, p = 1 (got infinity)",
         ),
         ("parallel", "(n/p", "the parenthesis at 1 is not closed"),
     ];
@@ -207,7 +207,7 @@ fn the_dominant_overhead_term_is_named() {
         iso.dominant
             .as_deref()
             .unwrap()
-            .starts_with("the term 2*log(p) of T_p gives 100 %"),
+            .starts_with("the term 2 log p of T_p gives 100 %"),
         "{:?}",
         iso.dominant
     );
@@ -216,7 +216,7 @@ fn the_dominant_overhead_term_is_named() {
         iso.dominant
             .as_deref()
             .unwrap()
-            .starts_with("the term 2*(t_s + t_w*n) of T_p gives 100 %"),
+            .starts_with("the term 2(t_s + t_w n) of T_p gives 100 %"),
         "{:?}",
         iso.dominant
     );
@@ -337,4 +337,151 @@ fn powers_read_from_the_right() {
     let report = request.solve().unwrap();
     let first = &report.curves[0];
     assert!(close(first.cost, 512.0 * request.work, 1e-12), "{first:?}");
+}
+
+/// The presets' labels show their formulas in the lecture's notation
+/// (`T_p = n/p + 2 log p`), and typed in as shown they are the presets'
+/// formulas: the same `T_p` (or `T_o = p T_p − T_s`) at every point tried.
+#[test]
+fn the_presets_formulas_type_in_as_their_labels_show() {
+    use dlt_calc::models::metrics::Formula;
+    let mut tried = 0;
+    for (name, _, label) in dlt_calc::api::examples() {
+        let Some(request) = dlt_calc::api::Request::example(name) else {
+            continue;
+        };
+        if request.model() != "metrics" {
+            continue;
+        }
+        let mut json = request.to_json();
+        json.as_object_mut().unwrap().remove("model");
+        let request: Request = serde_json::from_value(json).unwrap();
+        for (mark, overhead) in [("T_p = ", false), ("T_o = ", true)] {
+            let Some((_, rest)) = label.split_once(mark) else {
+                continue;
+            };
+            let typed = rest.split([',', ':']).next().unwrap().trim();
+            let typed = Formula::new(typed, true, &request.constants)
+                .unwrap_or_else(|e| panic!("{name}: {typed:?} does not type in: {e}"));
+            let serial = Formula::new(&request.serial, false, &request.constants).unwrap();
+            let parallel = Formula::new(&request.parallel, true, &request.constants).unwrap();
+            for (w, p) in [(1024.0, 2.0), (4096.0, 64.0), (1e6, 1000.0), (7.0, 3.0)] {
+                let want = if overhead {
+                    p * parallel.at(w, p) - serial.at(w, 1.0)
+                } else {
+                    parallel.at(w, p)
+                };
+                let got = typed.at(w, p);
+                assert!(
+                    close(got, want, 1e-12),
+                    "{name}: {got} vs {want} at W = {w}, p = {p}"
+                );
+            }
+            tried += 1;
+        }
+    }
+    assert!(tried >= 4, "only {tried} formulas in the labels");
+}
+
+/// Two measured runs on the same `p` are refused (not merged), naming the
+/// run that came first; they would give two Karp–Flatt rows for one `p`.
+#[test]
+fn measured_runs_repeating_a_processor_count_are_refused() {
+    let mut request = Metrics::matrix_vector();
+    let repeated = Measured {
+        p: 4.0,
+        time: request.measured[2].time * 1.1,
+    };
+    request.measured.push(repeated);
+    let (field, message) = field_error(&request);
+    assert_eq!(field, format!("measured[{}].p", request.measured.len() - 1));
+    assert!(
+        message.starts_with("repeats p = 4 of run R3 (measured[2])")
+            && message.contains("refused, not merged"),
+        "{message}"
+    );
+}
+
+/// Isospeed-e's marked speeds are one per processor of each system.
+#[test]
+fn isospeed_speeds_are_one_per_processor() {
+    let mut request = Metrics::adding();
+    request.isospeed = Some(dlt_calc::models::metrics::Isospeed {
+        p: 4.0,
+        work: 1000.0,
+        p2: 16.0,
+        work2: 5000.0,
+        speeds: vec![1.0, 1.0, 2.0],
+        speeds2: vec![1.0; 16],
+    });
+    let (field, message) = field_error(&request);
+    assert_eq!(field, "isospeed.speeds");
+    assert!(
+        message.starts_with("lists 3 marked speeds, but the first system has p = 4 processors"),
+        "{message}"
+    );
+}
+
+/// The constants box takes `t_s = 5, t_w = 2` as well as JSON; what it
+/// cannot read says what to write, never "invalid type: null".
+#[test]
+fn constants_typed_as_name_value_pairs_are_read() {
+    use dlt_calc::api::Request as Any;
+    let mut json = serde_json::to_value(Metrics::edge_detection()).unwrap();
+    json["constants"] = "t_c = 1e-9, t_s = 1e-5; t_w: 1e-8".into();
+    let typed: Request = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(typed, Metrics::edge_detection());
+    json["model"] = "metrics".into();
+    let problem = |json: &serde_json::Value| {
+        let problems = Any::from_value(json.clone()).unwrap().problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].field, "constants");
+        problems[0].message.clone()
+    };
+    for (text, said) in [
+        ("t_s 5", "cannot read `t_s 5`: write name = value pairs"),
+        (
+            "t_s = 1e-5, t_w = two",
+            "the value of `t_w`, `two`, is not a number",
+        ),
+    ] {
+        json["constants"] = text.into();
+        let message = problem(&json);
+        assert!(message.starts_with(said), "{text}: {message}");
+    }
+    json["constants"] = serde_json::Value::Null;
+    let message = problem(&json);
+    assert!(
+        message.contains("name = value pairs") && !message.contains("expected a map"),
+        "{message}"
+    );
+}
+
+/// The table over `p` shows (and so exports) a row for every `p` of the
+/// curves, and says when those are a sample of the range.
+#[test]
+fn the_curves_table_shows_every_p() {
+    use dlt_calc::core::response::Describe;
+    use dlt_calc::core::view::Block;
+    for (to, sample) in [(64.0, false), (1e6, true)] {
+        let mut request = Metrics::adding();
+        request.processors.to = to;
+        let report = request.solve().unwrap();
+        let table = report.view().into_iter().find_map(|b| match b {
+            Block::Table {
+                id, caption, rows, ..
+            } if id == "metrics-curves" => Some((caption, rows)),
+            _ => None,
+        });
+        let (caption, rows) = table.expect("a table over p");
+        assert_eq!(rows.len(), report.curves.len(), "{caption}");
+        assert!(rows.len() > 50 || !sample);
+        assert_eq!(
+            caption.contains("a sample of the range"),
+            sample,
+            "{caption}"
+        );
+        let last = rows.last().unwrap();
+        assert_eq!(last[0].parse::<f64>().unwrap(), to);
+    }
 }

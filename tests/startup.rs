@@ -1,4 +1,4 @@
-//! M5 (`[000]`): the per-sequence LP, the canonical enumeration against brute
+//! M5 (`[3]`): the per-sequence LP, the canonical enumeration against brute
 //! force, the lower bound, and the reference instance.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -196,7 +196,7 @@ fn one_machine_one_chunk_is_the_single_machine_time() {
     ));
 }
 
-/// `[000]` Table 1, m = 2: round robin as one LP already beats the paper's
+/// `[3]` Table 1, m = 2: round robin as one LP already beats the paper's
 /// MIP answer (efficiency 34.2).
 #[test]
 fn reference_instance_beats_table_1_at_m_2() {
@@ -209,7 +209,7 @@ fn reference_instance_beats_table_1_at_m_2() {
     assert!(r.lower_bound <= r.makespan && r.gap >= 0.0 && r.gap < 1.0);
 }
 
-/// `[000]` Table 1, m = 2 and 3: proven optimal, above the paper's values.
+/// `[3]` Table 1, m = 2 and 3: proven optimal, above the paper's values.
 #[test]
 fn reference_instance_is_proven_optimal_at_m_2_and_3() {
     for (m, v, paper) in [(2, 134_485.0, 34.2), (3, 120_827.0, 34.0)] {
@@ -220,7 +220,7 @@ fn reference_instance_is_proven_optimal_at_m_2_and_3() {
     }
 }
 
-/// `[000]` Table 1 at the paper's `Vmax`, every m = 2..20: proven optimal
+/// `[3]` Table 1 at the paper's `Vmax`, every m = 2..20: proven optimal
 /// within the default budget of 3000 LPs (m = 9 stopped at a 1.7 % gap
 /// before the boxes of chunk counts), at least the paper's efficiency to its
 /// one decimal. About 12 s in release.

@@ -1,7 +1,7 @@
 //! `dlt`: the calculator on the command line. JSON in, JSON out; the same
 //! entry points as the page.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 
 use dlt_calc::api::{self, examples, FieldProblem, Request};
@@ -76,6 +76,21 @@ fn model_of_verb(verb: &str) -> Option<&'static dyn Entry> {
     registry::all().find(|m| m.command() == Some(verb))
 }
 
+/// `print!` that ends the program quietly when the reader has gone
+/// (`dlt example | head`), as a filter does, instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("dlt: cannot write the output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 /// What went wrong, and with which exit status.
 enum Failure {
     Usage(String),
@@ -138,11 +153,11 @@ fn parse_args() -> Result<Option<Args>, Failure> {
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
             Short('h') | Long("help") => {
-                print!("{}", help());
+                say!("{}", help());
                 return Ok(None);
             }
             Short('V') | Long("version") => {
-                println!("dlt {}", env!("CARGO_PKG_VERSION"));
+                say!("dlt {}\n", env!("CARGO_PKG_VERSION"));
                 return Ok(None);
             }
             Long("svg") => args.svg = Some(parser.value()?.string().map_err(usage)?),
@@ -228,8 +243,8 @@ fn print_json<T: serde::Serialize>(value: &T, compact: bool) -> Result<(), Failu
         serde_json::to_string_pretty(value)
     }
     .map_err(input)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}").map_err(input)
+    say!("{text}\n");
+    Ok(())
 }
 
 fn run() -> Result<(), Failure> {
@@ -312,7 +327,7 @@ fn print_response(args: &Args, response: &Response) -> Result<(), Failure> {
         let csv = response
             .csv()
             .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
-        print!("{csv}");
+        say!("{csv}");
         return Ok(());
     }
     print_json(&response, args.compact)
@@ -343,9 +358,8 @@ fn write_charts(response: &Response, dir: &str) -> Result<(), Failure> {
 fn split(args: &Args) -> Result<(), Failure> {
     let request = read_request(args.file.as_deref())?;
     let parts = sweep::split(&request, args.parts).map_err(input)?;
-    let mut out = std::io::stdout().lock();
     for part in parts {
-        writeln!(out, "{part}").map_err(input)?;
+        say!("{part}\n");
     }
     Ok(())
 }
@@ -369,7 +383,7 @@ fn join(args: &Args) -> Result<(), Failure> {
         let csv = joined
             .csv
             .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
-        print!("{csv}");
+        say!("{csv}");
         return Ok(());
     }
     print_json(&joined.json, args.compact)
@@ -384,13 +398,13 @@ fn check(args: &Args) -> Result<(), Failure> {
     };
     for p in &problems {
         if p.field.is_empty() {
-            println!("{}", p.message);
+            say!("{}\n", p.message);
         } else {
-            println!("{}: {}", p.field, p.message);
+            say!("{}: {}\n", p.field, p.message);
         }
     }
     if problems.is_empty() {
-        println!("ok");
+        say!("ok\n");
         Ok(())
     } else {
         Err(input(format!("{} invalid field(s)", problems.len())))
@@ -407,7 +421,7 @@ fn example(args: &Args) -> Result<(), Failure> {
                 .max()
                 .unwrap_or(0);
             for (name, _, what) in all {
-                println!("{name:width$} {what}");
+                say!("{name:width$} {what}\n");
             }
             Ok(())
         }
@@ -427,7 +441,7 @@ fn schema(args: &Args) -> Result<(), Failure> {
     let Some(name) = args.file.as_deref() else {
         let width = registry::all().map(|m| m.name().len()).max().unwrap_or(0);
         for m in registry::all() {
-            println!("{:width$}  {}", m.name(), m.title());
+            say!("{:width$}  {}\n", m.name(), m.title());
         }
         return Ok(());
     };

@@ -64,7 +64,7 @@ impl Visitor<'_> for CountVisitor {
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Count, E> {
         if v > MAX_COUNT {
-            let v = crate::core::number::number(v as f64);
+            let v = crate::core::number::human(v as f64);
             return Err(Self::refuse(format!("is too large (got {v})")));
         }
         Ok(Count(v))
@@ -73,7 +73,10 @@ impl Visitor<'_> for CountVisitor {
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Count, E> {
         match u64::try_from(v) {
             Ok(v) => self.visit_u64(v),
-            Err(_) => Err(Self::refuse(format!("must not be negative (got {v})"))),
+            Err(_) => Err(Self::refuse(format!(
+                "must not be negative (got {})",
+                crate::core::number::human(v as f64)
+            ))),
         }
     }
 
@@ -83,7 +86,7 @@ impl Visitor<'_> for CountVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Count, E> {
-        let shown = crate::core::number::number(v);
+        let shown = crate::core::number::human(v);
         if !v.is_finite() {
             Err(Self::refuse("must be a finite number".into()))
         } else if v.fract() != 0.0 {

@@ -198,8 +198,8 @@ impl fmt::Display for Invalid {
     }
 }
 
-// Numbers as the page shows them: `1e-300`, not 300 zeros.
-use crate::core::number::number as n;
+// Numbers in the one format of messages: `1·10⁻³⁰⁰`, not 300 zeros.
+use crate::core::number::{count as c, human as n};
 
 impl Invalid {
     /// The message of a number outside its domain (`None`: another kind).
@@ -222,10 +222,23 @@ impl Invalid {
             }
             Invalid::TooSmall { value, limit } => write!(
                 f,
-                "is too small (got {value:e}): give 0 or a magnitude of at least {limit:e}"
+                "is too small (got {}): give 0 or a magnitude of at least {}",
+                n(*value),
+                n(*limit)
+            ),
+            Invalid::TooLarge { value, limit } if *value < 0.0 => write!(
+                f,
+                "is too large in magnitude (got {}, the limit is ±{})",
+                n(*value),
+                n(*limit)
             ),
             Invalid::TooLarge { value, limit } => {
-                write!(f, "is too large (got {value:e}, the limit is {limit:e})")
+                write!(
+                    f,
+                    "is too large (got {}, the limit is {})",
+                    n(*value),
+                    n(*limit)
+                )
             }
             Invalid::NotWhole(v) => write!(f, "must be a whole number (got {})", n(*v)),
             _ => return None,
@@ -237,16 +250,18 @@ impl Invalid {
         Some(match self {
             Invalid::Empty => write!(f, "must not be empty"),
             Invalid::TooMany { count, limit } => {
+                let (count, limit) = (c(*count), c(*limit));
                 write!(f, "has too many entries ({count}, the limit is {limit})")
             }
             Invalid::OutOfRange { index, len } => {
-                write!(f, "refers to entry {index}, but there are only {len}")
+                write!(f, "refers to entry {index}, but there are only {}", c(*len))
             }
             Invalid::NotPermutation => write!(
                 f,
                 "must list every processor exactly once (a permutation of 0..m)"
             ),
             Invalid::TooLong { length, limit } => {
+                let (length, limit) = (c(*length), c(*limit));
                 write!(f, "must be at most {limit} characters long (got {length})")
             }
             _ => return None,
@@ -296,8 +311,64 @@ impl Invalid {
             }
             _ => return None,
         };
-        Some(write!(f, "must {what}: {name:?} is not one ({known})"))
+        let known = fit(known, name);
+        Some(if name.is_empty() {
+            write!(f, "must {what}: none is given ({known})")
+        } else {
+            write!(f, "must {what}: {name:?} is not one ({known})")
+        })
     }
+}
+
+/// The most characters of known names a message lists.
+const LISTED: usize = 180;
+
+/// The known names (separated by commas) as a message lists them: names of
+/// one record written once (`machines[k].{a1, a2}`), all of them when they
+/// are few, else those most like `name` first (sharing its first letter,
+/// then the rest) up to [`LISTED`] characters and how many more there are,
+/// so that a message stays one short line.
+fn fit(known: &str, name: &str) -> String {
+    if known.chars().count() <= LISTED {
+        return known.to_string();
+    }
+    // Adjacent names with the same record (`machines[k].`) grouped.
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for k in known.split(", ") {
+        let (head, tail) = k.rsplit_once('.').map_or(("", k), |(h, t)| (h, t));
+        match groups.last_mut() {
+            Some((h, tails)) if !head.is_empty() && h == head => tails.push(tail),
+            _ => groups.push((head.to_string(), vec![tail])),
+        }
+    }
+    let written = |(head, tails): &(String, Vec<&str>)| match tails.as_slice() {
+        [one] if head.is_empty() => one.to_string(),
+        [one] => format!("{head}.{one}"),
+        many => format!("{head}.{{{}}}", many.join(", ")),
+    };
+    let first = name.chars().next().map(|c| c.to_ascii_lowercase());
+    let (mut ordered, rest): (Vec<String>, Vec<String>) = groups
+        .iter()
+        .map(written)
+        .partition(|k| k.chars().next().map(|c| c.to_ascii_lowercase()) == first);
+    ordered.extend(rest);
+    let all = ordered.join(", ");
+    if all.chars().count() <= LISTED {
+        return all;
+    }
+    let mut out = String::new();
+    let mut shown = 0;
+    for k in &ordered {
+        if out.chars().count() + k.chars().count() + 2 > LISTED {
+            break;
+        }
+        if shown > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(k);
+        shown += 1;
+    }
+    format!("{out}, … and {} more", ordered.len() - shown)
 }
 
 /// Everything that can go wrong in the calculator.
@@ -416,8 +487,9 @@ impl fmt::Display for Error {
             Error::Cancelled => write!(f, "cancelled"),
             Error::TimeLimit(s) => write!(
                 f,
-                "the time limit of {s} s was reached before any result; allow more time \
-                 (max_seconds) or ask for less work"
+                "the time limit of {} s was reached before any result; allow more time \
+                 (max_seconds) or ask for less work",
+                n(*s)
             ),
             Error::Drawing(msg) => write!(f, "the chart could not be drawn: {msg}"),
         }
@@ -612,8 +684,13 @@ impl Checker {
         }
     }
 
-    /// Is `value` finite, in range and not negative? Records why not.
+    /// Is `value` finite, in range and not negative? Records why not: the
+    /// sign first, so that `-1e300` is said to be negative, not too large.
     pub fn non_negative(&mut self, field: &str, value: f64) -> bool {
+        if value < 0.0 && value.is_finite() {
+            self.fail(field, Invalid::Negative(value));
+            return false;
+        }
         if !self.finite(field, value) {
             return false;
         }
@@ -624,8 +701,13 @@ impl Checker {
         true
     }
 
-    /// Is `value` finite, in range and positive? Records why not.
+    /// Is `value` finite, in range and positive? Records why not: the
+    /// sign first, as [`Checker::non_negative`].
     pub fn positive(&mut self, field: &str, value: f64) -> bool {
+        if value < 0.0 && value.is_finite() {
+            self.fail(field, Invalid::NotPositive(value));
+            return false;
+        }
         if !self.finite(field, value) {
             return false;
         }

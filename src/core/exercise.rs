@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::core::draw::Draw;
 use crate::core::error::{Error, Validate};
-use crate::core::number::{number, readable};
+use crate::core::number::{human, number, readable};
 
 /// A kind of exercise a model poses.
 #[derive(Debug, Clone, Copy)]
@@ -231,19 +231,24 @@ pub fn check(answer: &Answer, typed: &str) -> Verdict {
                 let off = (read - value) / value.abs().max(f64::MIN_POSITIVE);
                 let shown = with_unit(read, unit);
                 if (read - value).abs() <= tolerance * value.abs() + 1e-12 {
-                    verdict(Status::Right, format!("right: {shown}"))
+                    // The page says "Right — " before it.
+                    let within = human(tolerance * 100.0);
+                    verdict(
+                        Status::Right,
+                        format!("{shown}, within {within} % of the answer"),
+                    )
                 } else {
                     let way = if read > *value { "too high" } else { "too low" };
                     let by = if off.abs() >= 10.0 {
-                        format!("{}×", number((read / value).abs().round()))
+                        format!("{}×", human((read / value).abs().round()))
                     } else {
-                        format!("{} %", number((off.abs() * 1000.0).round() / 10.0))
+                        format!("{} %", human((off.abs() * 1000.0).round() / 10.0))
                     };
                     verdict(
                         Status::Wrong,
                         format!(
                             "{shown} is {way} (off by {by}; within {} % counts)",
-                            number(tolerance * 100.0)
+                            human(tolerance * 100.0)
                         ),
                     )
                 }

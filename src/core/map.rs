@@ -287,7 +287,7 @@ pub trait Catalogue: std::fmt::Debug + Clone + PartialEq + 'static {
 }
 
 /// A map a model offers as a preset of the generalised maps: it knows
-/// which of its parameters and quantities tell a story (`[004]`'s energy
+/// which of its parameters and quantities tell a story (`[1]`'s energy
 /// over the idle factor, say).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MapPreset {

@@ -43,6 +43,35 @@ pub fn number(x: f64) -> String {
     format!("{sign}{body}")
 }
 
+/// A number in a message or a label, as the page shows numbers (see
+/// [`readable`]) but with every digit [`number`] keeps, so that a value
+/// and its limit never look equal: thin spaces between thousands from five
+/// digits (`10 000 625`), an exponent as a power of ten (`1.75·10²⁹⁹`,
+/// `1·10⁻⁷`), and words for what is no number. The one format of messages,
+/// the command line's text and labels; tables and results keep
+/// [`number`]'s digits for export and the page shortens them for reading.
+pub fn human(x: f64) -> String {
+    if x.is_nan() {
+        return "not a number (NaN)".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "infinity" } else { "−infinity" }.into();
+    }
+    let text = number(x);
+    match text.split_once('e') {
+        Some((mantissa, exponent)) => {
+            let exponent: i32 = exponent.parse().unwrap_or(0);
+            format!("{mantissa}·10{}", superscript(exponent))
+        }
+        None => grouped(&text),
+    }
+}
+
+/// A count in a message (`1 200 000 transfers`), as [`human`] writes it.
+pub fn count(n: usize) -> String {
+    human(n as f64)
+}
+
 /// `text` with every number in it written for reading: four significant
 /// digits, thin spaces between thousands, and an engineering exponent
 /// (`12.35·10⁶`) below 0.001 or from a million up; whole numbers below a
@@ -204,6 +233,27 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(readable(text), want, "{text}");
         }
+    }
+
+    #[test]
+    fn messages_write_numbers_one_way() {
+        let n = '\u{202f}';
+        let cases = [
+            (10000625.0, format!("10{n}000{n}625")),
+            (1e4, format!("10{n}000")),
+            (1234.5, "1234.5".to_string()),
+            (-123456.75, format!("-123{n}456.75")),
+            (1e300, "1·10³⁰⁰".to_string()),
+            (-1.75e299, "-1.75·10²⁹⁹".to_string()),
+            (1e-7, "1·10⁻⁷".to_string()),
+            (0.5, "0.5".to_string()),
+            (f64::NAN, "not a number (NaN)".to_string()),
+            (f64::INFINITY, "infinity".to_string()),
+        ];
+        for (x, want) in cases {
+            assert_eq!(human(x), want, "{x}");
+        }
+        assert_eq!(count(200_000_000), format!("200{n}000{n}000"));
     }
 
     /// The same text as JavaScript's `String(Number(x.toPrecision(10)))`.

@@ -2,7 +2,7 @@
 //!
 //! A machine with a memory hierarchy computes at one rate while its load fits
 //! in the fastest memory and at a slower rate once it spills to the next
-//! level (`[003]`, Fig. 2). Each level `k` is a line `A_k1 + x·A_k2`; the
+//! level (`[2]`, Fig. 2). Each level `k` is a line `A_k1 + x·A_k2`; the
 //! processing time is their maximum. Listing the levels fastest first, the
 //! function is the intended one only if every level is slower than the one
 //! before (convexity) and takes over at a larger load than the one before

@@ -11,6 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
+// Violations are sentences: numbers in the one format of messages.
+use crate::core::number::human as h;
 use crate::core::platform::Processor;
 use crate::core::schedule::{Chunk, Schedule};
 
@@ -37,7 +39,7 @@ pub struct Rules {
     /// No chunk is sent before this time (machines start up until then).
     pub ready: f64,
     /// A machine receives its next chunk only after it has finished
-    /// computing the previous one (no buffering, `[000]`).
+    /// computing the previous one (no buffering, `[3]`).
     pub receive_after_compute: bool,
 }
 
@@ -145,13 +147,14 @@ fn check_size(name: &str, p: &Processor, c: &Chunk, tol: f64) -> Result<(), Stri
         ));
     }
     if c.size < -tol {
-        return Err(format!("{name} has a negative size {}", c.size));
+        return Err(format!("{name} has a negative size {}", h(c.size)));
     }
     if let Some(cap) = p.cap {
         if c.size > cap + tol {
             return Err(format!(
-                "{name} has size {} above the memory cap {cap}",
-                c.size
+                "{name} has size {} above the memory cap {}",
+                h(c.size),
+                h(cap)
             ));
         }
     }
@@ -164,14 +167,16 @@ fn check_send(name: &str, p: &Processor, c: &Chunk, rules: Rules, tol: f64) -> R
     if c.send.start < rules.ready - tol {
         return Err(format!(
             "{name} is sent at {} before the machines are ready at {}",
-            c.send.start, rules.ready
+            h(c.send.start),
+            h(rules.ready)
         ));
     }
     let send = p.send_time(c.size);
     if (c.send.len() - send).abs() > tol {
         return Err(format!(
-            "{name} takes {} to send, but S + C·α = {send}",
-            c.send.len()
+            "{name} takes {} to send, but S + C·α = {}",
+            h(c.send.len()),
+            h(send)
         ));
     }
     Ok(())
@@ -189,14 +194,16 @@ fn check_compute(
     if c.compute.start < c.send.end - tol {
         return Err(format!(
             "{name} is computed from {} before it has arrived at {}",
-            c.compute.start, c.send.end
+            h(c.compute.start),
+            h(c.send.end)
         ));
     }
     let need = p.levels.eval(c.size);
     if c.compute.len() < need - tol {
         return Err(format!(
-            "{name} is computed in {} but needs {need}",
-            c.compute.len()
+            "{name} is computed in {} but needs {}",
+            h(c.compute.len()),
+            h(need)
         ));
     }
     match p.levels.levels().get(c.level) {
@@ -206,14 +213,15 @@ fn check_compute(
                 "{name} claims memory level {} but level {} is active at size {}",
                 c.level,
                 p.levels.level_at(c.size),
-                c.size
+                h(c.size)
             ))
         }
     }
     if c.compute.end > makespan + tol {
         return Err(format!(
-            "{name} ends at {} after the makespan {makespan}",
-            c.compute.end
+            "{name} ends at {} after the makespan {}",
+            h(c.compute.end),
+            h(makespan)
         ));
     }
     Ok(())
@@ -229,11 +237,17 @@ fn check_totals(
     tol: f64,
 ) -> Result<(), String> {
     if (total - load).abs() > tol {
-        return Err(format!("the chunks add up to {total}, not the load {load}"));
+        return Err(format!(
+            "the chunks add up to {}, not the load {}",
+            h(total),
+            h(load)
+        ));
     }
     if (latest_end - makespan).abs() > tol {
         return Err(format!(
-            "the makespan {makespan} is not when the last machine finishes ({latest_end})"
+            "the makespan {} is not when the last machine finishes ({})",
+            h(makespan),
+            h(latest_end)
         ));
     }
     Ok(())
@@ -250,8 +264,8 @@ fn check_channel(s: &Schedule, tol: f64) -> Result<(), String> {
                 "the channel carries chunks {} and {} at once (from {} to {})",
                 i + 1,
                 j + 1,
-                b.send.start,
-                a.send.end
+                h(b.send.start),
+                h(a.send.end)
             ));
         }
     }
@@ -310,9 +324,9 @@ fn check_machine_order(
                 "P{} receives chunk {} from {} before it has finished computing chunk {} at {}",
                 m + 1,
                 w[1] + 1,
-                b.send.start,
+                h(b.send.start),
                 w[0] + 1,
-                a.compute.end
+                h(a.compute.end)
             ));
         }
     }

@@ -49,7 +49,9 @@ pub struct Sheet<S> {
 #[serde(deny_unknown_fields)]
 pub struct Item {
     /// The template's name (`hierarchical-two-levels`; the name it was first
-    /// published under, `m3-two-levels`, is read too).
+    /// published under, `m3-two-levels`, is read too). Missing, it is no
+    /// exercise's name, so the message lists the names there are.
+    #[serde(default)]
     pub exercise: String,
 }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::core::exercise::{Answer, Template};
 use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::view::Block;
+use crate::core::view::{number, Block};
 
 use super::Paper;
 
@@ -120,7 +120,8 @@ pub fn plain(markup: &str) -> String {
 
 impl Paper {
     /// The answer key as CSV: number, exercise, question, answer, unit,
-    /// tolerance.
+    /// tolerance; numbers at the calculator's ten significant digits
+    /// (`1.8928`, not the float's `1.8927999999999998`).
     pub fn key(&self) -> String {
         let quote = |s: &str| {
             if s.contains([',', '"', '\n']) {
@@ -137,7 +138,7 @@ impl Paper {
                     unit,
                     tolerance,
                     ..
-                } => (value.to_string(), unit.clone(), format!("{tolerance}")),
+                } => (number(*value), unit.clone(), number(*tolerance)),
                 choice => (choice.text(), String::new(), String::new()),
             };
             let row = [

@@ -369,8 +369,8 @@ test('multi-installment: Fig. 10 preset, heuristic, chart, bad chunk size', asyn
   assert.equal(await page.getAttribute('#tab-installments', 'aria-selected'), 'true');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'installments'])));
   assert.equal(await full(page, '#installments-makespan'), fmt(want.report.makespan));
-  assert.match(await full(page, '#installments-heuristic'), /= 1\.000000e4/);
-  // Shown for reading: ten thousand, not 1.000000e4.
+  // Ten thousand in the one number format of sentences, not 1.000000e4.
+  assert.match(await full(page, '#installments-heuristic'), /= 10\u202f000:/);
   assert.match(await page.textContent('#installments-heuristic'), /= 10\u202f000:/);
   assert.match(await page.textContent('#installments-admissible'), /^Admissible β: β in \(/);
   const n = await colouredPixels(page, '#installments-result figure[data-name="time-vs-load"] canvas');
@@ -715,6 +715,17 @@ test('metrics: formulas typed, isoefficiency, a bad formula named where it is wr
   assert.equal(await page.textContent('#metrics-min'), before);
   await page.fill('#metrics-Tp', 'n/p + 2*ln(p)');
   await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#metrics-min-note')?.textContent ?? ''));
+  // The lecture's notation, and constants typed as name = value pairs: the
+  // box's text goes to the core, which reads it or says what to write.
+  await page.fill('#metrics-const', 't_s 1');
+  const constSlot = '#metrics [data-error-for="constants"]';
+  await page.waitForFunction((s) => /^cannot read `t_s 1`: write name = value pairs/.test(document.querySelector(s)?.textContent ?? ''), constSlot);
+  await page.fill('#metrics-const', 't_s = 1');
+  await page.fill('#metrics-Tp', 'n/p + 2 ln p + t_s');
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') === '', constSlot);
+  await page.waitForFunction(() => /^At p = 512 /.test(document.querySelector('#metrics-min-note')?.textContent ?? ''));
+  await page.fill('#metrics-const', '');
+  await page.fill('#metrics-Tp', 'n/p + 2*ln(p)');
   // A two-column table pasted (with its header) into the first cell fills the runs.
   await page.click('#metrics-add');
   await page.evaluate(() => {
@@ -733,7 +744,7 @@ test('metrics: formulas typed, isoefficiency, a bad formula named where it is wr
   await page.screenshot({ path: path.join(shots, 'metrics.png'), fullPage: true });
 });
 
-test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ, [004]\'s series', async (page) => {
+test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ, [1]\'s series', async (page) => {
   await page.click('#tab-mapreduce');
   await result(page, 'mapreduce');
   const want = cli(JSON.parse(execFileSync(dlt, ['example', 'mapreduce'])));
@@ -860,6 +871,10 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   };
   await near('#heterogeneous-makespan', want.report.makespan);
   await near('#heterogeneous-energy', want.report.energy);
+  // The preset's cells show six significant digits; the request keeps every
+  // digit (the makespan above is the CLI's for the full numbers).
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M2 a2"]'), '5.68624');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M2 b2"]'), '-22145');
   assert.match(await page.textContent('#heterogeneous-verdict'), /verified.*proven optimal/);
   assert.match(await page.textContent('#heterogeneous-energy-parts'), /asleep/);
   const bars = await colouredPixels(page, '#heterogeneous-result figure[data-name="energy"] canvas');

@@ -61,25 +61,49 @@ const list = (text) => {
 };
 
 /** The request value of a field's text, or undefined to leave it out. */
-function value(kind, text) {
+function value(kind, text, path = '') {
   switch (kind) {
-    case 'number': return num(text);
-    case 'optional': return blank(text) ? undefined : num(text);
+    case 'number': return numberAt(path, text);
+    case 'optional': return blank(text) ? undefined : numberAt(path, text);
     case 'check': return Boolean(text);
     case 'list': return list(text);
-    case 'json': if (blank(text)) return undefined; try { return JSON.parse(text); } catch { return null; }
+    // Text that is not JSON goes to the core as typed: a field may take its
+    // own notation (M1's constants: `t_s = 5, t_w = 2`), and any other names
+    // what is wrong with it.
+    case 'json': if (blank(text)) return undefined; try { return JSON.parse(text); } catch { return String(text); }
     case 'text': return String(text ?? '');
     case 'choice': return blank(text) ? undefined : String(text);
     default: return undefined;
   }
 }
 
+/** Numbers a form shows at six significant digits, by field path and the
+ * text shown: read back unchanged, the field gives the full number again, so
+ * that a preset's `5.6862385321100914` shows as 5.68624 and solves as given. */
+const exact = new Map();
+
+/** The value of a number field's text: the full number behind a shortened
+ * text shown for `path`, else the text read. */
+function numberAt(path, text) {
+  const full = exact.get(`${path}=${String(text ?? '').trim()}`);
+  return full ?? num(text);
+}
+
+/** A number as a field shows it: at most six significant digits. */
+function shown(path, v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return String(v);
+  const short = String(Number(v.toPrecision(6)));
+  if (short !== String(v)) exact.set(`${path}=${short}`, v);
+  return short;
+}
+
 /** A request value as the field's text. */
-function text(kind, v) {
+function text(kind, v, path = '') {
   if (kind === 'check') return Boolean(v);
   if (v == null) return '';
+  if (kind === 'number' || kind === 'optional') return shown(path, v);
   if (kind === 'list') return (v ?? []).join(', ');
-  if (kind === 'json') return JSON.stringify(v);
+  if (kind === 'json') return typeof v === 'string' ? v : JSON.stringify(v);
   return String(v);
 }
 
@@ -94,7 +118,7 @@ function fill(target, entries, texts) {
   }
   for (const e of entries) {
     if (e.optional && empty.get(e.optional)) continue;
-    const v = value(e.kind, texts[e.key]);
+    const v = value(e.kind, texts[e.key], e.path);
     if (v !== undefined) set(target, e.path, v);
   }
   for (const [path, none] of empty) if (none && !path.includes('[')) set(target, path, null);
@@ -130,8 +154,8 @@ export function viewOptions(form, state) {
 /** A request (a preset) as a form state. */
 export function fromRequest(form, request) {
   const scalars = {};
-  for (const f of fields(form)) if (f.kind !== 'view') scalars[f.key] = text(f.kind, get(request, f.path));
+  for (const f of fields(form)) if (f.kind !== 'view') scalars[f.key] = text(f.kind, get(request, f.path), f.path);
   const rows = form.rows ? (request[form.rows.path] ?? []).map((item) => Object.fromEntries(
-    form.rows.columns.map((c) => [c.key, text(c.kind, get(item, c.path))]))) : [];
+    form.rows.columns.map((c) => [c.key, text(c.kind, get(item, c.path), c.path)]))) : [];
   return { scalars, rows };
 }

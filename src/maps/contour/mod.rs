@@ -1,4 +1,4 @@
-//! Generalised maps (`[004]`): lines of equal efficiency, speedup, makespan
+//! Generalised maps (`[1]`): lines of equal efficiency, speedup, makespan
 //! or energy over any two parameters of any model that names them
 //! ([`crate::core::model::Model::map_parameters`]), the others fixed.
 //!

@@ -14,7 +14,7 @@ use crate::core::progress::Progress;
 use crate::core::response::Views;
 use crate::core::view::Block;
 
-/// A generalised map (`[004]`): lines of equal value over two parameters
+/// A generalised map (`[1]`): lines of equal value over two parameters
 /// of any model of the catalogue `C`.
 #[derive(Debug)]
 pub struct GeneralisedMap<C>(PhantomData<C>);

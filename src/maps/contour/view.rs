@@ -78,7 +78,7 @@ pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
         tab: "Generalised maps",
         title: "Generalised maps",
         citation: "Drozdowski, DLT from basics to applications, part 5",
-        sources: &["drozdowski-basics"],
+        sources: &["drozdowski-basics", "drozdowski-singh-marszalkowski"],
         intro: intro(mapped).into(),
         about: ABOUT,
         groups: vec![

@@ -1,5 +1,5 @@
 //! M7 exercises: which sort rule serves a mixed cluster fastest
-//! (`[001]`'s heuristics on a drawn cluster).
+//! (`[4]`'s heuristics on a drawn cluster).
 
 use serde_json::{json, Value};
 

@@ -1,4 +1,4 @@
-//! The online heuristics of `[001]`: SSC and GSS under a sort rule.
+//! The online heuristics of `[4]`: SSC and GSS under a sort rule.
 //!
 //! The originator ranks the machines by the sort rule. Whenever the channel
 //! is free it sends the next chunk to the best-ranked idle machine (ready

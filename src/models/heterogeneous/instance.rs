@@ -139,7 +139,7 @@ pub enum Mode {
 impl Mode {
     /// The wake-up time `S` (s) and the sleep power as a fraction of the
     /// idle power that the mode gives when the row leaves them out. Our own
-    /// round figures for a server (`[001]` gives none in the text we have):
+    /// round figures for a server (`[4]` gives none in the text we have):
     /// suspend-to-RAM resumes in seconds at a few percent of idle power,
     /// hibernation needs a disk read, a cold boot takes minutes.
     pub fn defaults(self) -> (f64, f64) {
@@ -471,13 +471,21 @@ impl Instance {
             || self.algorithm == Algorithm::Compare
             || self.objective == Objective::Pareto;
         if exact && total > MAX_EXACT_MACHINES && total <= MAX_MACHINES {
-            c.fail(
-                "machines",
-                Invalid::TooMuchWork(format!(
-                    "the exact search takes at most {MAX_EXACT_MACHINES} machines \
-                     (here {total}); choose ssc, gss, super-ssc or super-gss"
-                )),
-            );
+            let total = crate::core::number::count(total);
+            let why = if self.objective == Objective::Pareto {
+                // Whatever the algorithm: the heuristics only add points.
+                format!(
+                    "a Pareto front always runs the exact search, which takes at most \
+                     {MAX_EXACT_MACHINES} machines (here {total}); use fewer machines, or \
+                     objective makespan or energy with a heuristic"
+                )
+            } else {
+                format!(
+                    "the exact search takes at most {MAX_EXACT_MACHINES} machines (here \
+                     {total}); choose ssc, gss, super-ssc or super-gss"
+                )
+            };
+            c.fail("machines", Invalid::TooMuchWork(why));
         }
     }
 
@@ -526,9 +534,10 @@ impl Instance {
             c.fail(
                 field,
                 Invalid::TooMuchWork(format!(
-                    "a heuristic would send up to {chunks:.3e} chunks (load over the \
-                     smallest chunk), more than {MAX_HEURISTIC_CHUNKS:.0}; use a smaller \
-                     load, larger RAM or a larger min_chunk"
+                    "a heuristic would send up to {} chunks (load over the smallest chunk), \
+                     more than {}; use a smaller load, larger RAM or a larger min_chunk",
+                    crate::core::number::human(chunks.round()),
+                    crate::core::number::human(MAX_HEURISTIC_CHUNKS)
                 )),
             );
         }

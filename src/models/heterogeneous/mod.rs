@@ -1,5 +1,5 @@
 //! M7: heterogeneous machines that wait in sleep modes, scheduled for time
-//! or energy (`[001]`, as read in the model reference).
+//! or energy (`[4]`, as read in the model reference).
 //!
 //! Each worker has M5's parameters of its own (`τ_i(α) = max{a1_i α,
 //! a2_i α + b2_i}`, link `O_i + C_i α`) and a wake-up time `S_i` set by the

@@ -18,7 +18,7 @@ use crate::core::number::number;
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
-/// M7: heterogeneous machines with sleep modes, time and energy (`[001]`).
+/// M7: heterogeneous machines with sleep modes, time and energy (`[4]`).
 #[derive(Debug)]
 pub struct Heterogeneous;
 
@@ -190,7 +190,7 @@ impl Model for Heterogeneous {
         vec![
             Preset {
                 name: "heterogeneous",
-                label: "[001] a small mixed-mode cluster (on, 2 × suspend, hibernate), n = 6: proven fastest",
+                label: "[4] a small mixed-mode cluster (on, 2 × suspend, hibernate), n = 6: proven fastest",
                 request: Instance::mixed(),
             },
             Preset {

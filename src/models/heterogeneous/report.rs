@@ -7,6 +7,7 @@ use crate::core::schedule::Schedule;
 use crate::core::verify::Verdict;
 
 use super::energy::EnergyParts;
+use super::instance::Objective;
 use super::plan::Wake;
 
 /// How good an answer is.
@@ -116,4 +117,35 @@ pub struct Report {
     /// What to keep in mind reading it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// What was minimised (the objective the lower bound bounds).
+    #[serde(default)]
+    pub objective: Objective,
+    /// The most chunks the exact search sends (`n`); a heuristic may send
+    /// more, and so beat it.
+    #[serde(default)]
+    pub chunk_limit: usize,
+    /// The count of each row of the machine table, so that an expanded
+    /// machine is named by its row and copy (`M2·1`, `M2·2`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rows: Vec<usize>,
+}
+
+impl Report {
+    /// The name of expanded machine `i` (from 0): its row of the machine
+    /// table, from 1, and for a row of several machines the copy, from 1
+    /// (`M2·1`); `M<i+1>` when the rows are not known.
+    pub fn machine_name(&self, i: usize) -> String {
+        let mut first = 0;
+        for (row, &count) in self.rows.iter().enumerate() {
+            if i < first + count {
+                return if count == 1 {
+                    format!("M{}", row + 1)
+                } else {
+                    format!("M{}·{}", row + 1, i - first + 1)
+                };
+            }
+            first += count;
+        }
+        format!("M{}", i + 1)
+    }
 }

@@ -416,6 +416,9 @@ impl Instance {
             front: Vec::new(),
             compare: Vec::new(),
             notes,
+            objective: self.objective,
+            chunk_limit: self.chunks.get(),
+            rows: self.machines.iter().map(|m| m.count.get()).collect(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::core::error::Invalid;
-use crate::core::number::number as n;
+use crate::core::number::human as n;
 
 /// The memory caps cannot hold the whole load.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,5 +1,5 @@
 //! M3 exercises: split a load over two machines with a memory hierarchy,
-//! and see what naive linear DLT gets wrong (`[003]`'s worked example with
+//! and see what naive linear DLT gets wrong (`[2]`'s worked example with
 //! drawn numbers).
 
 use serde_json::{json, Value};
@@ -108,6 +108,38 @@ fn split_words(r: &Report, p: &Drawn) -> String {
     words.join(", ")
 }
 
+/// Both machines' finishing times with the split's numbers put in, by
+/// hand: `S + Cα₁ + t(α₁)` and `S + Cα₁ + S + Cα₂ + t(α₂)`, with
+/// `t(x) = max(a + x, b + hx)`.
+fn finish_times(r: &Report, p: &Drawn) -> String {
+    let t = |x: f64| (p.a + x).max(p.b + p.h * x);
+    let f = |x: f64| with_unit(x, "");
+    let (a1, a2) = (
+        r.sizes.first().copied().unwrap_or(0.0),
+        r.sizes.get(1).copied().unwrap_or(0.0),
+    );
+    let first = p.s + p.c * a1;
+    let second = first + p.s + p.c * a2;
+    format!(
+        "With t(<i>x</i>) = max({a} + <i>x</i>, {b} + {h}<i>x</i>): <i>P</i><sub>1</sub> \
+         finishes at {s} + {c}·{a1} + t({a1}) = {first} + {t1} = {end1} s, and \
+         <i>P</i><sub>2</sub> at {first} + {s} + {c}·{a2} + t({a2}) = {second} + {t2} = {end2} s.",
+        a = number(p.a),
+        b = number(p.b).replace('-', "−"),
+        h = number(p.h),
+        s = number(p.s),
+        c = number(p.c),
+        a1 = f(a1),
+        a2 = f(a2),
+        first = f(first),
+        second = f(second),
+        t1 = f(t(a1)),
+        t2 = f(t(a2)),
+        end1 = f(first + t(a1)),
+        end2 = f(second + t(a2)),
+    )
+}
+
 fn two_levels(d: &mut Draw) -> Result<Posed, Error> {
     let p = drawn(d);
     let r = solved(&p)?;
@@ -137,6 +169,7 @@ fn two_levels(d: &mut Draw) -> Result<Posed, Error> {
         ],
         solution: vec![
             format!("The best split: {}.", split_words(&r, &p)),
+            finish_times(&r, &p),
             format!(
                 "Both machines finish at <i>C</i><sub>max</sub> = {} (the calculator's LP, \
                  verified).",

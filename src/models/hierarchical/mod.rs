@@ -1,5 +1,5 @@
 //! M3: one installment on heterogeneous machines with a memory hierarchy,
-//! solved as a linear program (`[003]`, formulation (1)–(4)).
+//! solved as a linear program (`[2]`, formulation (1)–(4)).
 //!
 //! The originator sends one chunk `α_i` to each machine in a fixed order,
 //! one message at a time; sending takes `S_i + α_i C_i` and computing takes
@@ -17,7 +17,7 @@
 //! fraction of the equal split's makespan), so instances from `V = 2` to
 //! `V = 1e13` give the solver coefficients of similar size.
 //!
-//! The report also shows what naive linear DLT would predict (`[003]`,
+//! The report also shows what naive linear DLT would predict (`[2]`,
 //! Fig. 3): the split computed as if every machine ran at its core rate
 //! only, or at its out-of-core rate only, and what that split really takes.
 
@@ -104,7 +104,7 @@ pub struct Report {
 }
 
 impl Instance {
-    /// The worked example of `[003]`: two identical machines, core line
+    /// The worked example of `[2]`: two identical machines, core line
     /// `1 + x`, out-of-core line `−9 + 10x`, `C = S = 1`, `V = 2`.
     pub fn worked_example() -> Instance {
         let machine = Processor {

@@ -10,7 +10,7 @@ use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
-/// M3: one installment, memory hierarchy, LP (`[003]`).
+/// M3: one installment, memory hierarchy, LP (`[2]`).
 #[derive(Debug)]
 pub struct Hierarchical;
 
@@ -32,7 +32,7 @@ impl Model for Hierarchical {
     fn presets() -> Vec<Preset<Instance>> {
         vec![Preset {
             name: "hierarchical",
-            label: "[003] worked example: two machines, core 1 + x, out-of-core -9 + 10x, \
+            label: "[2] worked example: two machines, core 1 + x, out-of-core -9 + 10x, \
                     C = S = 1, V = 2",
             request: Instance::worked_example(),
         }]

@@ -1,5 +1,5 @@
 //! M4 exercises: the heuristic chunk size, and which chunk size is faster
-//! at a given load (`[003]`, Fig. 10).
+//! at a given load (`[2]`, Fig. 10).
 
 use serde_json::{json, Value};
 

@@ -1,5 +1,5 @@
 //! M4: multi-installment processing with equal chunks in round robin
-//! (`[003]`, Section 2.2 and Fig. 10).
+//! (`[2]`, Section 2.2 and Fig. 10).
 //!
 //! The load is cut into chunks of size `β` (the last one smaller if `β`
 //! does not divide `V`), sent one at a time in rounds `P_1 … P_m, P_1 …`.
@@ -15,7 +15,7 @@
 //! [`schedule`] builds it chunk by chunk for the verifier; the tests check
 //! that the three agree.
 //!
-//! `[003]` also bounds sensible chunk sizes. Multi-installment beats
+//! `[2]` also bounds sensible chunk sizes. Multi-installment beats
 //! out-of-core processing for large `V` when its time per round and load,
 //! `(Σ S_i + β Σ C_i)/(m β)`, is below the out-of-core rate
 //! `1/Σ(1/A^h_i2)`: `β > Σ S_i / (m/Σ(1/A^h_i2) − Σ C_i)`; and chunks should
@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::chart::{Axis, Line, LineChart};
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::number::human;
 use crate::core::platform::{check_processors, Processor};
 use crate::core::progress::{Progress, Silent};
 use crate::core::schedule::{Chunk, Interval, Schedule};
@@ -67,7 +68,7 @@ pub struct Instance {
     pub load: f64,
     /// The machines, in round-robin order.
     pub processors: Vec<Processor>,
-    /// The chunk size `β`; absent: `[003]`'s heuristic.
+    /// The chunk size `β`; absent: `[2]`'s heuristic.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunk: Option<f64>,
     /// Also compute processing time against `V`.
@@ -87,7 +88,7 @@ pub struct Series {
     pub points: Count,
 }
 
-/// `[003]`'s admissible chunk sizes.
+/// `[2]`'s admissible chunk sizes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Admissible {
     /// Smallest chunk that beats out-of-core for large `V` (absent when
@@ -104,7 +105,7 @@ pub struct Admissible {
     pub explanation: String,
 }
 
-/// `[003]`'s heuristic chunk size, or why it does not apply.
+/// `[2]`'s heuristic chunk size, or why it does not apply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Heuristic {
     /// The chunk size, when the heuristic applies.
@@ -171,7 +172,7 @@ pub struct Report {
 }
 
 impl Instance {
-    /// `[003]` Fig. 10: ten identical machines, `C = 9.99e−5, S = 1e−3`,
+    /// `[2]` Fig. 10: ten identical machines, `C = 9.99e−5, S = 1e−3`,
     /// core `0 + 1e−3 x`, out-of-core `−9.9e6 + 0.1 x` (swap point `1e8`),
     /// heuristic `β = 1e4`; the series compares with `β = 5`.
     pub fn figure_10() -> Instance {
@@ -405,7 +406,7 @@ fn out_of_core(ps: &[Processor]) -> Option<Vec<(f64, f64)>> {
     (out_of_core.len() == ps.len()).then_some(out_of_core)
 }
 
-/// `[003]`'s admissible range of `β`.
+/// `[2]`'s admissible range of `β`.
 pub fn admissible(ps: &[Processor]) -> Admissible {
     let m = ps.len() as f64;
     let Some(out_of_core) = out_of_core(ps) else {
@@ -432,23 +433,29 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
             all_in_core: Some(all_in_core),
             explanation: format!(
                 "no chunk size beats out-of-core processing for large loads: sending one load \
-                 unit to every machine (ΣC = {rates}) already takes longer than computing m \
+                 unit to every machine (ΣC = {}) already takes longer than computing m \
                  units out of core (m/Σ(1/A^h_2) = {})",
-                m / speed
+                human(rates),
+                human(m / speed)
             ),
         };
     }
     let lower = startups / denominator;
     let explanation = if lower < upper {
         format!(
-            "β in ({lower:.6e}, {upper:.6e}): larger than this, multi-installment beats \
-             out-of-core for large loads; smaller than max swp, chunks fit in core \
-             (below min swp = {all_in_core:.6e} they fit on every machine)"
+            "β in ({}, {}): larger than this, multi-installment beats out-of-core for large \
+             loads; smaller than max swp, chunks fit in core (below min swp = {} they fit on \
+             every machine)",
+            human(lower),
+            human(upper),
+            human(all_in_core)
         )
     } else {
         format!(
-            "empty: beating out-of-core needs β > {lower:.6e}, but chunks that large no \
-             longer fit in core (max swp = {upper:.6e})"
+            "empty: beating out-of-core needs β > {}, but chunks that large no longer fit in \
+             core (max swp = {})",
+            human(lower),
+            human(upper)
         )
     };
     Admissible {
@@ -459,7 +466,7 @@ pub fn admissible(ps: &[Processor]) -> Admissible {
     }
 }
 
-/// `[003]`'s heuristic `β`, eq. (5) generalised.
+/// `[2]`'s heuristic `β`, eq. (5) generalised.
 /// `range` is [`admissible`]`(ps)`, to say when the heuristic falls outside it.
 pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
     let startups: f64 = ps.iter().map(|p| p.startup).sum();
@@ -474,11 +481,12 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
                 chunk: None,
                 explanation: format!(
                     "does not apply: P{} needs ΣS − A^l_1 > 0, but the start-ups of a round \
-                     (ΣS = {startups}) do not exceed its computing start-up A^l_1 = {}: \
+                     (ΣS = {}) do not exceed its computing start-up A^l_1 = {}: \
                      messages arrive faster than it can start on them and load piles up \
                      in its buffer; choose β yourself",
                     i + 1,
-                    core.intercept
+                    human(startups),
+                    human(core.intercept)
                 ),
             };
         }
@@ -487,19 +495,21 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
                 chunk: None,
                 explanation: format!(
                     "does not apply: P{} needs A^l_2 − ΣC > 0, but its core rate A^l_2 = {} \
-                     does not exceed ΣC = {rates}: the machines together compute faster than \
+                     does not exceed ΣC = {}: the machines together compute faster than \
                      the channel can feed them, so some idle time is unavoidable; choose β \
                      yourself",
                     i + 1,
-                    core.slope
+                    human(core.slope),
+                    human(rates)
                 ),
             };
         }
         best = best.max(numerator / denominator);
     }
     let mut explanation = format!(
-        "β = max_i (ΣS − A^l_i1)/(A^l_i2 − ΣC) = {best:.6e}: every machine computes for \
-         the whole time the originator needs to send one round"
+        "β = max_i (ΣS − A^l_i1)/(A^l_i2 − ΣC) = {}: every machine computes for the whole \
+         time the originator needs to send one round",
+        human(best)
     );
     let below = range.lower.is_some_and(|lo| best <= lo);
     let above = range.upper.is_some_and(|hi| best >= hi);
@@ -513,7 +523,7 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
 }
 
 impl Report {
-    /// Processing time against load, log–log (`[003]` Fig. 10).
+    /// Processing time against load, log–log (`[2]` Fig. 10).
     pub fn charts(&self) -> Vec<LineChart> {
         if self.series.is_empty() {
             return Vec::new();
@@ -531,12 +541,14 @@ impl Report {
             &|p| Some(p.single),
         )];
         if let Some(beta) = self.heuristic.chunk {
-            lines.push(line(format!("β = {beta:.4e} (heuristic)"), &|p| {
+            lines.push(line(format!("β = {} (heuristic)", human(beta)), &|p| {
                 p.heuristic
             }));
         }
         if !self.chunk_from_heuristic {
-            lines.push(line(format!("β = {} (given)", self.chunk), &|p| p.given));
+            lines.push(line(format!("β = {} (given)", human(self.chunk)), &|p| {
+                p.given
+            }));
         }
         vec![LineChart {
             name: "time-vs-load".into(),
@@ -564,11 +576,9 @@ impl Validate for Instance {
                 // In chunks, not entries, and as floats: a count above 2³²
                 // must read the same in the page's 32-bit WebAssembly.
                 let chunks = (self.load / beta).round();
-                let why = if chunks.is_finite() {
-                    format!("V/β = {chunks:e} chunks, more than {MAX_CHUNKS:e}; give a larger chunk size")
-                } else {
-                    format!("V/β is more than {MAX_CHUNKS:e} chunks; give a larger chunk size")
-                };
+                let (chunks, most) = (human(chunks), human(MAX_CHUNKS));
+                let why =
+                    format!("V/β = {chunks} chunks, more than {most}; give a larger chunk size");
                 c.fail("chunk", Invalid::TooMuchWork(why));
             }
         }

@@ -10,7 +10,7 @@ use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
-/// M4: equal chunks in round robin (`[003]`).
+/// M4: equal chunks in round robin (`[2]`).
 #[derive(Debug)]
 pub struct Installments;
 
@@ -33,7 +33,7 @@ impl Model for Installments {
     fn presets() -> Vec<Preset<Instance>> {
         vec![Preset {
             name: "installments",
-            label: "[003] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs \
+            label: "[2] Fig. 10: m = 10, C = 9.99e-5, S = 1e-3, swp = 1e8, beta = 5 vs \
                     heuristic 1e4",
             request: Instance::figure_10(),
         }]

@@ -1,4 +1,4 @@
-//! Map exercises on `[000]`'s closed-form estimates: the bounds (13) on
+//! Map exercises on `[3]`'s closed-form estimates: the bounds (13) on
 //! the efficiency below `Vmax`, and the approximation (15) of an
 //! isoefficiency line above it (both by hand; the calculator's exact
 //! efficiency is one click away to compare).
@@ -33,7 +33,7 @@ pub fn templates() -> Vec<Template> {
     ]
 }
 
-/// The reference machines of `[000]` with at most `n` chunks.
+/// The reference machines of `[3]` with at most `n` chunks.
 fn reference(chunks: u64) -> Request {
     Request {
         chunks: crate::core::count::Count(chunks),

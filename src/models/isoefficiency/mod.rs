@@ -1,8 +1,8 @@
-//! M6: isoefficiency maps of the M5 model (`[000]`, Section 3).
+//! M6: isoefficiency maps of the M5 model (`[3]`, Section 3).
 //!
 //! An isoefficiency line joins the points `(m, V)` of equal efficiency
 //! `E(m, n, V) = T(1,1,V)/(m T(m,n,V))`. For fixed `m` and `n`, `E(V)` has
-//! one maximum `Emax` at `Vmax` and is monotone on both sides (`[000]`), so
+//! one maximum `Emax` at `Vmax` and is monotone on both sides (`[3]`), so
 //! each level `e` has at most one load below `Vmax` and one above it.
 //!
 //! **Method**, per machine count (each is independent, so a page can hand
@@ -26,7 +26,7 @@
 //! search finds a better schedule than the probe's, the point takes it, so
 //! its `E` can end a little above its level.
 //!
-//! As in `[000]`: no lines for `m = 1` (`E ≡ 1`), and none for `e < 1` above
+//! As in `[3]`: no lines for `m = 1` (`E ≡ 1`), and none for `e < 1` above
 //! `Vmax` (they would need idle time inserted on purpose). A level outside
 //! the range of `E` over the load range has no point on that side.
 
@@ -166,7 +166,7 @@ pub struct Column {
     pub probes: u64,
     /// Linear programs solved for the column.
     pub lps: u64,
-    /// The overlays of `[000]` for this machine count.
+    /// The overlays of `[3]` for this machine count.
     pub overlay: Overlay,
 }
 
@@ -212,7 +212,7 @@ pub struct Map {
 }
 
 impl Request {
-    /// The reference instance of `[000]`, `m = 2..20`, `n = 20`.
+    /// The reference instance of `[3]`, `m = 2..20`, `n = 20`.
     pub fn reference() -> Request {
         let r = Instance::reference(2, 1.0);
         Request {

@@ -15,7 +15,7 @@ use crate::core::response::Views;
 use crate::core::view::Block;
 use serde_json::Value;
 
-/// M6: the isoefficiency map of M5 (`[000]`), `m` across, `V` up.
+/// M6: the isoefficiency map of M5 (`[3]`), `m` across, `V` up.
 #[derive(Debug)]
 pub struct IsoefficiencyMap;
 
@@ -69,12 +69,12 @@ impl Model for IsoefficiencyMap {
         vec![
             Preset {
                 name: "isoefficiency",
-                label: "[000] Figs. 1-2: isoefficiency map of the reference instance, m = 2..20",
+                label: "[3] Figs. 1-2: isoefficiency map of the reference instance, m = 2..20",
                 request: Request::reference(),
             },
             Preset {
                 name: "isoefficiency-small",
-                label: "[000] reference instance, m = 2..5, levels 1, 10, 30",
+                label: "[3] reference instance, m = 2..5, levels 1, 10, 30",
                 request: Request {
                     machines_to: Count(5),
                     levels: vec![1.0, 10.0, 30.0],

@@ -1,4 +1,4 @@
-//! The closed-form estimates of `[000]` drawn over a map.
+//! The closed-form estimates of `[3]` drawn over a map.
 //!
 //! Below `Vmax`, the bounds (13):
 //! `(S+O+CV+a'V)/(mS+nmO+mCV+a1V) ≤ E ≤ (S+O+CV+a'V)/(mS+mO+a1V)`, where
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Request;
 
-/// One of the estimates of `[000]`.
+/// One of the estimates of `[3]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Estimate {
     /// The upper bound of (13): the least load that can reach a level.

@@ -4,7 +4,7 @@
 //! Both start from one sweep of probes on a geometric grid of loads, which
 //! brackets the maximum and every crossing at once (a bracket is reused by
 //! all the levels it holds, and the probe's hint carries from one load to
-//! the next). The maximum is then narrowed as in `[000]`: two probes inside
+//! the next). The maximum is then narrowed as in `[3]`: two probes inside
 //! the bracket, and the side with the smaller efficiency dropped (golden
 //! section, so one probe is reused at each step). A crossing is narrowed
 //! by regula falsi with the Illinois modification, falling back to a

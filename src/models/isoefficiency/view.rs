@@ -44,7 +44,7 @@ pub fn map_form() -> Form {
             Field::new(
                 "overlays",
                 "overlays",
-                "show the estimates (13) and (15) of [000]",
+                "show the estimates (13) and (15) of [3]",
                 Kind::View,
             ),
         ],

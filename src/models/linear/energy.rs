@@ -1,4 +1,4 @@
-//! The set of machines with the least energy (`[004]`: energy has a minimum
+//! The set of machines with the least energy (`[1]`: energy has a minimum
 //! in the number of machines), optionally finishing by a deadline.
 //!
 //! Energy is not monotone in the makespan, so the hulls of
@@ -17,7 +17,7 @@ use super::plan::Plan;
 use super::subset::Run;
 use super::Power;
 
-/// The most sets the search tries (the `[004]` preset's 10⁶ copies fit).
+/// The most sets the search tries (the `[1]` preset's 10⁶ copies fit).
 pub const MAX_SETS: u64 = 1 << 20;
 
 impl Plan {

@@ -1,5 +1,5 @@
 //! M2 exercises: split a load over three machines so that they finish
-//! together, and the speedup of identical machines (`[004]`).
+//! together, and the speedup of identical machines (`[1]`).
 
 use serde_json::{json, Value};
 
@@ -91,16 +91,7 @@ fn split_solution(machines: &[(f64, f64, f64)], v: f64, r: &Report) -> Vec<Strin
             .to_string(),
     ];
     if all_used {
-        solution.push(format!(
-            "Solving from the last machine back with α<sub>1</sub> + α<sub>2</sub> + \
-             α<sub>3</sub> = {}: α = ({}).",
-            number(v),
-            loads
-                .iter()
-                .map(|&x| with_unit(x, ""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        solution.extend(derived_loads(machines, v, &loads));
     } else if let Some(note) = &r.note {
         solution.push(format!("Not every machine is worth using here: {note}"));
     }
@@ -110,6 +101,53 @@ fn split_solution(machines: &[(f64, f64, f64)], v: f64, r: &Report) -> Vec<Strin
         with_unit(r.makespan, "s")
     ));
     solution
+}
+
+/// The loads derived by hand, each step with its numbers put in: every
+/// α<sub>i</sub> through α<sub>3</sub> from the last machine back
+/// (α<sub>i</sub> = (S<sub>i+1</sub> + α<sub>i+1</sub>(C<sub>i+1</sub> +
+/// A<sub>i+1</sub>))/A<sub>i</sub>), then α<sub>3</sub> from their sum.
+fn derived_loads(machines: &[(f64, f64, f64)], v: f64, loads: &[f64]) -> Vec<String> {
+    let f = |x: f64| with_unit(x, "");
+    let sub = |i: usize| format!("<sub>{}</sub>", i + 1);
+    // α_i = k_i α_3 + l_i, from the last machine back.
+    let (mut k, mut l) = ([1.0; 3], [0.0; 3]);
+    let mut steps = Vec::new();
+    for i in (0..2).rev() {
+        let (s, c, a) = machines[i + 1];
+        let ratio = (c + a) / machines[i].2;
+        k[i] = k[i + 1] * ratio;
+        l[i] = s / machines[i].2 + l[i + 1] * ratio;
+        let next = if i == 1 {
+            "α<sub>3</sub>".to_string()
+        } else {
+            format!("({} + {}α<sub>3</sub>)", f(l[1]), f(k[1]))
+        };
+        steps.push(format!(
+            "α{i1} = (<i>S</i>{i2} + α{i2}(<i>C</i>{i2} + <i>A</i>{i2}))/<i>A</i>{i1} = \
+             ({s} + {next}({c} + {a}))/{ai} = {l} + {k}α<sub>3</sub>.",
+            i1 = sub(i),
+            i2 = sub(i + 1),
+            s = f(s),
+            c = f(c),
+            a = f(a),
+            ai = f(machines[i].2),
+            l = f(l[i]),
+            k = f(k[i]),
+        ));
+    }
+    let (ks, ls): (f64, f64) = (k.iter().sum(), l.iter().sum());
+    steps.push(format!(
+        "The loads add up to <i>V</i>: {ls} + {ks}α<sub>3</sub> = {v}, so α<sub>3</sub> = \
+         ({v} − {ls})/{ks} = {a3}; then α<sub>2</sub> = {a2} and α<sub>1</sub> = {a1}.",
+        ls = f(ls),
+        ks = f(ks),
+        v = number(v),
+        a3 = f(loads[2]),
+        a2 = f(loads[1]),
+        a1 = f(loads[0]),
+    ));
+    steps
 }
 
 fn split(d: &mut Draw) -> Result<Posed, Error> {

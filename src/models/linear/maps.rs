@@ -3,12 +3,12 @@
 use super::{Instance, Linear};
 use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
 
-/// `[004]`'s maps: efficiency over `A` and `C`, energy over `m` and `k`.
+/// `[1]`'s maps: efficiency over `A` and `C`, energy over `m` and `k`.
 pub fn presets() -> Vec<MapPreset> {
     vec![compute_vs_communication(), energy_vs_idle_factor()]
 }
 
-/// `[004]`'s `A` vs `C` map of linear DLT: efficiency of 10 machines.
+/// `[1]`'s `A` vs `C` map of linear DLT: efficiency of 10 machines.
 fn compute_vs_communication() -> MapPreset {
     let mut base = Instance::energy_preset(1e6, 10);
     base.series = false;
@@ -16,7 +16,7 @@ fn compute_vs_communication() -> MapPreset {
     base.machines[0].startup = 1.0;
     MapPreset {
         name: "contour-compute-communication",
-        label: "[004] linear DLT: efficiency over A and C, m = 10",
+        label: "[1] linear DLT: efficiency over A and C, m = 10",
         base: Tagged::of::<Linear>(&base),
         x: MapAxis::of("compute", 1e-6, 1e-2, 25, true),
         y: MapAxis::of("rate", 1e-7, 1e-3, 25, true),
@@ -25,14 +25,14 @@ fn compute_vs_communication() -> MapPreset {
     }
 }
 
-/// `[004]`'s iso-energy map: energy over the idle power factor `k` and
+/// `[1]`'s iso-energy map: energy over the idle power factor `k` and
 /// the machine count `m`.
 fn energy_vs_idle_factor() -> MapPreset {
     let mut base = Instance::energy_preset(1e13, 1000);
     base.series = false;
     MapPreset {
         name: "contour-energy",
-        label: "[004] linear DLT: iso-energy lines over m and the idle factor k",
+        label: "[1] linear DLT: iso-energy lines over m and the idle factor k",
         base: Tagged::of::<Linear>(&base),
         x: MapAxis::of("machines", 10.0, 1e6, 30, true),
         y: MapAxis::of("idle_factor", 1.0, 10.0, 19, false),

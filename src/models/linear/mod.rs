@@ -1,5 +1,5 @@
 //! M2: linear DLT on a star, one installment, with the energy model of
-//! `[004]`.
+//! `[1]`.
 //!
 //! The originator sends one chunk to each machine in turn; sending `x` to
 //! `P_i` takes `S_i + x C_i` and computing it takes `A_i x`. In the optimum
@@ -16,12 +16,12 @@
 //! `α_1`, hence the shortest schedule. Working forward avoids the overflow of
 //! the backward form `α_i = k_i α_m + l_i`, whose `k_i` grow geometrically.
 //!
-//! Energy (`[004]`, originator not computing, `k` = idle power reduction):
+//! Energy (`[1]`, originator not computing, `k` = idle power reduction):
 //! `E_I = T((m+1)P_C + P_N)/k` for the idle base of the originator, the `m`
 //! machines and the network; `E_RN = P_N (k−1)/k · Σ(S_i + C_i α_i)` while
 //! the network sends; `E_RC = P_C (k−1)/k · (Σ(S_i + C_i α_i) +
 //! Σ(S_i + (C_i + A_i) α_i))` while the originator sends and each machine
-//! receives and computes. For identical machines this is `[004]`'s
+//! receives and computes. For identical machines this is `[1]`'s
 //! `P_C (k−1)/k (2mS + (2C + A)V)`. Machines left unused still idle, so they
 //! count in `E_I`.
 
@@ -287,7 +287,7 @@ pub fn split(machines: &[&Machine], load: f64) -> Split {
 }
 
 impl Instance {
-    /// `[004]`'s energy preset: identical machines, `A = 1, C = 1e−6,
+    /// `[1]`'s energy preset: identical machines, `A = 1, C = 1e−6,
     /// S = 1e2, P_N = 50, P_C = 200, k = 3`, with `count` machines and load
     /// `load` (the slides use `1e13` and `1e3`).
     pub fn energy_preset(load: f64, count: usize) -> Instance {
@@ -414,7 +414,7 @@ fn schedule_of(active: &[&Machine], sizes: &[f64], machines: usize, order: &[usi
 }
 
 impl Report {
-    /// The series as charts: energy against schedule length (`[004]`), and
+    /// The series as charts: energy against schedule length (`[1]`), and
     /// speedup against the number of machines.
     pub fn charts(&self) -> Vec<LineChart> {
         if self.series.is_empty() {

@@ -14,7 +14,7 @@ use crate::core::model::{Former, Model, Preset};
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
-/// M2: linear DLT, one installment, closed form and energy (`[004]`).
+/// M2: linear DLT, one installment, closed form and energy (`[1]`).
 #[derive(Debug)]
 pub struct Linear;
 
@@ -38,12 +38,12 @@ impl Model for Linear {
         vec![
             Preset {
                 name: "linear-energy-small",
-                label: "[004] energy: the same machines with V = 1e3, m to 30",
+                label: "[1] energy: the same machines with V = 1e3, m to 30",
                 request: Instance::energy_preset(1e3, 30),
             },
             Preset {
                 name: "linear-energy-big",
-                label: "[004] energy: A = 1, C = 1e-6, S = 100, P_N = 50, P_C = 200, k = 3, \
+                label: "[1] energy: A = 1, C = 1e-6, S = 100, P_N = 50, P_C = 200, k = 3, \
                         V = 1e13, m to 1e6",
                 request: Instance::energy_preset(1e13, 1_000_000),
             },

@@ -241,7 +241,7 @@ impl Report {
     }
 
     /// The point of the series with the least energy: energy, machines and
-    /// makespan (`[004]`: energy has a minimum in the number of machines).
+    /// makespan (`[1]`: energy has a minimum in the number of machines).
     pub fn least_energy(&self) -> Option<(f64, usize, f64)> {
         self.series
             .iter()

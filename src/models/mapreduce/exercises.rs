@@ -1,4 +1,4 @@
-//! M8 exercises on `[004]`'s MapReduce: one machine's time (by hand), the
+//! M8 exercises on `[1]`'s MapReduce: one machine's time (by hand), the
 //! speedup the shuffle and the reducers allow however many mappers there
 //! are (by hand, from the bounds), and the fastest schedule with one
 //! reducer (with the calculator, which proves it optimal).
@@ -40,7 +40,7 @@ pub fn templates() -> Vec<Template> {
     ]
 }
 
-/// A drawn job: `[004]`'s reference with some numbers changed.
+/// A drawn job: `[1]`'s reference with some numbers changed.
 struct Job {
     load: f64,
     unit: f64,

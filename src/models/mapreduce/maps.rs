@@ -3,12 +3,12 @@
 use super::{Instance, MapReduce};
 use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
 
-/// `[004]`'s reference: speedup over `m` and `γ` (`r = ℓ = 100`), where the
+/// `[1]`'s reference: speedup over `m` and `γ` (`r = ℓ = 100`), where the
 /// lines bend as `γ` grows: `γ` decides how far mappers pay.
 pub fn presets() -> Vec<MapPreset> {
     vec![MapPreset {
         name: "contour-mapreduce",
-        label: "[004] MapReduce: speedup over the mappers m and the output fraction γ",
+        label: "[1] MapReduce: speedup over the mappers m and the output fraction γ",
         base: Tagged::of::<MapReduce>(&Instance::reference()),
         x: MapAxis::of("mappers", 10.0, 2000.0, 12, true),
         y: MapAxis::of("gamma", 0.01, 1.0, 10, true),

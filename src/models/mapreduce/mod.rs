@@ -1,4 +1,4 @@
-//! M8: MapReduce as a divisible load (`[004]`, part 3).
+//! M8: MapReduce as a divisible load (`[1]`, part 3).
 //!
 //! `m` mappers and `r` reducers, all identical and distinct, are started
 //! one after another by the originator, mappers first: mapper `k`
@@ -12,11 +12,11 @@
 //! `min(ℓ, r, m)`, since no more transfers can ever run at once). A reducer
 //! reduces its `γV/r` in `B γV/r` (`B = a_red + s_red/lu`) once it has every
 //! piece; `T` is when the last reducer ends. This is exactly the reading of
-//! `[004]`'s outline in the model reference.
+//! `[1]`'s outline in the model reference.
 //!
 //! # The shuffle pattern
 //!
-//! `[004]` fixes a pattern of communication intervals and gets the split
+//! `[1]` fixes a pattern of communication intervals and gets the split
 //! from an LP (its (4)–(7)); the pattern is ours. We use **rotating
 //! groups** ([`rotation`]): with `ℓ' = min(ℓ, r, m)` channels, the mappers
 //! in index order form groups of `ℓ'` (the first group takes the remainder,
@@ -136,7 +136,7 @@ pub struct Series {
     pub to: Count,
     /// How many values of `m`, spaced geometrically from `from` to `to`.
     pub points: Count,
-    /// A line per number of reducers, with `ℓ = r` as in `[004]`.
+    /// A line per number of reducers, with `ℓ = r` as in `[1]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reducers: Vec<Count>,
     /// A line per bisection width `ℓ`, with the request's `r`.
@@ -253,7 +253,7 @@ impl Instance {
         }
     }
 
-    /// `[004]`'s reference: `V = 1e15` bytes, `lu = 16e6`, `m = 1000`,
+    /// `[1]`'s reference: `V = 1e15` bytes, `lu = 16e6`, `m = 1000`,
     /// `r = ℓ = 100`, `S = 1 s`, `C = 1e−6 s/B`, `γ = 0.1`,
     /// `a = 1e−5 s/B` and `s = 1e−2 s` per load unit for both phases.
     pub fn reference() -> Instance {
@@ -331,11 +331,18 @@ impl Validate for Instance {
         }
         let transfers = self.mappers.get().saturating_mul(self.reducers.get());
         if transfers > MAX_TRANSFERS {
+            use crate::core::number::count;
+            let (m, r) = (self.mappers.get(), self.reducers.get());
             let why = format!(
-                "{} mappers × {} reducers is {transfers} transfers, the limit is {MAX_TRANSFERS}",
-                self.mappers.0, self.reducers.0
+                "{} mappers × {} reducers is {} transfers, the limit is {}",
+                count(m),
+                count(r),
+                count(transfers),
+                count(MAX_TRANSFERS)
             );
-            c.fail("mappers", Invalid::TooMuchWork(why));
+            // On the count that is further above what fits with the other.
+            let field = if r > m { "reducers" } else { "mappers" };
+            c.fail(field, Invalid::TooMuchWork(why));
         }
         let job = self.job();
         if job.map <= 0.0 {

@@ -13,7 +13,7 @@ use crate::core::model::{hand_out, Former, Model, Preset};
 use crate::core::progress::{Progress, Silent};
 use crate::core::response::Answer;
 
-/// M8: MapReduce as a divisible load (`[004]`).
+/// M8: MapReduce as a divisible load (`[1]`).
 #[derive(Debug)]
 pub struct MapReduce;
 
@@ -21,7 +21,7 @@ pub struct MapReduce;
 /// series' charts.
 pub type Output = Answer<Report>;
 
-/// `[004]`'s series of speedup against `m` (1 to 2000, 40 values).
+/// `[1]`'s series of speedup against `m` (1 to 2000, 40 values).
 fn series(reducers: Vec<u64>, gammas: Vec<f64>) -> Instance {
     Instance {
         series: Some(Series {
@@ -62,22 +62,22 @@ impl Model for MapReduce {
         vec![
             Preset {
                 name: "mapreduce",
-                label: "[004] reference: V = 1 PB, m = 1000, r = ℓ = 100, γ = 0.1",
+                label: "[1] reference: V = 1 PB, m = 1000, r = ℓ = 100, γ = 0.1",
                 request: Instance::reference(),
             },
             Preset {
                 name: "mapreduce-small",
-                label: "[004]'s shuffle figure: m = r = 4, ℓ = 2, V = 1 GB",
+                label: "[1]'s shuffle figure: m = r = 4, ℓ = 2, V = 1 GB",
                 request: small,
             },
             Preset {
                 name: "mapreduce-reducers",
-                label: "[004] speedup against m for r = ℓ = 10, 50, 100, 200",
+                label: "[1] speedup against m for r = ℓ = 10, 50, 100, 200",
                 request: series(vec![10, 50, 100, 200], Vec::new()),
             },
             Preset {
                 name: "mapreduce-gamma",
-                label: "[004] speedup against m for γ = 0.01, 0.1, 0.5, 1 (r = ℓ = 100)",
+                label: "[1] speedup against m for γ = 0.01, 0.1, 0.5, 1 (r = ℓ = 100)",
                 request: series(Vec::new(), vec![0.01, 0.1, 0.5, 1.0]),
             },
         ]

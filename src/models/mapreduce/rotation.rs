@@ -1,4 +1,4 @@
-//! The rotating-groups pattern and its LP (`[004]`'s (4)–(7) for our
+//! The rotating-groups pattern and its LP (`[1]`'s (4)–(7) for our
 //! pattern).
 //!
 //! With `ℓ' = min(ℓ, r, m)`, the mappers in index order form groups of `ℓ'`
@@ -183,7 +183,7 @@ pub fn equal_in_groups(job: &Job, groups: &[std::ops::Range<usize>]) -> (Vec<f64
     (normalised(sizes, job.load), low)
 }
 
-/// `[004]`'s LP (4)–(7) for the pattern, with a column per mapper.
+/// `[1]`'s LP (4)–(7) for the pattern, with a column per mapper.
 fn per_mapper(job: &Job, groups: &[std::ops::Range<usize>]) -> Result<Vec<f64>, Error> {
     let (m, r) = (job.mappers as f64, job.reducers as f64);
     let unit = job.load / m;

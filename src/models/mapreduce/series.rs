@@ -1,5 +1,5 @@
 //! Speedup against the number of mappers for several `r`, `ℓ` or `γ`
-//! (`[004]`'s two figures), and the level it approaches.
+//! (`[1]`'s two figures), and the level it approaches.
 //!
 //! As `m` grows (start-ups aside) mapping `AV/m` vanishes, but every piece
 //! still crosses the network — at least `CγV/min(ℓ, r)` through the

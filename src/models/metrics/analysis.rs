@@ -14,7 +14,7 @@
 use super::error::FormulaProblem;
 use super::{CurvePoint, Formula, IsoPoint, Isoefficiency, MinTime, Range};
 use crate::core::error::Error;
-use crate::core::number::number;
+use crate::core::number::{human, number};
 
 /// The most points of a curve over `p`.
 pub const MAX_POINTS: usize = 200;
@@ -51,9 +51,10 @@ fn time(parallel: &Formula, w: f64, p: f64) -> Result<f64, Error> {
         Ok(t)
     } else {
         let why = format!(
-            "is not a positive time at W = {}, p = {} (got {t}{})",
-            number(w),
-            number(p),
+            "is not a positive time at W = {}, p = {} (got {}{})",
+            human(w),
+            human(p),
+            human(t),
             parallel.with_constants()
         );
         Err(Error::field("parallel", FormulaProblem(why).into()))
@@ -89,7 +90,7 @@ pub fn curves(
             } else {
                 let why = format!(
                     "gives a speedup or a cost beyond the floating-point range at p = {}",
-                    number(p)
+                    human(p)
                 );
                 Err(Error::field("parallel", FormulaProblem(why).into()))
             }

@@ -21,3 +21,20 @@ impl From<FormulaProblem> for Invalid {
         Invalid::own(kind)
     }
 }
+
+/// Measured runs or isospeed configurations that contradict each other:
+/// what is wrong, naming the other entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunsProblem(pub String);
+
+impl fmt::Display for RunsProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<RunsProblem> for Invalid {
+    fn from(kind: RunsProblem) -> Invalid {
+        Invalid::own(kind)
+    }
+}

@@ -1,6 +1,6 @@
 //! M1 exercises: efficiency from a run time formula, the serial fraction
 //! of a measured speedup, the scalability laws and the order of an
-//! isoefficiency function (`[002]`).
+//! isoefficiency function (`[5]`).
 
 use std::collections::BTreeMap;
 

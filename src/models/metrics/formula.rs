@@ -133,36 +133,154 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
     let mut out = String::new();
     let mut depth: Vec<usize> = Vec::new();
     let mut powers: Vec<usize> = Vec::new();
-    let mut previous: Option<&Token> = None;
     for (i, (token, at)) in tokens.iter().enumerate() {
         let next = tokens.get(i + 1).map(|(t, _)| t);
-        match token {
-            Token::Number(x) => out += &format!("{x}"),
-            Token::Name(name) if next == Some(&Token::Symbol('(')) => out += function(name, *at)?,
-            Token::Name(name) => out += &variable(name, *at, with_p, constants)?,
-            Token::Symbol(c) => symbol(*c, *at, previous, &mut depth, &mut out)?,
-        }
-        right_to_left(token, next, (*at, depth.len()), &mut powers, &mut out)?;
-        if let (
-            Some(Token::Number(_) | Token::Name(_) | Token::Symbol(')')),
-            Token::Number(_) | Token::Name(_),
-        ) = (previous, token)
-        {
-            if !matches!(previous, Some(Token::Name(n)) if FUNCTIONS.iter().any(|(f, _)| f == n)) {
-                return Err(format!(
-                    "an operator is missing before the term at {at} (write 2*p, not 2p)"
-                ));
+        let before: Vec<&Token> = tokens[i.saturating_sub(2)..i]
+            .iter()
+            .map(|(t, _)| t)
+            .collect();
+        juxtaposed(&before, token, *at, &mut out)?;
+        let level = depth.len();
+        let ends_operand = match token {
+            Token::Symbol(c) => {
+                symbol(*c, *at, before.last().copied(), &mut depth, &mut out)?;
+                *c == ')'
             }
-        }
-        previous = Some(token);
+            _ => operand(
+                token,
+                (*at, next),
+                (level, &mut powers),
+                with_p,
+                constants,
+                &mut out,
+            )?,
+        };
+        right_to_left(
+            token,
+            next,
+            (*at, depth.len(), ends_operand),
+            &mut powers,
+            &mut out,
+        )?;
     }
     if let Some(at) = depth.pop() {
         return Err(format!("the parenthesis at {at} is not closed"));
     }
-    if let Some(Token::Symbol(c)) = previous.filter(|t| !matches!(t, Token::Symbol(')'))) {
-        return Err(format!("the formula ends with `{c}`"));
+    match tokens.last().map(|(t, _)| t) {
+        Some(Token::Symbol(c)) if *c != ')' => Err(format!("the formula ends with `{c}`")),
+        Some(Token::Name(name)) if is_function(name) => Err(format!(
+            "the formula ends with the function `{name}`: give its argument"
+        )),
+        _ => Ok(out),
     }
-    Ok(out)
+}
+
+/// Writes a number or a name (at `at`, before `next`): a function opens
+/// a group at `level` among the `powers` when it has no parentheses.
+/// Whether it ends an operand (a function does not: its argument follows).
+fn operand(
+    token: &Token,
+    (at, next): (usize, Option<&Token>),
+    (level, powers): (usize, &mut Vec<usize>),
+    with_p: bool,
+    constants: &BTreeMap<String, f64>,
+    out: &mut String,
+) -> Result<bool, String> {
+    Ok(match token {
+        Token::Number(x) => {
+            *out += &format!("{x}");
+            true
+        }
+        Token::Name(name) if is_function(name) => {
+            *out += function(name, at)?;
+            if next != Some(&Token::Symbol('(')) {
+                without_parentheses(name, at, next, level + powers.len())?;
+                powers.push(level);
+                out.push('(');
+            }
+            false
+        }
+        Token::Name(name) if next == Some(&Token::Symbol('(')) && !known(name, constants) => {
+            *out += function(name, at)?;
+            false
+        }
+        Token::Name(name) => {
+            *out += &variable(name, at, with_p, constants)?;
+            true
+        }
+        Token::Symbol(_) => false,
+    })
+}
+
+/// Whether `name` is one of the functions.
+fn is_function(name: &str) -> bool {
+    FUNCTIONS.iter().any(|(f, _)| *f == name)
+}
+
+/// Whether `name` is a variable, a built-in number or one of the request's
+/// constants (so `p(n + 1)` multiplies, while `foo(n)` calls a function
+/// there is not).
+fn known(name: &str, constants: &BTreeMap<String, f64>) -> bool {
+    matches!(name, "W" | "n" | "p" | "pi" | "π" | "e" | "E") || constants.contains_key(name)
+}
+
+/// Multiplication by juxtaposition, as the lecture writes it (`2p`,
+/// `2 log p`, `n log n`, `t_w n`, `2(t_s + t_w n)`, `(n/p) log p`): a name
+/// or `(` right after a number, a name or `)` multiplies, with the
+/// precedence of `*` (so `n/p log p` is (n/p)·log p, and `n/2p` is
+/// (n/2)·p: write `n/(2p)`). A number after an operand is refused, as is
+/// `log 2p`, which could mean log(2p) or (log 2)·p. `before` holds the one
+/// or two tokens before `token`.
+fn juxtaposed(before: &[&Token], token: &Token, at: usize, out: &mut String) -> Result<(), String> {
+    let operand = match before.last() {
+        Some(Token::Number(_) | Token::Symbol(')')) => true,
+        Some(Token::Name(name)) => !is_function(name),
+        _ => false,
+    };
+    if !operand {
+        return Ok(());
+    }
+    match (token, before) {
+        (Token::Number(_), _) => Err(format!(
+            "an operator is missing before the number at {at} (write p*2 or 2p)"
+        )),
+        (Token::Name(_) | Token::Symbol('('), [Token::Name(f), Token::Number(x)])
+            if is_function(f) =>
+        {
+            Err(format!(
+                "`{f} {x}` followed by a product at {at} is ambiguous: write {f}({x}…) for the \
+                 {f} of the product, or ({f} {x})…"
+            ))
+        }
+        (Token::Name(_) | Token::Symbol('('), _) => {
+            out.push('*');
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks a function written without parentheses (`log p`): it applies to
+/// the number or name that follows, with its power (`log p^2` is log(p²),
+/// `log log n` is log(log n)); `nesting` counts the groups already open.
+fn without_parentheses(
+    name: &str,
+    at: usize,
+    next: Option<&Token>,
+    nesting: usize,
+) -> Result<(), String> {
+    if nesting >= MAX_DEPTH {
+        return Err(format!(
+            "nests functions, powers and parentheses deeper than {MAX_DEPTH}, at {at}"
+        ));
+    }
+    match next {
+        Some(Token::Number(_) | Token::Name(_)) | None => Ok(()),
+        Some(_) => Err(format!(
+            "`{name}` at {at} needs its argument: a number, a name or parentheses, as in {name} p \
+             or {name}(2p)"
+        )),
+    }
 }
 
 /// Groups exponents so that powers read from the right, as in mathematics
@@ -173,7 +291,7 @@ fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Resul
 fn right_to_left(
     token: &Token,
     next: Option<&Token>,
-    (at, level): (usize, usize),
+    (at, level, ends_operand): (usize, usize, bool),
     powers: &mut Vec<usize>,
     out: &mut String,
 ) -> Result<(), String> {
@@ -187,10 +305,8 @@ fn right_to_left(
             powers.push(level);
             out.push('(');
         }
-        Token::Number(_) | Token::Symbol(')') | Token::Name(_) => {
-            let operand_ends = next != Some(&Token::Symbol('('));
-            while operand_ends && powers.last() == Some(&level) && next != Some(&Token::Symbol('^'))
-            {
+        _ if ends_operand => {
+            while powers.last() == Some(&level) && next != Some(&Token::Symbol('^')) {
                 powers.pop();
                 out.push(')');
             }
@@ -308,11 +424,23 @@ fn variable(
         "e" | "E" => "E".into(),
         _ if constants.contains_key(name) => name.to_string(),
         _ => {
+            // `np` is one name: a product of one-letter names needs a space.
+            let letters: Vec<String> = name.chars().map(String::from).collect();
+            let product = letters.len() > 1
+                && letters
+                    .iter()
+                    .all(|l| matches!(l.as_str(), "W" | "n" | "p"));
+            let hint = if product {
+                format!("; for a product write {}", letters.join(" "))
+            } else {
+                String::new()
+            };
             return Err(format!(
-            "unknown name `{}` at {at} (the variables are W, or n, {}and the request's constants)",
-            crate::core::error::shorten(name),
-            if with_p { "p, " } else { "" }
-        ))
+                "unknown name `{}` at {at} (the variables are W, or n, {}and the request's \
+                 constants{hint})",
+                crate::core::error::shorten(name),
+                if with_p { "p, " } else { "" }
+            ));
         }
     })
 }
@@ -429,6 +557,28 @@ mod tests {
             ("2^log(8)^2", 512.0),
             ("-2^2^2", -16.0),
             ("(2^3)^2", 64.0),
+            // The lecture's notation: functions without parentheses and
+            // products by juxtaposition, with the precedence of `*`.
+            ("n/p + 2 log p", 8.0 / 2.0 + 2.0),
+            ("2p", 4.0),
+            ("2 log p", 2.0),
+            ("2log p", 2.0),
+            ("log p^2", 2.0),
+            ("log(p)^2", 1.0),
+            ("log n log n", 9.0),
+            ("log log 16", 2.0),
+            ("n/p log p", 4.0),
+            ("n log n / p", 12.0),
+            ("2(n + p)", 20.0),
+            ("p(n + 1)", 18.0),
+            ("(n)(p)", 16.0),
+            ("(n/p) log p", 4.0),
+            ("2^log p", 2.0),
+            ("2 p^2", 8.0),
+            ("-log p", -1.0),
+            ("sqrt n p", 8f64.sqrt() * 2.0),
+            ("2pi", 2.0 * std::f64::consts::PI),
+            ("n/2p", 8.0),
         ];
         for (text, want) in cases {
             let got = eval(text, 8.0, 2.0).unwrap();
@@ -444,7 +594,12 @@ mod tests {
             ("2^-p", "a minus right after ^ needs parentheses, at 3"),
             ("(1+p", "the parenthesis at 1 is not closed"),
             ("1+p)", "`)` at 4 closes nothing"),
-            ("2p", "an operator is missing before the term at 2"),
+            ("p 2", "an operator is missing before the number at 3"),
+            ("(p)2", "an operator is missing before the number at 4"),
+            ("log 2p", "`log 2` followed by a product at 6 is ambiguous"),
+            ("log + p", "`log` at 1 needs its argument"),
+            ("2 log", "the formula ends with the function `log`"),
+            ("np", "unknown name `np` at 1 (the variables are W, or n, p, and the request's constants; for a product write n p)"),
             ("p*", "the formula ends with `*`"),
             ("", "must not be empty"),
             ("2 $ 3", "`$` at 3 is not allowed"),

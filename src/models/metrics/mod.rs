@@ -1,4 +1,4 @@
-//! M1: the classic performance metrics of a parallel program (`[002]`),
+//! M1: the classic performance metrics of a parallel program (`[5]`),
 //! from a serial time `T_s(W)` and a parallel time `T_p(W, p)` the user
 //! types as formulas.
 //!
@@ -14,6 +14,7 @@
 //! (`measured`).
 
 mod analysis;
+mod constants;
 mod error;
 mod exercises;
 mod formula;
@@ -30,7 +31,7 @@ pub use formula::Formula;
 pub use model::{Metrics, Output};
 
 use crate::core::error::{Checker, Error, Invalid, Validate};
-use error::FormulaProblem;
+use error::{FormulaProblem, RunsProblem};
 
 /// The most processors of a range.
 pub const MAX_PROCESSORS: f64 = 1e12;
@@ -88,8 +89,15 @@ pub struct Request {
     pub serial: String,
     /// `T_p(W, p)`.
     pub parallel: String,
-    /// Named numbers the formulas may use (`t_s`, `t_w`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    /// Named numbers the formulas may use (`t_s`, `t_w`): a JSON object,
+    /// or a text of `name = value` pairs separated by commas
+    /// (`"t_s = 5, t_w = 2"`).
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "constants::read"
+    )]
+    #[schemars(with = "ConstantsSchema")]
     pub constants: BTreeMap<String, f64>,
     /// The work `W` of the curves.
     pub work: f64,
@@ -107,6 +115,17 @@ pub struct Request {
     /// Two configurations to compare by isospeed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub isospeed: Option<Isospeed>,
+}
+
+/// The forms the constants take, for the request's schema.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // Only its schema is used: `constants::read` reads the field.
+enum ConstantsSchema {
+    /// Named numbers (`{"t_s": 5, "t_w": 2}`).
+    Object(BTreeMap<String, f64>),
+    /// `name = value` pairs separated by commas (`t_s = 5, t_w = 2`).
+    Text(String),
 }
 
 fn default_efficiency() -> f64 {
@@ -232,19 +251,38 @@ impl Validate for Request {
 }
 
 /// The measured runs: at most [`MAX_MEASURED`], each on at least one
-/// processor in a positive time.
+/// processor in a positive time, one run per processor count. Repeated
+/// counts are refused rather than merged: which of two times to keep (the
+/// mean, the least) is the experimenter's choice, and two Karp–Flatt rows
+/// for one `p` would contradict each other.
 fn check_measured(c: &mut Checker, measured: &[Measured]) {
-    if measured.is_empty() || c.count("measured", measured.len(), MAX_MEASURED) {
-        for (i, m) in measured.iter().enumerate() {
-            if c.finite(&format!("measured[{i}].p"), m.p) && m.p < 1.0 {
-                let invalid = Invalid::BelowMinimum {
-                    value: m.p,
-                    minimum: 1.0,
-                };
-                c.fail(format!("measured[{i}].p"), invalid);
+    if !(measured.is_empty() || c.count("measured", measured.len(), MAX_MEASURED)) {
+        return;
+    }
+    let mut first_of: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, m) in measured.iter().enumerate() {
+        let field = format!("measured[{i}].p");
+        if c.finite(&field, m.p) && m.p < 1.0 {
+            let invalid = Invalid::BelowMinimum {
+                value: m.p,
+                minimum: 1.0,
+            };
+            c.fail(field, invalid);
+        } else if m.p.is_finite() {
+            // p ≥ 1 here, so equal counts have equal bits.
+            if let Some(first) = first_of.insert(m.p.to_bits(), i) {
+                let why = format!(
+                    "repeats p = {} of run R{} (measured[{first}]): give one time per \
+                     processor count (the mean of repeated runs, say); repeated counts are \
+                     refused, not merged",
+                    crate::core::number::human(m.p),
+                    first + 1
+                );
+                first_of.insert(m.p.to_bits(), first);
+                c.fail(field, RunsProblem(why).into());
             }
-            c.positive(&format!("measured[{i}].time"), m.time);
         }
+        c.positive(&format!("measured[{i}].time"), m.time);
     }
 }
 
@@ -264,6 +302,20 @@ fn check_isospeed(c: &mut Checker, s: &Isospeed) {
             for (i, &v) in speeds.iter().enumerate() {
                 c.positive(&format!("isospeed.{path}[{i}]"), v);
             }
+        }
+    }
+    for (path, speeds, p, which) in [
+        ("speeds", &s.speeds, s.p, "first"),
+        ("speeds2", &s.speeds2, s.p2, "second"),
+    ] {
+        if !speeds.is_empty() && p.is_finite() && speeds.len() as f64 != p {
+            let why = format!(
+                "lists {} marked speeds, but the {which} system has p = {} processors: give \
+                 one speed per processor",
+                speeds.len(),
+                crate::core::number::human(p)
+            );
+            c.fail(format!("isospeed.{path}"), RunsProblem(why).into());
         }
     }
     if s.speeds.is_empty() != s.speeds2.is_empty() {
@@ -449,8 +501,9 @@ impl Request {
             Ok(t)
         } else {
             let why = format!(
-                "is not a positive time at W = {} (got {t}{})",
-                self.work,
+                "is not a positive time at W = {} (got {}{})",
+                crate::core::number::human(self.work),
+                crate::core::number::human(t),
                 serial.with_constants()
             );
             Err(Error::field("serial", FormulaProblem(why).into()))

@@ -3,7 +3,7 @@
 use super::Report;
 use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::response::Describe;
-use crate::core::view::{cut, number, Block, ROWS_SHOWN};
+use crate::core::view::{number, Block};
 
 /// The M1 tab.
 pub fn form() -> Form {
@@ -15,7 +15,13 @@ pub fn form() -> Form {
         intro: "Type the serial time <i>T<sub>s</sub></i>(<i>W</i>) and the parallel time \
             <i>T<sub>p</sub></i>(<i>W</i>, <i>p</i>) as formulas (+ − * / ^, parentheses, \
             <b>log</b> base 2 as in the lecture, <b>ln</b>, log10, sqrt, exp, abs, pi, e; \
-            <i>n</i> is another name for <i>W</i>; named constants in the JSON field). The \
+            <i>n</i> is another name for <i>W</i>; named constants as <i>t_s</i> = 5, \
+            <i>t_w</i> = 2). As in the lecture, <code>2 log p</code> is 2·log(<i>p</i>): a \
+            function needs no parentheses around one number or name (with its power: \
+            <code>log p^2</code> is log(<i>p</i>²)), and a product needs no <code>*</code> \
+            (<code>2p</code>, <code>t_w n</code>), which binds as <code>*</code> does: \
+            <code>n/p log p</code> is (<i>n</i>/<i>p</i>)·log <i>p</i>, <code>n/2p</code> is \
+            (<i>n</i>/2)·<i>p</i> (write <code>n/(2p)</code>). The \
             calculator draws speedup, efficiency and cost against <i>p</i>, solves the \
             isoefficiency curve <i>T<sub>s</sub></i>(<i>W</i>) = <i>K</i> <i>T<sub>o</sub></i>(<i>W</i>, \
             <i>p</i>), <i>K</i> = <i>E</i>/(1 − <i>E</i>), for <i>W</i> at every <i>p</i>, finds the \
@@ -38,7 +44,11 @@ pub fn form() -> Form {
             Group::of(
                 "",
                 vec![Field::new("const", "constants", "constants", Kind::Json)
-                    .help("named numbers the formulas use, e.g. {\"t_s\": 1e-5}")],
+                    .placeholder("t_s = 1e-5, t_w = 2e-8")
+                    .help(
+                        "named numbers the formulas use: name = value pairs separated by \
+                         commas (t_s = 1e-5, t_w = 2e-8), or JSON ({\"t_s\": 1e-5})",
+                    )],
             ),
             Group::of(
                 "",
@@ -56,10 +66,10 @@ pub fn form() -> Form {
                 "minimize_over",
                 vec![
                     Field::number("mfrom", "minimize_over.from", "from")
-                        .placeholder("range")
+                        .placeholder("as above")
                         .range("1 to 10¹²"),
                     Field::number("mto", "minimize_over.to", "to")
-                        .placeholder("range")
+                        .placeholder("as above")
                         .range("from … 10¹²"),
                 ],
             ),
@@ -215,12 +225,13 @@ impl Report {
         Block::note("metrics-iso", text)
     }
 
-    /// The metrics over `p`.
+    /// The metrics at every `p` of the curves (at most a few hundred, so
+    /// the table and its CSV hold them all); the caption says when the
+    /// counts are a geometric sample of the range.
     fn curves_table(&self) -> Block {
         let rows = self
             .curves
             .iter()
-            .take(ROWS_SHOWN)
             .map(|c| {
                 [c.p, c.time, c.speedup, c.efficiency, c.cost, c.overhead]
                     .iter()
@@ -228,9 +239,29 @@ impl Report {
                     .collect()
             })
             .collect();
+        let (first, last) = match (self.curves.first(), self.curves.last()) {
+            (Some(a), Some(b)) => (a.p, b.p),
+            _ => (1.0, 1.0),
+        };
+        let every = (last - first + 1.0) as usize == self.curves.len();
+        let caption = if every {
+            format!(
+                "Over p at the given W: every p from {} to {}",
+                number(first),
+                number(last)
+            )
+        } else {
+            format!(
+                "Over p at the given W: {} processor counts from {} to {}, spaced geometrically \
+                 (a sample of the range)",
+                self.curves.len(),
+                number(first),
+                number(last)
+            )
+        };
         Block::table(
             "metrics-curves",
-            "Over p at the given W",
+            &caption,
             &[
                 "p",
                 "T_p [s]",
@@ -239,7 +270,7 @@ impl Report {
                 "cost p·T_p [s]",
                 "overhead T_o [s]",
             ],
-            cut(rows, self.curves.len(), "processor counts"),
+            rows,
         )
     }
 

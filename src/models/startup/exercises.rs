@@ -1,4 +1,4 @@
-//! M5 exercises on `[000]`'s reference machines: one machine's time with a
+//! M5 exercises on `[3]`'s reference machines: one machine's time with a
 //! memory hierarchy (by hand), and the efficiency of the fastest
 //! multi-installment schedule (with the calculator).
 
@@ -32,7 +32,7 @@ pub fn templates() -> Vec<Template> {
     ]
 }
 
-/// The reference machines of `[000]`, with `m`, `n` and `V` given.
+/// The reference machines of `[3]`, with `m`, `n` and `V` given.
 fn reference(m: u64, n: u64, load: f64) -> Value {
     json!({
         "a1": 0.109, "a2": 4.132, "b2": -27109.0, "rate": 0.005, "overhead": 0.075,

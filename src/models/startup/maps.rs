@@ -7,7 +7,7 @@ use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
 pub fn presets() -> Vec<MapPreset> {
     vec![MapPreset {
         name: "contour-startup",
-        label: "[000] reference instance, m = 8: efficiency over C and V",
+        label: "[3] reference instance, m = 8: efficiency over C and V",
         base: Tagged::of::<Startup>(&Instance::reference(8, 60_000.0)),
         x: MapAxis::of("rate", 1e-3, 1.0, 16, true),
         y: MapAxis::of("load", 1e3, 1e6, 16, true),

@@ -1,5 +1,5 @@
 //! M5: identical machines with a start-up time, a memory hierarchy and up to
-//! `n` load chunks (`[000]`, Section 2): the makespan `T(m, n, V)`.
+//! `n` load chunks (`[3]`, Section 2): the makespan `T(m, n, V)`.
 //!
 //! All `m` machines are started at time 0 and are ready at `S`. The
 //! originator sends chunks one at a time; a chunk of size `α` takes
@@ -71,7 +71,7 @@ pub const DEFAULT_GAP: f64 = 1e-9;
 /// The default budget of linear programs (a few seconds).
 pub const DEFAULT_MAX_LPS: u64 = 3_000;
 
-/// An M5 instance (`[000]`'s notation).
+/// An M5 instance (`[3]`'s notation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Instance {
@@ -168,7 +168,7 @@ pub struct Report {
 }
 
 impl Instance {
-    /// The reference instance of `[000]` (`ρ ≈ 6739` MB) with `m` machines,
+    /// The reference instance of `[3]` (`ρ ≈ 6739` MB) with `m` machines,
     /// `n = 20` chunks and load `V`.
     pub fn reference(machines: usize, load: f64) -> Instance {
         Instance {

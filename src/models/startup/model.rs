@@ -17,7 +17,7 @@ use crate::core::progress::Progress;
 use crate::core::response::Answer;
 
 /// M5: multi-installment with machine start-up and memory hierarchy
-/// (`[000]`).
+/// (`[3]`).
 #[derive(Debug)]
 pub struct Startup;
 
@@ -50,7 +50,7 @@ impl Model for Startup {
     fn presets() -> Vec<Preset<Instance>> {
         vec![Preset {
             name: "startup",
-            label: "[000] reference instance, m = 2, n = 20, V = 134485 MB (Table 1's Vmax)",
+            label: "[3] reference instance, m = 2, n = 20, V = 134485 MB (Table 1's Vmax)",
             request: Instance::reference(2, 134_485.0),
         }]
     }

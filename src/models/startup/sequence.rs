@@ -1,7 +1,7 @@
 //! One communication sequence: its linear program and its schedule.
 //!
 //! For a fixed sequence `s` (chunk `j` goes to machine `s_j`) the MIP of
-//! `[000]` becomes a linear program in the send starts `t_j`, the sizes
+//! `[3]` becomes a linear program in the send starts `t_j`, the sizes
 //! `α_j` and the makespan `T`:
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! M6: `[000]` Table 1, the largest efficiency per machine count: for
+//! M6: `[3]` Table 1, the largest efficiency per machine count: for
 //! each `m`, the load `Vmax` where the isoefficiency map's efficiency peaks
 //! (found as for the map), then improved and certified by the exact branch
 //! and bound within an LP budget, beside the paper's values.
@@ -19,7 +19,7 @@ use crate::models::isoefficiency::{view::per_machine_count, Request};
 
 pub use table::Table;
 
-/// `[000]` Table 1: `Emax` and `Vmax` per machine count.
+/// `[3]` Table 1: `Emax` and `Vmax` per machine count.
 #[derive(Debug)]
 pub struct Table1;
 
@@ -73,7 +73,7 @@ impl Model for Table1 {
     fn presets() -> Vec<Preset<Request>> {
         vec![Preset {
             name: "table1",
-            label: "[000] Table 1: Emax and Vmax of the reference instance, m = 2..20",
+            label: "[3] Table 1: Emax and Vmax of the reference instance, m = 2..20",
             request: Request::reference(),
         }]
     }

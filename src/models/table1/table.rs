@@ -1,4 +1,4 @@
-//! Table 1 of `[000]`: the maximum efficiency `Emax` and where it is
+//! Table 1 of `[3]`: the maximum efficiency `Emax` and where it is
 //! reached, `Vmax`, for each machine count, beside the paper's values.
 //!
 //! `Vmax` comes from the map's search (sweep, then two probes per step);
@@ -20,7 +20,7 @@ use crate::models::startup::Status;
 use crate::models::isoefficiency::{search, Request};
 use crate::models::startup::probe::Probe;
 
-/// `[000]` Table 1 (`n = 20`): `(m, Emax, Vmax)`, computed there with a
+/// `[3]` Table 1 (`n = 20`): `(m, Emax, Vmax)`, computed there with a
 /// commercial MIP solver limited to 300 s per solve.
 pub const PAPER: [(usize, f64, f64); 19] = [
     (2, 34.2, 134485.0),
@@ -110,7 +110,7 @@ impl Table {
         ];
         let paper = at(&|r| r.paper.map(|[e, _]| e));
         if self.reference && !paper.is_empty() {
-            lines.push(Line::new("Emax, [000] Table 1", paper, true));
+            lines.push(Line::new("Emax, [3] Table 1", paper, true));
         }
         Some(LineChart {
             name: "table1-emax".into(),
@@ -124,7 +124,7 @@ impl Table {
 }
 
 impl Request {
-    /// Whether the model parameters are `[000]`'s reference instance.
+    /// Whether the model parameters are `[3]`'s reference instance.
     pub fn is_reference(&self) -> bool {
         let r = Request::reference();
         (

@@ -77,7 +77,7 @@ impl Table {
         vec![Block::table(
             "table1",
             "Maximum efficiency per machine count: ours (certified by the exact search within \
-             its LP budget) beside [000] Table 1",
+             its LP budget) beside [3] Table 1",
             &[
                 "m",
                 "Emax",
@@ -86,9 +86,9 @@ impl Table {
                 "E at most",
                 "gap",
                 "status",
-                "[000] Emax",
-                "[000] Vmax (MB)",
-                "ours at [000] Vmax",
+                "[3] Emax",
+                "[3] Vmax (MB)",
+                "ours at [3] Vmax",
             ],
             rows,
         )]
