@@ -3,7 +3,12 @@
 //! and draws data computed elsewhere; nothing here does mathematics.
 
 mod gantt;
+pub mod layout;
 mod lines;
+pub mod looks;
+pub mod place;
+pub mod text;
+pub mod ticks;
 
 pub use gantt::{draw_gantt, Styles};
 pub use lines::draw_lines;

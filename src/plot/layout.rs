@@ -1,0 +1,375 @@
+//! Where every part of a line chart goes, decided from its data and the
+//! canvas size before anything is drawn: the title's lines, the margins,
+//! the ticks, the plotting area, the legend's box and the end labels'
+//! boxes. The drawing code only paints what this decides, so the decisions
+//! are tested natively.
+
+use plotters::coord::ranged1d::{BoldPoints, Ranged};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::{IntoLogRange, LogCoord};
+
+use super::looks::{looks, Look};
+use super::place::{band_height, in_band, in_corner, legend_entries, place_labels, EndLabel, Legend};
+use super::text::{shortened, text_height, text_width, wrap, Rect};
+use super::ticks::tick_labels;
+use crate::core::chart::{Axis, Frame, LineChart, Style};
+
+/// Font sizes and spacing, by canvas width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fonts {
+    /// The title's.
+    pub title: u32,
+    /// Tick labels'.
+    pub tick: u32,
+    /// The axes' descriptions'.
+    pub axis: u32,
+    /// End labels'.
+    pub label: u32,
+    /// The legend's.
+    pub legend: u32,
+    /// The margin around the chart, in pixels.
+    pub margin: i32,
+}
+
+/// Canvases narrower than this (a phone) get smaller fonts and margins.
+const NARROW: u32 = 600;
+
+impl Fonts {
+    /// The sizes for a canvas `width` pixels wide.
+    pub fn for_width(width: u32) -> Fonts {
+        if width < NARROW {
+            Fonts {
+                title: 13,
+                tick: 11,
+                axis: 12,
+                label: 11,
+                legend: 11,
+                margin: 6,
+            }
+        } else {
+            Fonts {
+                title: 16,
+                tick: 12,
+                axis: 13,
+                label: 11,
+                legend: 12,
+                margin: 12,
+            }
+        }
+    }
+}
+
+/// The ticks of one axis: values and their labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ticks {
+    /// How many ticks plotters is asked for.
+    pub hint: usize,
+    /// The tick values plotters draws for that hint.
+    pub values: Vec<f64>,
+    /// Their labels (empty between whole numbers of a count axis).
+    pub labels: Vec<String>,
+}
+
+impl Ticks {
+    /// The label at tick value `v` (empty when `v` is no tick).
+    pub fn label_of(&self, v: f64) -> String {
+        let scale = self.values.iter().fold(0.0_f64, |m, t| m.max(t.abs()));
+        self.values
+            .iter()
+            .position(|t| (t - v).abs() <= 1e-9 * scale.max(1e-300))
+            .map_or(String::new(), |i| self.labels[i].clone())
+    }
+
+    /// The widest label, in pixels at `size`.
+    fn widest(&self, size: u32) -> i32 {
+        self.labels
+            .iter()
+            .map(|l| text_width(l, size))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Everything placed: the drawing paints exactly this.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// Canvas size in pixels.
+    pub size: (u32, u32),
+    /// Font sizes and margin.
+    pub fonts: Fonts,
+    /// The title, in lines, centred at the top.
+    pub title: Vec<String>,
+    /// The axes' descriptions, shortened to their axis's length.
+    pub descs: (String, String),
+    /// Margins around the chart: left, right, top, bottom.
+    pub margins: (i32, i32, i32, i32),
+    /// Height of the x label area and width of the y label area.
+    pub label_areas: (i32, i32),
+    /// The plotting area and the data ranges it shows.
+    pub frame: Frame,
+    /// The ticks across and up.
+    pub ticks: (Ticks, Ticks),
+    /// Each line's look, in the chart's order.
+    pub looks: Vec<Look>,
+    /// The legend, if the chart has one (or dashed lines to explain).
+    pub legend: Option<Legend>,
+    /// End labels, each in its box.
+    pub labels: Vec<EndLabel>,
+}
+
+impl Layout {
+    /// The plotting area as a box.
+    pub fn plot(&self) -> Rect {
+        let f = &self.frame;
+        Rect {
+            x0: f.px[0],
+            y0: f.py[0],
+            x1: f.px[1],
+            y1: f.py[1],
+        }
+    }
+}
+
+/// The layout of `chart` on a `width × height` canvas, or `None` when it
+/// has no drawable point.
+pub fn layout(chart: &LineChart, width: u32, height: u32) -> Option<Layout> {
+    let (xs, ys) = ranges(chart)?;
+    let fonts = Fonts::for_width(width);
+    let m = fonts.margin;
+    let title = wrap(&chart.title, fonts.title, width as i32 - 2 * m, 3);
+    let top = m + title.len() as i32 * text_height(fonts.title) + 6;
+    let looks = looks(chart);
+    let mut sheet = Sheet {
+        chart,
+        fonts,
+        size: (width as i32, height as i32),
+        top,
+        band: 0,
+        ranges: (xs, ys),
+    };
+    let mut frame = sheet.frame();
+    let labels = end_label_texts(chart);
+    if let Some(x1) = room_for_labels(&frame, &labels, fonts.label) {
+        sheet.ranges.0[1] = x1;
+        frame = sheet.frame();
+    }
+    let entries = legend_entries(chart, &looks);
+    let mut legend = in_corner(entries.clone(), &frame.0, &pixel_lines(chart, &frame.0), fonts);
+    if legend.is_none() && !entries.is_empty() {
+        sheet.band = band_height(&entries, width as i32, fonts);
+        frame = sheet.frame();
+        legend = Some(in_band(entries, sheet.size, fonts));
+    }
+    let (frame, ticks, margins, areas) = frame;
+    let plot = Rect::at(
+        frame.px[0],
+        frame.py[0],
+        frame.px[1] - frame.px[0],
+        frame.py[1] - frame.py[0],
+    );
+    let taken: Vec<Rect> = legend.iter().map(|l| l.frame).collect();
+    let ends = labels
+        .into_iter()
+        .map(|(text, [x, y], line)| (text, frame.pixel_at(x, y), line))
+        .collect();
+    let placed = place_labels(ends, &plot, &taken, fonts.label);
+    Some(Layout {
+        size: (width, height),
+        fonts,
+        title,
+        descs: sheet.descs(&plot),
+        margins,
+        label_areas: areas,
+        frame,
+        ticks,
+        looks,
+        legend,
+        labels: placed,
+    })
+}
+
+/// The frame, ticks, margins and label areas computed together.
+type Framed = (Frame, (Ticks, Ticks), (i32, i32, i32, i32), (i32, i32));
+
+/// What the frame is computed from.
+struct Sheet<'a> {
+    chart: &'a LineChart,
+    fonts: Fonts,
+    size: (i32, i32),
+    /// The top margin (under the title).
+    top: i32,
+    /// The height of a legend band under the chart (0: none).
+    band: i32,
+    ranges: ([f64; 2], [f64; 2]),
+}
+
+impl Sheet<'_> {
+    /// The plotting area: the label areas sized to the ticks' labels, and
+    /// as many ticks across as fit.
+    fn frame(&self) -> Framed {
+        let f = self.fonts;
+        let (w, h) = self.size;
+        let x_area = text_height(f.tick) + 8 + text_height(f.axis) + 4;
+        let bottom = f.margin + self.band;
+        let plot_h = (h - self.top - bottom - x_area).max(20);
+        let y_hint = (plot_h / (3 * text_height(f.tick))).clamp(2, 10) as usize;
+        let y_ticks = ticks(&self.chart.y, self.ranges.1, y_hint);
+        let y_area = y_ticks.widest(f.tick) + 12 + text_height(f.axis) + 4;
+        let mut hint = 10;
+        let (x_ticks, right) = loop {
+            let t = ticks(&self.chart.x, self.ranges.0, hint);
+            let right = f.margin.max(t.widest(f.tick) / 2 + 2);
+            let plot_w = w - f.margin - y_area - right;
+            let fits = t.labels.len() as i32 * (t.widest(f.tick) + 12) <= plot_w;
+            if fits || hint <= 2 {
+                break (t, right);
+            }
+            hint -= 1;
+        };
+        let frame = Frame {
+            px: [f.margin + y_area, w - right],
+            py: [self.top, h - bottom - x_area],
+            x: self.ranges.0,
+            y: self.ranges.1,
+            x_log: self.chart.x.log,
+            y_log: self.chart.y.log,
+        };
+        let margins = (f.margin, right, self.top, bottom);
+        (frame, (x_ticks, y_ticks), margins, (x_area, y_area))
+    }
+
+    /// The axes' descriptions, shortened to fit along their axes.
+    fn descs(&self, plot: &Rect) -> (String, String) {
+        let size = self.fonts.axis;
+        (
+            shortened(&self.chart.x.label, size, plot.width() + plot.x0 - self.fonts.margin),
+            shortened(&self.chart.y.label, size, plot.height()),
+        )
+    }
+}
+
+/// The ticks plotters draws on `axis` over `range` for `hint`, with their
+/// labels (whole-number axes: labels at whole numbers only).
+pub fn ticks(axis: &Axis, [lo, hi]: [f64; 2], hint: usize) -> Ticks {
+    let hint = if axis.whole && !axis.log {
+        hint.min(((hi.floor() - lo.ceil()).max(0.0) as usize + 1).clamp(2, 10))
+    } else {
+        hint
+    };
+    let values = if axis.log {
+        let coord: LogCoord<f64> = (lo..hi).log_scale().into();
+        coord.key_points(BoldPoints(hint))
+    } else {
+        RangedCoordf64::from(lo..hi).key_points(BoldPoints(hint))
+    };
+    let mut labels = tick_labels(&values);
+    if axis.whole {
+        for (label, v) in labels.iter_mut().zip(&values) {
+            if (v - v.round()).abs() > 1e-9 {
+                label.clear();
+            }
+        }
+    }
+    Ticks {
+        hint,
+        values,
+        labels,
+    }
+}
+
+/// Widens a degenerate range so the axis has some extent, and pads every
+/// range a little so no line is drawn on an axis.
+fn widen([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
+    match (hi > lo, log) {
+        (true, true) => {
+            let pad = (hi / lo).powf(0.03);
+            [lo / pad, hi * pad]
+        }
+        (true, false) => {
+            let pad = (hi - lo) * 0.04;
+            [lo - pad, hi + pad]
+        }
+        (false, true) => [lo / 2.0, hi * 2.0],
+        (false, false) => {
+            let pad = lo.abs().max(1.0) * 0.5;
+            [lo - pad, hi + pad]
+        }
+    }
+}
+
+/// The data ranges shown: the points' ranges padded; bars stand on zero
+/// and are a whole step wide.
+pub fn ranges(chart: &LineChart) -> Option<([f64; 2], [f64; 2])> {
+    let (xs, ys) = chart.bounds()?;
+    let ([x0, x1], [y0, y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
+    let bars = chart.lines.iter().any(|l| l.style == Style::Bar);
+    if bars && !chart.x.log && !chart.y.log {
+        return Some(([xs[0] - 0.6, xs[1] + 0.6], [0.0, y1.max(0.0)]));
+    }
+    Some(([x0, x1], [y0, y1]))
+}
+
+/// The end labels' texts, the last drawable point of their line, and the
+/// line's index.
+fn end_label_texts(chart: &LineChart) -> Vec<(String, [f64; 2], usize)> {
+    chart
+        .lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let end = line.points.iter().rev().find(|p| drawable(chart, p))?;
+            Some((line.label.clone()?, *end, i))
+        })
+        .collect()
+}
+
+/// Whether a point can be drawn on the chart's axes.
+pub fn drawable(chart: &LineChart, &[x, y]: &[f64; 2]) -> bool {
+    x.is_finite() && y.is_finite() && (!chart.x.log || x > 0.0) && (!chart.y.log || y > 0.0)
+}
+
+/// The right end of the x range that leaves room for the widest end label
+/// right of the rightmost line end, if that room is at most a third of
+/// the plot (else the labels go inside, over the lines).
+fn room_for_labels(
+    framed: &Framed,
+    labels: &[(String, [f64; 2], usize)],
+    size: u32,
+) -> Option<f64> {
+    let frame = &framed.0;
+    let plot_w = f64::from(frame.px[1] - frame.px[0]);
+    let need = labels
+        .iter()
+        .map(|(text, [x, y], _)| {
+            let end = frame.pixel_at(*x, *y).0;
+            text_width(text, size) + 6 - (frame.px[1] - end)
+        })
+        .max()
+        .filter(|&n| n > 0)?;
+    let share = f64::from(need) / plot_w;
+    if share > 1.0 / 3.0 {
+        return None;
+    }
+    let [lo, hi] = frame.x;
+    let grow = 1.0 / (1.0 - share);
+    Some(if frame.x_log {
+        lo * (hi / lo).powf(grow)
+    } else {
+        lo + (hi - lo) * grow
+    })
+}
+
+/// Every line's drawable points in pixels, in the chart's order.
+pub fn pixel_lines(chart: &LineChart, frame: &Frame) -> Vec<Vec<(i32, i32)>> {
+    chart
+        .lines
+        .iter()
+        .map(|line| {
+            line.points
+                .iter()
+                .filter(|p| drawable(chart, p))
+                .map(|&[x, y]| frame.pixel_at(x, y))
+                .collect()
+        })
+        .collect()
+}
