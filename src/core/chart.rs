@@ -242,7 +242,11 @@ impl Frame {
             }
         };
         let place = |t: f64, [a, b]: [i32; 2]| {
-            let t = if t.is_finite() { t.clamp(-10.0, 10.0) } else { 0.0 };
+            let t = if t.is_finite() {
+                t.clamp(-10.0, 10.0)
+            } else {
+                0.0
+            };
             (f64::from(a) + t * f64::from(b - a)).round() as i32
         };
         let tx = along(x, self.x, self.x_log);

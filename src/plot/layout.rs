@@ -9,7 +9,9 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::{IntoLogRange, LogCoord};
 
 use super::looks::{looks, Look};
-use super::place::{band_height, in_band, in_corner, legend_entries, place_labels, EndLabel, Legend};
+use super::place::{
+    band_height, in_band, in_corner, legend_entries, place_labels, EndLabel, Legend,
+};
 use super::text::{shortened, text_height, text_width, wrap, Rect};
 use super::ticks::tick_labels;
 use crate::core::chart::{Axis, Frame, LineChart, Style};
@@ -154,7 +156,12 @@ pub fn layout(chart: &LineChart, width: u32, height: u32) -> Option<Layout> {
         frame = sheet.frame();
     }
     let entries = legend_entries(chart, &looks);
-    let mut legend = in_corner(entries.clone(), &frame.0, &pixel_lines(chart, &frame.0), fonts);
+    let mut legend = in_corner(
+        entries.clone(),
+        &frame.0,
+        &pixel_lines(chart, &frame.0),
+        fonts,
+    );
     if legend.is_none() && !entries.is_empty() {
         sheet.band = band_height(&entries, width as i32, fonts);
         frame = sheet.frame();
@@ -242,7 +249,11 @@ impl Sheet<'_> {
     fn descs(&self, plot: &Rect) -> (String, String) {
         let size = self.fonts.axis;
         (
-            shortened(&self.chart.x.label, size, plot.width() + plot.x0 - self.fonts.margin),
+            shortened(
+                &self.chart.x.label,
+                size,
+                plot.width() + plot.x0 - self.fonts.margin,
+            ),
             shortened(&self.chart.y.label, size, plot.height()),
         )
     }

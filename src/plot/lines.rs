@@ -77,7 +77,8 @@ fn draw_title<DB: DrawingBackend>(
     let size = layout.fonts.title;
     let line_height = super::text::text_height(size);
     for (k, line) in layout.title.iter().enumerate() {
-        let font = TextStyle::from(("sans-serif", size).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        let font = TextStyle::from(("sans-serif", size).into_font())
+            .pos(Pos::new(HPos::Center, VPos::Top));
         let at = (
             layout.size.0 as i32 / 2,
             layout.fonts.margin + k as i32 * line_height,
@@ -234,7 +235,13 @@ fn draw_marker<DB: DrawingBackend>(
             fill,
         )),
         Marker::Cross => area.draw(&PathElement::new(
-            vec![(x - 4, y - 4), (x + 4, y + 4), (x, y), (x + 4, y - 4), (x - 4, y + 4)],
+            vec![
+                (x - 4, y - 4),
+                (x + 4, y + 4),
+                (x, y),
+                (x + 4, y - 4),
+                (x - 4, y + 4),
+            ],
             colour.stroke_width(2),
         )),
     }
@@ -253,20 +260,27 @@ fn draw_legend<DB: DrawingBackend>(
         WHITE.mix(0.9).filled(),
     ))
     .map_err(drawing)?;
-    area.draw(&Rectangle::new([(r.x0, r.y0), (r.x1, r.y1)], BLACK.mix(0.3)))
-        .map_err(drawing)?;
+    area.draw(&Rectangle::new(
+        [(r.x0, r.y0), (r.x1, r.y1)],
+        BLACK.mix(0.3),
+    ))
+    .map_err(drawing)?;
     let h = super::text::text_height(size);
     for e in &legend.entries {
         let (x, y) = e.at;
         let mid = y + h / 2;
         let colour = rgb(e.look.colour);
         if e.bar {
-            area.draw(&Rectangle::new([(x, mid - 5), (x + 16, mid + 5)], colour.filled()))
-                .map_err(drawing)?;
+            area.draw(&Rectangle::new(
+                [(x, mid - 5), (x + 16, mid + 5)],
+                colour.filled(),
+            ))
+            .map_err(drawing)?;
         } else {
             draw_swatch(area, &e.look, (x, mid))?;
         }
-        let font = TextStyle::from(("sans-serif", size).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
+        let font =
+            TextStyle::from(("sans-serif", size).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
         area.draw(&Text::new(e.text.clone(), (x + 22, y), font))
             .map_err(drawing)?;
     }

@@ -10,7 +10,7 @@ pub mod place;
 pub mod text;
 pub mod ticks;
 
-pub use gantt::{draw_gantt, Styles};
+pub use gantt::{draw_gantt, gantt_height, legend_items, slots, Item, Slot, Styles};
 pub use lines::draw_lines;
 
 use plotters::coord::Shift;

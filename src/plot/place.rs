@@ -74,7 +74,14 @@ pub fn legend_entries(chart: &LineChart, looks: &[Look]) -> Vec<Entry> {
         let own = line.name.strip_prefix(group.as_str()).unwrap_or(&line.name);
         let text = format!("estimate {}", own.trim());
         if !out.iter().any(|e: &Entry| e.text == text) {
-            out.push(entry(&text, Look { colour: grey, ..*look }, false));
+            out.push(entry(
+                &text,
+                Look {
+                    colour: grey,
+                    ..*look
+                },
+                false,
+            ));
         }
     }
     if let Some(solid) = looks.iter().find(|l| l.dash.is_none() && l.width == 2) {
@@ -200,9 +207,9 @@ pub fn place_labels(
         let found = (0..4)
             .flat_map(|shift| {
                 let x = ex + 4 - shift * (w + 8);
-                (0..=steps).flat_map(move |k| [k, -k]).map(move |k| {
-                    Rect::at(x, ey - h / 2 + k * (h / 2), w, h).within(plot)
-                })
+                (0..=steps)
+                    .flat_map(move |k| [k, -k])
+                    .map(move |k| Rect::at(x, ey - h / 2 + k * (h / 2), w, h).within(plot))
             })
             .find(|r| free(r, &placed));
         if let Some(rect) = found {

@@ -81,19 +81,18 @@ impl Rect {
 /// upper bound of a sans-serif font's advance (narrow letters, digits,
 /// wide letters).
 pub fn text_width(text: &str, size: u32) -> i32 {
-    let em: f64 = text
-        .chars()
-        .map(|c| match c {
-            'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | '·' | ' ' | '\u{2009}' => {
-                0.32
-            }
-            'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' | 'I' => 0.4,
-            'm' | 'w' | 'M' | 'W' | '—' | '…' => 0.92,
-            '⁰'..='⁹' | '¹' | '²' | '³' | '⁻' => 0.42,
-            c if c.is_uppercase() => 0.74,
-            _ => 0.6,
-        })
-        .sum();
+    let em: f64 =
+        text.chars()
+            .map(|c| match c {
+                'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | '·' | ' '
+                | '\u{2009}' => 0.32,
+                'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' | 'I' => 0.4,
+                'm' | 'w' | 'M' | 'W' | '—' | '…' => 0.92,
+                '⁰'..='⁹' | '¹' | '²' | '³' | '⁻' => 0.42,
+                c if c.is_uppercase() => 0.74,
+                _ => 0.6,
+            })
+            .sum();
     (em * f64::from(size)).ceil() as i32
 }
 
@@ -148,7 +147,10 @@ mod tests {
         let a = Rect::at(0, 0, 10, 10);
         assert!(a.overlaps(&Rect::at(9, 9, 5, 5)));
         assert!(!a.overlaps(&Rect::at(10, 0, 5, 5)));
-        assert_eq!(Rect::at(95, -3, 10, 10).within(&Rect::at(0, 0, 100, 50)), Rect::at(90, 0, 10, 10));
+        assert_eq!(
+            Rect::at(95, -3, 10, 10).within(&Rect::at(0, 0, 100, 50)),
+            Rect::at(90, 0, 10, 10)
+        );
         assert!(a.meets_segment((-5, 5), (20, 5)));
         assert!(!a.meets_segment((-5, 20), (20, 20)));
     }

@@ -37,7 +37,11 @@ fn exact(v: f64, decimals: usize, scale: f64) -> bool {
 /// thousand up (as results are written).
 fn decimal(v: f64, decimals: usize) -> String {
     let text = format!("{v:.decimals$}");
-    let text = if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+    let text = if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
         text.trim_start_matches('-').to_string()
     } else {
         text
@@ -47,7 +51,11 @@ fn decimal(v: f64, decimals: usize) -> String {
         None => ("", text.as_str()),
     };
     let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let int = if int.len() > 4 { grouped(int) } else { int.into() };
+    let int = if int.len() > 4 {
+        grouped(int)
+    } else {
+        int.into()
+    };
     let point = if frac.is_empty() { "" } else { "." };
     format!("{sign}{int}{point}{frac}")
 }
