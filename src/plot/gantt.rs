@@ -7,8 +7,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::drawing;
-use super::layout::{ticks, Fonts, Ticks};
-use super::text::{text_height, text_width};
+use super::layout::{ticks, Ticks};
+use super::text::{text_height, text_width, Fonts};
 use crate::core::chart::Axis;
 use crate::core::error::Error;
 use crate::core::gantt::{slowdown_colour, Activity, ActivityStyle, Gantt, Shade, SLOWDOWN_SCALE};
@@ -16,6 +16,9 @@ use crate::core::gantt::{slowdown_colour, Activity, ActivityStyle, Gantt, Shade,
 /// How the chart draws each activity: the shared kinds' styles, then the
 /// model's own (the binding module and the command line look it up).
 pub type Styles<'a> = &'a dyn Fn(&Activity) -> ActivityStyle;
+
+/// A colour: red, green, blue.
+type Rgb = (u8, u8, u8);
 
 /// A colour of a style as the backend takes it.
 fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
@@ -77,7 +80,7 @@ pub fn legend_items(gantt: &Gantt, styles: Styles, width: i32, font: u32) -> (Ve
     }
     // Stable: entries of one rank keep the order they first occur in.
     seen.sort_by_key(|s| s.order);
-    let mut words: Vec<(Option<(u8, u8, u8)>, String)> = seen
+    let mut words: Vec<(Option<Rgb>, String)> = seen
         .iter()
         .map(|s| (Some(s.swatch), s.legend.to_string()))
         .collect();

@@ -12,54 +12,10 @@ use super::looks::{looks, Look};
 use super::place::{
     band_height, in_band, in_corner, legend_entries, place_labels, EndLabel, Legend,
 };
+pub use super::text::Fonts;
 use super::text::{shortened, text_height, text_width, wrap, Rect};
 use super::ticks::tick_labels;
 use crate::core::chart::{Axis, Frame, LineChart, Style};
-
-/// Font sizes and spacing, by canvas width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fonts {
-    /// The title's.
-    pub title: u32,
-    /// Tick labels'.
-    pub tick: u32,
-    /// The axes' descriptions'.
-    pub axis: u32,
-    /// End labels'.
-    pub label: u32,
-    /// The legend's.
-    pub legend: u32,
-    /// The margin around the chart, in pixels.
-    pub margin: i32,
-}
-
-/// Canvases narrower than this (a phone) get smaller fonts and margins.
-const NARROW: u32 = 600;
-
-impl Fonts {
-    /// The sizes for a canvas `width` pixels wide.
-    pub fn for_width(width: u32) -> Fonts {
-        if width < NARROW {
-            Fonts {
-                title: 13,
-                tick: 11,
-                axis: 12,
-                label: 11,
-                legend: 11,
-                margin: 6,
-            }
-        } else {
-            Fonts {
-                title: 16,
-                tick: 12,
-                axis: 13,
-                label: 11,
-                legend: 12,
-                margin: 12,
-            }
-        }
-    }
-}
 
 /// The ticks of one axis: values and their labels.
 #[derive(Debug, Clone, PartialEq)]
@@ -219,20 +175,13 @@ impl Sheet<'_> {
         let x_area = text_height(f.tick) + 8 + text_height(f.axis) + 4;
         let bottom = f.margin + self.band;
         let plot_h = (h - self.top - bottom - x_area).max(20);
-        let y_hint = (plot_h / (3 * text_height(f.tick))).clamp(2, 10) as usize;
-        let y_ticks = ticks(&self.chart.y, self.ranges.1, y_hint);
+        let line = text_height(f.tick);
+        let y_ticks = fitting(&self.chart.y, self.ranges.1, plot_h, &|_| line);
         let y_area = y_ticks.widest(f.tick) + 12 + text_height(f.axis) + 4;
-        let mut hint = 10;
-        let (x_ticks, right) = loop {
-            let t = ticks(&self.chart.x, self.ranges.0, hint);
-            let right = f.margin.max(t.widest(f.tick) / 2 + 2);
-            let plot_w = w - f.margin - y_area - right;
-            let fits = t.labels.len() as i32 * (t.widest(f.tick) + 12) <= plot_w;
-            if fits || hint <= 2 {
-                break (t, right);
-            }
-            hint -= 1;
-        };
+        let x_ticks = fitting(&self.chart.x, self.ranges.0, w - f.margin - y_area, &|l| {
+            text_width(l, f.tick)
+        });
+        let right = f.margin.max(x_ticks.widest(f.tick) / 2 + 2);
         let frame = Frame {
             px: [f.margin + y_area, w - right],
             py: [self.top, h - bottom - x_area],
@@ -259,6 +208,38 @@ impl Sheet<'_> {
     }
 }
 
+/// The most ticks (at most 10) on `axis` over `range` whose labels, each
+/// `extent(label)` pixels along an axis `length` pixels long, stand apart.
+fn fitting(axis: &Axis, range: [f64; 2], length: i32, extent: &dyn Fn(&str) -> i32) -> Ticks {
+    let along = |v: f64| {
+        let [lo, hi] = range;
+        let t = if axis.log {
+            (v / lo).ln() / (hi / lo).ln()
+        } else {
+            (v - lo) / (hi - lo)
+        };
+        t * f64::from(length)
+    };
+    let mut hint = 10;
+    loop {
+        let t = ticks(axis, range, hint);
+        let shown: Vec<(f64, i32)> = t
+            .values
+            .iter()
+            .zip(&t.labels)
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(v, l)| (along(*v), extent(l)))
+            .collect();
+        let apart = shown
+            .windows(2)
+            .all(|p| (p[1].0 - p[0].0).abs() >= f64::from(p[0].1 + p[1].1) / 2.0 + 8.0);
+        if apart || hint <= 2 {
+            return t;
+        }
+        hint -= 1;
+    }
+}
+
 /// The ticks plotters draws on `axis` over `range` for `hint`, with their
 /// labels (whole-number axes: labels at whole numbers only).
 pub fn ticks(axis: &Axis, [lo, hi]: [f64; 2], hint: usize) -> Ticks {
@@ -273,7 +254,7 @@ pub fn ticks(axis: &Axis, [lo, hi]: [f64; 2], hint: usize) -> Ticks {
     } else {
         RangedCoordf64::from(lo..hi).key_points(BoldPoints(hint))
     };
-    let mut labels = tick_labels(&values);
+    let mut labels = tick_labels(&values, axis.log);
     if axis.whole {
         for (label, v) in labels.iter_mut().zip(&values) {
             if (v - v.round()).abs() > 1e-9 {

@@ -9,7 +9,7 @@ use super::drawing;
 use super::layout::{layout, pixel_lines, Layout};
 use super::looks::{marker_points, Look, Marker};
 use super::place::Legend;
-use crate::core::chart::{Frame, Line, LineChart, Style};
+use crate::core::chart::{Frame, LineChart, Style};
 use crate::core::error::Error;
 
 /// The least distance between two markers along a line, in pixels.
@@ -115,6 +115,15 @@ where
         .y_label_area_size(y_area)
         .build_cartesian_2d(x, y)
         .map_err(drawing)?;
+    // The layout placed labels and the legend against this area.
+    let (xr, yr) = c.plotting_area().get_pixel_range();
+    let f = &layout.frame;
+    if [xr.start, xr.end, yr.start, yr.end] != [f.px[0], f.px[1], f.py[0], f.py[1]] {
+        return Err(Error::Drawing(format!(
+            "the plotting area {xr:?} × {yr:?} is not the one laid out, {:?} × {:?}",
+            f.px, f.py
+        )));
+    }
     let (xt, yt) = &layout.ticks;
     let fonts = layout.fonts;
     c.configure_mesh()
@@ -128,6 +137,19 @@ where
         .axis_desc_style(("sans-serif", fonts.axis))
         .draw()
         .map_err(drawing)?;
+    draw_all(&mut c, chart, layout)
+}
+
+/// Every line (or series of bars) in its look.
+fn draw_all<DB, CT>(
+    c: &mut ChartContext<'_, DB, CT>,
+    chart: &LineChart,
+    layout: &Layout,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    CT: CoordTranslate<From = (f64, f64)>,
+{
     let mut stack: Vec<(f64, f64)> = Vec::new();
     for (line, look) in chart.lines.iter().zip(&layout.looks) {
         let points: Vec<(f64, f64)> = line
@@ -137,9 +159,9 @@ where
             .map(|&[x, y]| (x, y))
             .collect();
         if line.style == Style::Bar {
-            draw_bars(&mut c, &points, look, &mut stack)?;
+            draw_bars(c, &points, look, &mut stack)?;
         } else {
-            draw_stroke(&mut c, line, &points, look)?;
+            draw_stroke(c, &points, look)?;
         }
     }
     Ok(())
@@ -180,7 +202,6 @@ where
 /// A line through the points, stroked in its look.
 fn draw_stroke<DB, CT>(
     c: &mut ChartContext<'_, DB, CT>,
-    _line: &Line,
     points: &[(f64, f64)],
     look: &Look,
 ) -> Result<(), Error>

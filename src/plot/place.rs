@@ -4,9 +4,8 @@
 //! near its line's end where it overlaps no other label and the legend,
 //! always inside the plot.
 
-use super::layout::Fonts;
 use super::looks::Look;
-use super::text::{text_height, text_width, Rect};
+use super::text::{text_height, text_width, Fonts, Rect};
 use crate::core::chart::{Frame, LineChart, Style};
 
 /// A label written at a line's end, in its box.

@@ -77,6 +77,51 @@ impl Rect {
     }
 }
 
+/// Font sizes and spacing, by canvas width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fonts {
+    /// The title's.
+    pub title: u32,
+    /// Tick labels'.
+    pub tick: u32,
+    /// The axes' descriptions'.
+    pub axis: u32,
+    /// End labels'.
+    pub label: u32,
+    /// The legend's.
+    pub legend: u32,
+    /// The margin around the chart, in pixels.
+    pub margin: i32,
+}
+
+/// Canvases narrower than this (a phone) get smaller fonts and margins.
+const NARROW: u32 = 600;
+
+impl Fonts {
+    /// The sizes for a canvas `width` pixels wide.
+    pub fn for_width(width: u32) -> Fonts {
+        if width < NARROW {
+            Fonts {
+                title: 13,
+                tick: 11,
+                axis: 12,
+                label: 11,
+                legend: 11,
+                margin: 6,
+            }
+        } else {
+            Fonts {
+                title: 16,
+                tick: 12,
+                axis: 13,
+                label: 11,
+                legend: 12,
+                margin: 12,
+            }
+        }
+    }
+}
+
 /// The width of `text` at font size `size` (pixels): per character, an
 /// upper bound of a sans-serif font's advance (narrow letters, digits,
 /// wide letters).

@@ -8,8 +8,10 @@ const PLAIN_FROM: f64 = 1e-3;
 /// Plain decimals below this magnitude.
 const PLAIN_BELOW: f64 = 1e6;
 
-/// The labels of an axis's ticks `values`, in order.
-pub fn tick_labels(values: &[f64]) -> Vec<String> {
+/// The labels of an axis's ticks `values`, in order: on a linear axis
+/// with the decimals its step needs, on a logarithmic one each with its
+/// own (`0.001, 0.01, 0.1`).
+pub fn tick_labels(values: &[f64], log: bool) -> Vec<String> {
     let largest = values.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     let smallest = values
         .iter()
@@ -17,10 +19,16 @@ pub fn tick_labels(values: &[f64]) -> Vec<String> {
         .fold(f64::INFINITY, |m, v| m.min(v.abs()));
     let plain = largest < PLAIN_BELOW && (smallest >= PLAIN_FROM || smallest.is_infinite());
     if plain {
-        let decimals = (0..=6)
-            .find(|&d| values.iter().all(|&v| exact(v, d, largest)))
-            .unwrap_or(6);
-        values.iter().map(|&v| decimal(v, decimals)).collect()
+        let decimals = |vs: &[f64]| {
+            (0..=6)
+                .find(|&d| vs.iter().all(|&v| exact(v, d, largest)))
+                .unwrap_or(6)
+        };
+        let common = decimals(values);
+        values
+            .iter()
+            .map(|&v| decimal(v, if log { decimals(&[v]) } else { common }))
+            .collect()
     } else {
         values.iter().map(|&v| power(v)).collect()
     }
@@ -110,20 +118,24 @@ mod tests {
     #[test]
     fn small_values_are_powers_with_a_single_digit_mantissa() {
         assert_eq!(
-            tick_labels(&[1e-5, 2e-5, 3.5e-5]),
+            tick_labels(&[1e-5, 2e-5, 3.5e-5], false),
             ["10⁻⁵", "2·10⁻⁵", "3.5·10⁻⁵"]
         );
-        assert_eq!(tick_labels(&[1e6, 1e7, 1e8]), ["10⁶", "10⁷", "10⁸"]);
+        assert_eq!(tick_labels(&[1e6, 1e7, 1e8], true), ["10⁶", "10⁷", "10⁸"]);
     }
 
     #[test]
     fn short_values_are_plain_with_the_decimals_the_axis_needs() {
-        assert_eq!(tick_labels(&[0.0, 0.25, 0.5]), ["0", "0.25", "0.50"]);
-        assert_eq!(tick_labels(&[2.0, 4.0, 6.0]), ["2", "4", "6"]);
+        assert_eq!(tick_labels(&[0.0, 0.25, 0.5], false), ["0", "0.25", "0.50"]);
+        assert_eq!(tick_labels(&[2.0, 4.0, 6.0], false), ["2", "4", "6"]);
         assert_eq!(
-            tick_labels(&[1000.0, 10000.0, 100000.0]),
+            tick_labels(&[1000.0, 10000.0, 100000.0], true),
             ["1000", "10\u{2009}000", "100\u{2009}000"]
         );
-        assert_eq!(tick_labels(&[-0.5, 0.0, 0.5]), ["−0.5", "0", "0.5"]);
+        assert_eq!(tick_labels(&[-0.5, 0.0, 0.5], false), ["−0.5", "0", "0.5"]);
+        assert_eq!(
+            tick_labels(&[0.001, 0.01, 0.1], true),
+            ["0.001", "0.01", "0.1"]
+        );
     }
 }
