@@ -131,3 +131,57 @@ pub fn marker_points(points: &[(i32, i32)], every: bool, spacing: i32) -> Vec<(i
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::chart::{Axis, Line};
+
+    /// Twelve levels, each drawn below and above, with an estimate each:
+    /// twelve distinct looks, the same for a level's two lines, and the
+    /// estimates dashed in their level's colour.
+    #[test]
+    fn twelve_levels_look_distinct_and_estimates_dashed() {
+        let mut lines = Vec::new();
+        for level in 0..12 {
+            let name = format!("{level}");
+            let line = |y: f64| Line::new(&name, vec![[0.0, y], [1.0, y]], false);
+            lines.push(line(1.0));
+            lines.push(line(2.0));
+            lines.push(
+                Line::new(&format!("{name} (15)"), vec![[0.0, 3.0], [1.0, 3.0]], false)
+                    .in_group(&name)
+                    .styled(Style::Dashed),
+            );
+        }
+        let chart = LineChart {
+            name: "map".into(),
+            title: "map".into(),
+            x: Axis::linear("m").whole(),
+            y: Axis::log("V (MB)"),
+            lines,
+            legend: false,
+        };
+        let looks = looks(&chart);
+        let levels: Vec<Look> = looks.chunks(3).map(|l| l[0]).collect();
+        for (i, a) in levels.iter().enumerate() {
+            assert!(levels[i + 1..]
+                .iter()
+                .all(|b| (a.colour, a.marker) != (b.colour, b.marker)));
+        }
+        for three in looks.chunks(3) {
+            assert_eq!((three[0].colour, three[0].marker), (three[1].colour, three[1].marker));
+            assert_eq!(three[2].colour, three[0].colour);
+            assert!(three[0].dash.is_none() && three[2].dash.is_some());
+        }
+    }
+
+    #[test]
+    fn markers_are_spaced_along_a_line() {
+        let points: Vec<(i32, i32)> = (0..100).map(|x| (x * 4, 10)).collect();
+        let marked = marker_points(&points, false, 36);
+        assert_eq!(marked.first(), Some(&(0, 10)));
+        assert!(marked.windows(2).all(|p| p[1].0 - p[0].0 >= 36));
+        assert_eq!(marker_points(&points, true, 36).len(), 100);
+    }
+}

@@ -217,3 +217,79 @@ pub fn place_labels(
     }
     placed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::chart::{Axis, Line};
+
+    fn frame() -> Frame {
+        Frame {
+            px: [100, 500],
+            py: [50, 350],
+            x: [0.0, 10.0],
+            y: [0.0, 10.0],
+            x_log: false,
+            y_log: false,
+        }
+    }
+
+    /// Three labels at one line end: stacked apart, all inside the plot.
+    #[test]
+    fn labels_at_one_end_are_stacked_apart_inside_the_plot() {
+        let plot = Rect::at(100, 50, 400, 300);
+        let labels = (0..3).map(|i| (format!("33.{i}"), (498, 52), i)).collect();
+        let placed = place_labels(labels, &plot, &[], 11);
+        assert_eq!(placed.len(), 3);
+        for (i, a) in placed.iter().enumerate() {
+            assert!(a.rect.inside(&plot), "{a:?}");
+            assert!(placed[i + 1..].iter().all(|b| !a.rect.overlaps(&b.rect)));
+        }
+    }
+
+    /// A label is kept off a taken box (the legend), and left out when
+    /// there is no room at all.
+    #[test]
+    fn labels_avoid_the_legend_and_are_left_out_without_room() {
+        let plot = Rect::at(0, 0, 100, 40);
+        let legend = Rect::at(50, 0, 50, 20);
+        let placed = place_labels(vec![("MAX".into(), (90, 5), 0)], &plot, &[legend], 11);
+        assert!(!placed[0].rect.overlaps(&legend));
+        let tiny = Rect::at(0, 0, 10, 10);
+        assert!(place_labels(vec![("MAX".into(), (5, 5), 0)], &tiny, &[], 11).is_empty());
+    }
+
+    /// A line across the upper right corner sends the legend to the upper
+    /// left; lines everywhere send it under the chart.
+    #[test]
+    fn the_legend_goes_to_the_emptiest_corner_or_under_the_chart() {
+        let chart = |lines: Vec<Line>| LineChart {
+            name: "t".into(),
+            title: "t".into(),
+            x: Axis::linear("x (s)"),
+            y: Axis::linear("y (s)"),
+            lines,
+            legend: true,
+        };
+        let rising = Line::new("rising", vec![[0.0, 0.0], [10.0, 10.0]], false);
+        let c = chart(vec![rising.clone()]);
+        let looks = crate::plot::looks::looks(&c);
+        let f = frame();
+        let points = vec![vec![f.pixel_at(0.0, 0.0), f.pixel_at(10.0, 10.0)]];
+        let legend = in_corner(legend_entries(&c, &looks), &f, &points, Fonts::for_width(900));
+        let legend = legend.unwrap();
+        assert_eq!(legend.frame.x0, 100 + INSET, "{legend:?}");
+        assert!(!hides(&legend.frame, &points));
+        let falling = Line::new("falling", vec![[0.0, 10.0], [10.0, 0.0]], false);
+        let c = chart(vec![rising, falling]);
+        let looks = crate::plot::looks::looks(&c);
+        let points = vec![
+            points[0].clone(),
+            vec![f.pixel_at(0.0, 10.0), f.pixel_at(10.0, 0.0)],
+        ];
+        let entries = legend_entries(&c, &looks);
+        assert!(in_corner(entries.clone(), &f, &points, Fonts::for_width(900)).is_none());
+        let band = in_band(entries, (600, 400), Fonts::for_width(600));
+        assert!(band.frame.y0 > 350 && band.frame.y1 <= 400, "{band:?}");
+    }
+}

@@ -45,15 +45,13 @@ fn exact(v: f64, decimals: usize, scale: f64) -> bool {
 /// thousand up (as results are written).
 fn decimal(v: f64, decimals: usize) -> String {
     let text = format!("{v:.decimals$}");
-    let text = if text
+    if text
         .trim_start_matches('-')
         .chars()
         .all(|c| c == '0' || c == '.')
     {
-        text.trim_start_matches('-').to_string()
-    } else {
-        text
-    };
+        return "0".into();
+    }
     let (sign, body) = match text.strip_prefix('-') {
         Some(rest) => ("−", rest),
         None => ("", text.as_str()),
