@@ -170,7 +170,10 @@ mod tests {
                 .all(|b| (a.colour, a.marker) != (b.colour, b.marker)));
         }
         for three in looks.chunks(3) {
-            assert_eq!((three[0].colour, three[0].marker), (three[1].colour, three[1].marker));
+            assert_eq!(
+                (three[0].colour, three[0].marker),
+                (three[1].colour, three[1].marker)
+            );
             assert_eq!(three[2].colour, three[0].colour);
             assert!(three[0].dash.is_none() && three[2].dash.is_some());
         }

@@ -276,7 +276,12 @@ mod tests {
         let looks = crate::plot::looks::looks(&c);
         let f = frame();
         let points = vec![vec![f.pixel_at(0.0, 0.0), f.pixel_at(10.0, 10.0)]];
-        let legend = in_corner(legend_entries(&c, &looks), &f, &points, Fonts::for_width(900));
+        let legend = in_corner(
+            legend_entries(&c, &looks),
+            &f,
+            &points,
+            Fonts::for_width(900),
+        );
         let legend = legend.unwrap();
         assert_eq!(legend.frame.x0, 100 + INSET, "{legend:?}");
         assert!(!hides(&legend.frame, &points));
