@@ -29,13 +29,24 @@ pub struct Ticks {
 }
 
 impl Ticks {
-    /// The label at tick value `v` (empty when `v` is no tick).
+    /// The label at tick value `v` (empty when `v` is no tick): the
+    /// nearest tick's, if it is `v` up to rounding (relative to `v` on a
+    /// log axis's many magnitudes, to the axis's largest value for a zero).
     pub fn label_of(&self, v: f64) -> String {
         let scale = self.values.iter().fold(0.0_f64, |m, t| m.max(t.abs()));
-        self.values
+        let nearest = self
+            .values
             .iter()
-            .position(|t| (t - v).abs() <= 1e-9 * scale.max(1e-300))
-            .map_or(String::new(), |i| self.labels[i].clone())
+            .enumerate()
+            .min_by(|a, b| (a.1 - v).abs().total_cmp(&(b.1 - v).abs()));
+        match nearest {
+            Some((i, t))
+                if (t - v).abs() <= 1e-9 * scale.min(v.abs().max(t.abs()).max(1e-300) * 1e3) =>
+            {
+                self.labels[i].clone()
+            }
+            _ => String::new(),
+        }
     }
 
     /// The widest label, in pixels at `size`.
@@ -364,4 +375,24 @@ pub fn pixel_lines(chart: &LineChart, frame: &Frame) -> Vec<Vec<(i32, i32)>> {
                 .collect()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On a log axis over twelve decades every tick has its own label.
+    #[test]
+    fn each_tick_of_a_log_axis_has_its_own_label() {
+        let t = ticks(&Axis::log("t (s)"), [1e-3, 1e9], 10);
+        for (v, label) in t.values.iter().zip(&t.labels) {
+            assert_eq!(&t.label_of(*v), label);
+        }
+        let mut distinct = t.labels.clone();
+        distinct.dedup();
+        assert_eq!(distinct.len(), t.values.len(), "{:?}", t.labels);
+        assert_eq!(t.label_of(0.0011), "");
+        let lin = ticks(&Axis::linear("x (s)"), [-1.0, 1.0], 5);
+        assert_eq!(lin.label_of(0.0), "0");
+    }
 }

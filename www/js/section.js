@@ -693,6 +693,8 @@ export class Section {
   }
 
   figure(canvas, caption, name, [width, height], draw, svg) {
+    // The layout size, in CSS pixels (the buffer is this times the pixel ratio).
+    Object.assign(canvas.dataset, { width: String(width), height: String(height) });
     draw(canvas);
     const exportSvg = el('button', { type: 'button', className: 'export-svg' }, 'SVG');
     exportSvg.addEventListener('click', () => download(`${name}.svg`,
