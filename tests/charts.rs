@@ -222,6 +222,33 @@ fn generalised_map_labels_stand_apart_inside_the_plot() {
     }
 }
 
+/// No level is drawn on an axis: a line along the grid's edge lies a few
+/// pixels inside the plot, apart from the axis lines.
+#[test]
+fn no_level_lies_on_an_axis() {
+    let mut charts = generalised_maps();
+    charts.push(reference_map(false));
+    for chart in charts {
+        let laid = layout(&chart, 900, 560).unwrap();
+        let plot = laid.plot();
+        let inner = Rect {
+            x0: plot.x0 + 3,
+            y0: plot.y0 + 3,
+            x1: plot.x1 - 3,
+            y1: plot.y1 - 3,
+        };
+        for line in pixel_lines(&chart, &laid.frame) {
+            for p in line {
+                assert!(
+                    inner.contains(p),
+                    "{}: a point at {p:?}, plot {plot:?}",
+                    chart.name
+                );
+            }
+        }
+    }
+}
+
 /// Every level (a line's name) has a look of its own, and the estimates a
 /// dashed stroke no computed line has, on the map with estimates and on
 /// the generalised maps.
