@@ -228,3 +228,17 @@ fn m5_shades_a_chunk_by_how_far_out_of_core_it_is() {
         .flat_map(|r| &r.bars)
         .any(|b| b.activity == Activity::compute(1)));
 }
+
+/// A chart with a horizon no axis can show is drawn, not a hang or a panic.
+#[test]
+fn an_extreme_horizon_is_drawn() {
+    let r = Instance::worked_example().solve(&mut Silent).unwrap();
+    let styles = gantt_styles("hierarchical");
+    for horizon in [f64::INFINITY, f64::MAX, 0.0, -1.0] {
+        let mut g = Gantt::of(&r.schedule);
+        g.horizon = horizon;
+        assert!(gantt_svg(&g, &styles, 360, 200)
+            .unwrap()
+            .starts_with("<svg"));
+    }
+}

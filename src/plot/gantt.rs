@@ -160,7 +160,8 @@ pub fn draw_gantt<DB: DrawingBackend>(
     let (_, body) = area.split_vertically(legend_height);
     let slots = slots(gantt);
     let n = slots.len().max(1);
-    let horizon = if gantt.horizon > 0.0 {
+    // A horizon plotters cannot tick (none, or beyond 10³⁰⁶) is drawn as 1.
+    let horizon = if gantt.horizon > 0.0 && gantt.horizon <= 1e306 {
         gantt.horizon
     } else {
         1.0

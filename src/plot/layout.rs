@@ -280,9 +280,35 @@ pub fn ticks(axis: &Axis, [lo, hi]: [f64; 2], hint: usize) -> Ticks {
     }
 }
 
+/// The most decades a log axis spans, and the largest magnitude a linear
+/// one reaches: beyond, plotters' tick search does not end (the points
+/// outside are clipped; such values come only from extreme inputs).
+const MOST_DECADES: f64 = 250.0;
+const LARGEST: f64 = 1e306;
+
+/// `range` cut to what an axis can show.
+fn drawable_span([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
+    if log {
+        [lo.max(hi / 10f64.powf(MOST_DECADES)), hi]
+    } else {
+        [lo.clamp(-LARGEST, LARGEST), hi.clamp(-LARGEST, LARGEST)]
+    }
+}
+
 /// Widens a degenerate range so the axis has some extent, and pads every
 /// range a little so no line is drawn on an axis.
 fn widen([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
+    let padded = padded([lo, hi], log);
+    if padded.iter().all(|v| v.is_finite()) && (!log || padded[0] > 0.0) {
+        padded
+    } else {
+        // Values near the ends of the floating-point range: no room to pad.
+        [lo, hi]
+    }
+}
+
+/// The range padded (possibly beyond the floating-point range).
+fn padded([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
     match (hi > lo, log) {
         (true, true) => {
             let pad = (hi / lo).powf(0.03);
@@ -304,6 +330,10 @@ fn widen([lo, hi]: [f64; 2], log: bool) -> [f64; 2] {
 /// and are a whole step wide.
 pub fn ranges(chart: &LineChart) -> Option<([f64; 2], [f64; 2])> {
     let (xs, ys) = chart.bounds()?;
+    let (xs, ys) = (
+        drawable_span(xs, chart.x.log),
+        drawable_span(ys, chart.y.log),
+    );
     let ([x0, x1], [y0, y1]) = (widen(xs, chart.x.log), widen(ys, chart.y.log));
     let bars = chart.lines.iter().any(|l| l.style == Style::Bar);
     if bars && !chart.x.log && !chart.y.log {
@@ -394,5 +424,44 @@ mod tests {
         assert_eq!(t.label_of(0.0011), "");
         let lin = ticks(&Axis::linear("x (s)"), [-1.0, 1.0], 5);
         assert_eq!(lin.label_of(0.0), "0");
+    }
+
+    /// Values at the ends of the floating-point range are laid out and
+    /// drawn, not a panic or an endless loop.
+    #[test]
+    fn extreme_values_are_laid_out() {
+        use crate::core::chart::Line;
+        let cases = [
+            (Axis::log("x (s)"), vec![[1e-300, 1e-300], [1e300, 1e300]]),
+            (
+                Axis::linear("x (s)"),
+                vec![[-1e308, -1e308], [1e308, 1e308]],
+            ),
+            (Axis::linear("x (s)"), vec![[5.0, 5.0]]),
+            (
+                Axis::log("x (s)"),
+                vec![[f64::MIN_POSITIVE, 1.0], [f64::MAX, 2.0]],
+            ),
+        ];
+        for (axis, points) in cases {
+            let chart = LineChart {
+                name: "t".into(),
+                title: "t".into(),
+                x: axis.clone(),
+                y: axis,
+                lines: vec![Line::new("a", points, true)],
+                legend: true,
+            };
+            for (w, h) in [(900, 560), (260, 120)] {
+                let laid = layout(&chart, w, h).expect("a drawable point");
+                assert!(laid
+                    .frame
+                    .x
+                    .iter()
+                    .chain(&laid.frame.y)
+                    .all(|v| v.is_finite()));
+                crate::plot::lines_svg(&chart, w, h).unwrap();
+            }
+        }
     }
 }
