@@ -289,9 +289,15 @@ fn nothing_is_cut_at_360_pixels() {
     charts.extend(["speedup-reducers", "pareto"].map(stored));
     for name in [
         "metrics-adding",
+        "metrics-edge",
+        "metrics-cubic",
         "metrics-karp-flatt",
+        "metrics-usl",
         "installments",
         "linear-energy-small",
+        "heterogeneous-compare",
+        "heterogeneous-100",
+        "mapreduce-small",
     ] {
         charts.extend(example_charts(name));
     }
