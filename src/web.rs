@@ -7,7 +7,8 @@ use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::api::{self, FieldProblem, Request};
 use crate::core::chart::{Frame, LineChart};
@@ -15,7 +16,7 @@ use crate::core::error::{shorten, Error};
 use crate::core::gantt::Gantt;
 use crate::core::progress::Progress;
 use crate::core::response::Response;
-use crate::plot;
+use crate::plot::{self, Logical};
 use crate::registry;
 
 #[wasm_bindgen(start)]
@@ -136,25 +137,64 @@ fn from_js<T: serde::de::DeserializeOwned>(value: JsValue) -> Result<T, JsError>
     serde_wasm_bindgen::from_value(value).map_err(js_error)
 }
 
+/// Draws on `canvas` laid out at `width × height` CSS pixels, its drawing
+/// buffer `ratio` device pixels per CSS pixel (the screen's
+/// `devicePixelRatio`, times the page's text scale), so that a chart is as
+/// sharp as the screen and the same size on every screen.
 fn on_canvas(
     canvas: HtmlCanvasElement,
+    (width, height): (u32, u32),
+    ratio: f64,
     draw: impl FnOnce(
-        &plotters::drawing::DrawingArea<CanvasBackend, plotters::coord::Shift>,
+        &plotters::drawing::DrawingArea<Logical<CanvasBackend>, plotters::coord::Shift>,
     ) -> Result<(), Error>,
 ) -> Result<(), JsError> {
-    let backend = CanvasBackend::with_canvas_object(canvas)
+    let ((w, h), (sx, sy)) = plot::buffer_size((width, height), ratio);
+    canvas.set_width(w);
+    canvas.set_height(h);
+    let context: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
         .ok_or_else(|| js_error("the canvas has no 2d context"))?;
-    let root = backend.into_drawing_area();
+    context
+        .set_transform(sx, 0.0, 0.0, sy, 0.0, 0.0)
+        .map_err(|_| js_error("the canvas cannot be scaled"))?;
+    let inner = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| js_error("the canvas has no 2d context"))?;
+    let size = (width.max(1), height.max(1));
+    let root = Logical { inner, size }.into_drawing_area();
     draw(&root).map_err(js_error)?;
     root.present().map_err(|e| js_error(plot::drawing(e)))
 }
 
-/// Draws a Gantt chart (a response's `gantt`) of model `model` on a canvas.
+/// Draws a Gantt chart (a response's `gantt`) of model `model` on a canvas
+/// laid out at `width × height` CSS pixels, at `ratio` device pixels per
+/// CSS pixel.
 #[wasm_bindgen(js_name = drawGantt)]
-pub fn draw_gantt(canvas: HtmlCanvasElement, gantt: JsValue, model: &str) -> Result<(), JsError> {
+pub fn draw_gantt(
+    canvas: HtmlCanvasElement,
+    gantt: JsValue,
+    model: &str,
+    width: u32,
+    height: u32,
+    ratio: f64,
+) -> Result<(), JsError> {
     let gantt: Gantt = from_js(gantt)?;
     let styles = api::gantt_styles(model);
-    on_canvas(canvas, |area| plot::draw_gantt(area, &gantt, &styles))
+    on_canvas(canvas, (width, height), ratio, |area| {
+        plot::draw_gantt(area, &gantt, &styles)
+    })
+}
+
+/// The height in CSS pixels a Gantt chart of model `model` needs at
+/// `width` CSS pixels.
+#[wasm_bindgen(js_name = ganttHeight)]
+pub fn gantt_height(gantt: JsValue, model: &str, width: u32) -> Result<u32, JsError> {
+    let gantt: Gantt = from_js(gantt)?;
+    let styles = api::gantt_styles(model);
+    Ok(plot::gantt_height(&gantt, &styles, width))
 }
 
 /// A Gantt chart of model `model` as an SVG document (for export).
@@ -165,13 +205,21 @@ pub fn gantt_svg(gantt: JsValue, model: &str, width: u32, height: u32) -> Result
     plot::gantt_svg(&gantt, &styles, width, height).map_err(js_error)
 }
 
-/// Draws a line chart (one of a response's `charts`) on a canvas; returns
-/// its frame (for [`chart_value_at`]), or `null` when nothing was drawn.
+/// Draws a line chart (one of a response's `charts`) on a canvas laid out
+/// at `width × height` CSS pixels, at `ratio` device pixels per CSS pixel;
+/// returns its frame in CSS pixels (for [`chart_value_at`]), or `null`
+/// when nothing was drawn.
 #[wasm_bindgen(js_name = drawChart)]
-pub fn draw_chart(canvas: HtmlCanvasElement, chart: JsValue) -> Result<JsValue, JsError> {
+pub fn draw_chart(
+    canvas: HtmlCanvasElement,
+    chart: JsValue,
+    width: u32,
+    height: u32,
+    ratio: f64,
+) -> Result<JsValue, JsError> {
     let chart: LineChart = from_js(chart)?;
     let mut frame = None;
-    on_canvas(canvas, |area| {
+    on_canvas(canvas, (width, height), ratio, |area| {
         frame = plot::draw_lines(area, &chart)?;
         Ok(())
     })?;

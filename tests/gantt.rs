@@ -5,7 +5,7 @@ use dlt_calc::api::gantt_styles;
 use dlt_calc::core::gantt::{Activity, Gantt, Shade};
 use dlt_calc::core::progress::Silent;
 use dlt_calc::models::hierarchical::Instance;
-use dlt_calc::plot::gantt_svg;
+use dlt_calc::plot::{gantt_svg, Slot};
 use serde_json::json;
 
 #[test]
@@ -86,6 +86,10 @@ fn activities_keep_their_json() {
         (Activity::compute(1), json!({"kind": "compute", "level": 1})),
         (send(Some(3)), json!({"kind": "send", "to": 3})),
         (send(None), json!({"kind": "send", "to": null})),
+        (
+            Activity::slower(250),
+            json!({"kind": "compute", "slowdown_percent": 250}),
+        ),
     ];
     for (activity, want) in cases {
         assert_eq!(serde_json::to_value(&activity).unwrap(), want);
@@ -98,11 +102,143 @@ fn activities_keep_their_json() {
         json!({"kind": "compute", "level": 2.5}),
         json!({"kind": "send", "to": -1}),
         json!({"kind": "compute", "level": 1, "to": 2}),
+        json!({"kind": "compute", "level": 1, "slowdown_percent": 200}),
+        json!({"kind": "compute", "slowdown_percent": 1.5}),
         json!({"kind": "idle", "colour": "red"}),
     ] {
         assert!(
             serde_json::from_value::<Activity>(bad.clone()).is_err(),
             "{bad}"
         );
+    }
+}
+
+/// M8's reference job has 1000 mappers and 100 reducers; the chart shows
+/// the first and last of each and says how many it leaves out, where.
+#[test]
+fn the_mapreduce_gantt_marks_its_gaps_with_the_count() {
+    let request = dlt_calc::api::Request::example("mapreduce").unwrap();
+    let value = request.to_json();
+    let (mappers, reducers) = (
+        value["mappers"].as_u64().unwrap() as usize,
+        value["reducers"].as_u64().unwrap() as usize,
+    );
+    let response = dlt_calc::api::run(&request, &mut Silent).unwrap();
+    let gantt = response.gantt().unwrap();
+    let shown = |prefix: char| {
+        gantt
+            .rows
+            .iter()
+            .filter(|r| r.label.starts_with(prefix))
+            .count()
+    };
+    let hidden_mappers = mappers - shown('M');
+    let hidden_reducers = reducers - shown('R');
+    assert_eq!(hidden_mappers, 976);
+    let words = |n: usize, noun: &str| format!("… {n} {noun} not shown");
+    let slots = dlt_calc::plot::slots(gantt);
+    let gap_at = |text: &str| slots.iter().position(|s| *s == Slot::Gap(text.into()));
+    let m = gap_at(&words(hidden_mappers, "mappers")).expect("the mappers' gap is marked");
+    let r = gap_at(&words(hidden_reducers, "reducers")).expect("the reducers' gap is marked");
+    // Each mark sits between the rows it separates (M11 | M988, R7 | R92).
+    let label = |k: usize| match &slots[k] {
+        Slot::Row(i) => gantt.rows[*i].label.clone(),
+        Slot::Gap(g) => g.clone(),
+    };
+    assert_eq!((label(m - 1), label(m + 1)), ("M11".into(), "M988".into()));
+    assert_eq!((label(r - 1), label(r + 1)), ("R7".into(), "R92".into()));
+    let styles = gantt_styles("mapreduce");
+    let height = dlt_calc::plot::gantt_height(gantt, &styles, 900);
+    let svg = gantt_svg(gantt, &styles, 900, height).unwrap();
+    assert!(
+        svg.contains(&words(976, "mappers")),
+        "the SVG says nothing of the gap"
+    );
+}
+
+/// A schedule of two chunks out of core: one barely over the core memory
+/// (its time 1.0001 times the in-core time), one far over (20 times).
+fn two_chunks_out_of_core() -> dlt_calc::core::schedule::Schedule {
+    use dlt_calc::core::schedule::{Chunk, Interval, Schedule};
+    let chunk = |machine: usize, slowdown: f64| Chunk {
+        machine,
+        size: 10.0,
+        send: Interval {
+            start: 0.0,
+            end: 1.0,
+        },
+        compute: Interval {
+            start: 1.0,
+            end: 1.0 + 2.0 * 10.0 * slowdown,
+        },
+        level: 1,
+    };
+    Schedule {
+        machines: 2,
+        chunks: vec![chunk(0, 1.0001), chunk(1, 20.0)],
+        makespan: 1.0 + 2.0 * 10.0 * 20.0,
+    }
+}
+
+/// How dark a colour looks (0 black, 255 white).
+fn lightness((r, g, b): (u8, u8, u8)) -> f64 {
+    0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b)
+}
+
+#[test]
+fn m5_shades_a_chunk_by_how_far_out_of_core_it_is() {
+    let gantt = Gantt::with_slowdowns(&two_chunks_out_of_core(), 0.0, 2.0);
+    let styles = gantt_styles("startup");
+    let compute = |row: usize| {
+        let bar = gantt.rows[row]
+            .bars
+            .iter()
+            .find(|b| b.activity.kind == "compute")
+            .unwrap();
+        (bar.activity.clone(), styles(&bar.activity))
+    };
+    let (barely, barely_style) = compute(0);
+    let (far, far_style) = compute(1);
+    assert_eq!(barely.shade, Some(Shade::SlowdownPercent(100)));
+    assert_eq!(far.shade, Some(Shade::SlowdownPercent(2000)));
+    assert_ne!(barely_style.colour, far_style.colour);
+    assert!(
+        lightness(far_style.colour) + 60.0 < lightness(barely_style.colour),
+        "{:?} is not darker than {:?}",
+        far_style.colour,
+        barely_style.colour
+    );
+    // One legend entry for both, and a scale of slowdowns beside it.
+    assert_eq!(barely_style.legend, far_style.legend);
+    let svg = gantt_svg(&gantt, &styles, 900, 200).unwrap();
+    for text in ["slowdown:", "×1", "×4", "×16", "≥ ×64"] {
+        assert!(
+            svg.contains(&format!(">{text}<")) || svg.contains(&format!("\n{text}\n")),
+            "missing {text}"
+        );
+    }
+    for (r, g, b) in [barely_style.colour, far_style.colour] {
+        assert!(svg.contains(&format!("#{r:02X}{g:02X}{b:02X}")));
+    }
+    // Without the in-core rate the chunks keep their level's one shade.
+    let plain = Gantt::of(&two_chunks_out_of_core());
+    assert!(plain
+        .rows
+        .iter()
+        .flat_map(|r| &r.bars)
+        .any(|b| b.activity == Activity::compute(1)));
+}
+
+/// A chart with a horizon no axis can show is drawn, not a hang or a panic.
+#[test]
+fn an_extreme_horizon_is_drawn() {
+    let r = Instance::worked_example().solve(&mut Silent).unwrap();
+    let styles = gantt_styles("hierarchical");
+    for horizon in [f64::INFINITY, f64::MAX, 0.0, -1.0] {
+        let mut g = Gantt::of(&r.schedule);
+        g.horizon = horizon;
+        assert!(gantt_svg(&g, &styles, 360, 200)
+            .unwrap()
+            .starts_with("<svg"));
     }
 }

@@ -8,7 +8,7 @@ use dlt_calc::api::{self, examples, FieldProblem, Request};
 use dlt_calc::core::entry::Entry;
 use dlt_calc::core::progress::Silent;
 use dlt_calc::core::response::Response;
-use dlt_calc::plot::{gantt_svg, lines_svg};
+use dlt_calc::plot::{gantt_height, gantt_svg, lines_svg};
 use dlt_calc::{registry, sweep};
 
 const HELP_HEAD: &str = "\
@@ -337,8 +337,8 @@ fn write_gantt(response: &Response, path: &str) -> Result<(), Failure> {
     let gantt = response
         .gantt()
         .ok_or_else(|| input("this result has no Gantt chart (too many chunks)"))?;
-    let height = 120 + 40 * u32::try_from(gantt.rows.len()).unwrap_or(u32::MAX / 80);
     let styles = api::gantt_styles(response.model());
+    let height = gantt_height(gantt, &styles, 900);
     let svg = gantt_svg(gantt, &styles, 900, height).map_err(input)?;
     std::fs::write(path, svg).map_err(|e| input(format!("cannot write {path}: {e}")))
 }

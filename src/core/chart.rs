@@ -232,4 +232,27 @@ impl Frame {
         };
         Some([at(tx, self.x, self.x_log), at(ty, self.y, self.y_log)])
     }
+
+    /// The pixel of data point `(x, y)` (outside the plotting area for a
+    /// point outside the ranges shown): the inverse of [`Frame::value_at`].
+    pub fn pixel_at(&self, x: f64, y: f64) -> (i32, i32) {
+        let along = |v: f64, [lo, hi]: [f64; 2], log: bool| {
+            if log {
+                (v / lo).ln() / (hi / lo).ln()
+            } else {
+                (v - lo) / (hi - lo)
+            }
+        };
+        let place = |t: f64, [a, b]: [i32; 2]| {
+            let t = if t.is_finite() {
+                t.clamp(-10.0, 10.0)
+            } else {
+                0.0
+            };
+            (f64::from(a) + t * f64::from(b - a)).round() as i32
+        };
+        let tx = along(x, self.x, self.x_log);
+        let ty = 1.0 - along(y, self.y, self.y_log);
+        (place(tx, self.px), place(ty, self.py))
+    }
 }

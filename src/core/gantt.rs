@@ -31,6 +31,11 @@ pub enum Shade {
     /// The machine a transfer goes to (from 0; `None`: to several, one
     /// after another).
     To(Option<usize>),
+    /// Computing out of core, this many times slower than in core, in
+    /// hundredths (`100`: as fast; `3800`: 38 times slower), so that a
+    /// chunk barely over the core memory looks unlike one far over it.
+    #[serde(rename = "slowdown_percent")]
+    SlowdownPercent(u32),
 }
 
 /// An activity as JSON writes it, read strictly: a `level` or `to` that is
@@ -43,6 +48,8 @@ struct Written {
     level: Option<usize>,
     #[serde(default, deserialize_with = "present")]
     to: Option<Option<usize>>,
+    #[serde(default)]
+    slowdown_percent: Option<u32>,
 }
 
 /// A field that is there, `null` or not: `Some(None)` for `null`.
@@ -54,12 +61,15 @@ impl TryFrom<Written> for Activity {
     type Error = String;
 
     fn try_from(w: Written) -> Result<Activity, String> {
-        let shade = match (w.level, w.to) {
-            (Some(level), None) => Some(Shade::Level(level)),
-            (None, Some(to)) => Some(Shade::To(to)),
-            (None, None) => None,
-            (Some(_), Some(_)) => {
-                return Err("an activity has a level or a receiver, not both".into())
+        let shade = match (w.level, w.to, w.slowdown_percent) {
+            (Some(level), None, None) => Some(Shade::Level(level)),
+            (None, Some(to), None) => Some(Shade::To(to)),
+            (None, None, Some(percent)) => Some(Shade::SlowdownPercent(percent)),
+            (None, None, None) => None,
+            _ => {
+                return Err(
+                    "an activity has at most one of a level, a receiver and a slowdown".into(),
+                )
             }
         };
         Ok(Activity {
@@ -93,6 +103,14 @@ impl Activity {
         }
     }
 
+    /// Computing out of core, `percent` hundredths of the in-core time.
+    pub const fn slower(percent: u32) -> Activity {
+        Activity {
+            kind: Cow::Borrowed("compute"),
+            shade: Some(Shade::SlowdownPercent(percent)),
+        }
+    }
+
     /// How a chart draws one of the shared kinds (`None`: a model's own).
     pub fn shared_style(&self) -> Option<ActivityStyle> {
         let style = |colour, legend, order| ActivityStyle::new(colour, legend, order);
@@ -101,11 +119,32 @@ impl Activity {
             ("receive", _) => style((70, 130, 180), "receive", 0),
             ("compute", Some(Shade::Level(0))) => style((46, 139, 87), "compute in core", 1),
             ("compute", Some(Shade::Level(1))) => style((205, 92, 92), "compute out of core", 2),
+            ("compute", Some(Shade::SlowdownPercent(p))) => ActivityStyle {
+                swatch: slowdown_colour(800),
+                ..style(
+                    slowdown_colour(p),
+                    "compute out of core (darker: slower)",
+                    2,
+                )
+            },
             ("compute", _) => style((139, 26, 26), "compute, deeper level", 3),
             ("idle", _) => style((222, 222, 222), "idle", 100),
             _ => return None,
         })
     }
+}
+
+/// The slowdowns (in hundredths) the legend's scale shows.
+pub const SLOWDOWN_SCALE: [u32; 4] = [100, 400, 1600, 6400];
+
+/// The red of computing `percent` hundredths of the in-core time: light
+/// just over the core memory, darker on a log scale, darkest from 64 times
+/// slower.
+pub fn slowdown_colour(percent: u32) -> (u8, u8, u8) {
+    let t = (f64::from(percent.max(100)) / 100.0).ln() / 64f64.ln();
+    let t = t.clamp(0.0, 1.0);
+    let mix = |light: f64, dark: f64| (light + t * (dark - light)).round() as u8;
+    (mix(244.0, 110.0), mix(180.0, 0.0), mix(180.0, 0.0))
 }
 
 /// How a chart draws a kind of activity: its colour, and its entry in the
@@ -160,6 +199,17 @@ pub struct Row {
     pub bars: Vec<Bar>,
 }
 
+/// Machines left out of a chart between two of its rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Gap {
+    /// The index of the row after the gap.
+    pub before: usize,
+    /// How many machines are not shown there.
+    pub hidden: usize,
+    /// What they are, in the plural (`mappers`).
+    pub noun: String,
+}
+
 /// A whole chart: one row per machine, time from 0 to `horizon`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Gantt {
@@ -167,6 +217,10 @@ pub struct Gantt {
     pub rows: Vec<Row>,
     /// The end of the time axis (the makespan), in time units.
     pub horizon: f64,
+    /// Where machines are left out (a chart of many machines shows the
+    /// first and the last).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gaps: Vec<Gap>,
 }
 
 /// Gaps shorter than this fraction of the makespan are not drawn as idle.
@@ -183,6 +237,19 @@ impl Gantt {
 
     /// As [`Gantt::of`], for machines that start up from 0 to `ready`.
     pub fn with_startup(schedule: &Schedule, ready: f64) -> Gantt {
+        Gantt::built(schedule, ready, None)
+    }
+
+    /// As [`Gantt::with_startup`], each chunk computed out of core shaded by
+    /// how much slower it is than in core at `in_core_rate` (time per load
+    /// unit).
+    pub fn with_slowdowns(schedule: &Schedule, ready: f64, in_core_rate: f64) -> Gantt {
+        Gantt::built(schedule, ready, Some(in_core_rate))
+    }
+
+    /// The chart, out-of-core chunks shaded by their slowdown when the
+    /// in-core rate is given.
+    fn built(schedule: &Schedule, ready: f64, in_core_rate: Option<f64>) -> Gantt {
         let horizon = schedule.makespan;
         let min_gap = MIN_IDLE * horizon.max(1.0);
         let mut rows: Vec<Row> = (0..schedule.machines)
@@ -208,7 +275,7 @@ impl Gantt {
             bars.push(Bar {
                 start: c.compute.start,
                 end: c.compute.end,
-                activity: Activity::compute(c.level),
+                activity: compute_activity(c, in_core_rate),
             });
         }
         for row in rows.iter_mut().filter(|r| !r.bars.is_empty()) {
@@ -232,6 +299,24 @@ impl Gantt {
             row.bars.sort_by(|a, b| a.start.total_cmp(&b.start));
         }
         rows.retain(|r| !r.bars.is_empty());
-        Gantt { rows, horizon }
+        Gantt {
+            rows,
+            horizon,
+            gaps: Vec::new(),
+        }
+    }
+}
+
+/// A chunk's computing: at its level, or out of core shaded by its
+/// slowdown against `in_core_rate` when that is given.
+fn compute_activity(chunk: &crate::core::schedule::Chunk, in_core_rate: Option<f64>) -> Activity {
+    let in_core = in_core_rate.map(|rate| rate * chunk.size);
+    match in_core {
+        Some(t) if chunk.level >= 1 && t > 0.0 => {
+            let slowdown = (chunk.compute.end - chunk.compute.start) / t;
+            let percent = (slowdown * 100.0).round().clamp(100.0, f64::from(u32::MAX));
+            Activity::slower(percent as u32)
+        }
+        _ => Activity::compute(chunk.level),
     }
 }

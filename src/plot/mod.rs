@@ -3,10 +3,17 @@
 //! and draws data computed elsewhere; nothing here does mathematics.
 
 mod gantt;
+pub mod layout;
 mod lines;
+mod logical;
+pub mod looks;
+pub mod place;
+pub mod text;
+pub mod ticks;
 
-pub use gantt::{draw_gantt, Styles};
+pub use gantt::{draw_gantt, gantt_height, legend_items, slots, Item, Slot, Styles};
 pub use lines::draw_lines;
+pub use logical::{buffer_size, Logical};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

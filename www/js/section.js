@@ -95,8 +95,8 @@ export function textScale() {
   return document.documentElement.classList.contains('large-text') ? 1.4 : 1;
 }
 
-/** A chart canvas's drawing width: as wide as it is shown (so that its
- * text, 11 px and up, is never shrunk on a phone), divided by the text
+/** A chart's layout width in CSS pixels: as wide as it is shown (so that
+ * its text, 11 px and up, is never shrunk on a phone), divided by the text
  * scale (so that the projector's large text is drawn larger; the canvas is
  * then shown up to 1 260 px wide), at most the 900 px the charts are
  * designed for. */
@@ -104,6 +104,14 @@ function canvasWidth(container) {
   const shown = container.clientWidth || 900;
   const scale = textScale();
   return Math.max(260, Math.round(Math.min(900 * scale, shown) / scale));
+}
+
+/** Device pixels per layout pixel of a chart: the screen's density times
+ * the text scale, so that the core draws the canvas's buffer that many
+ * times larger and a chart is as sharp as the screen (PNG exports keep
+ * this density; SVG exports are at the layout size). */
+function pixelRatio() {
+  return (window.devicePixelRatio || 1) * textScale();
 }
 
 /** What a field means and the values it takes, said on hover. */
@@ -690,10 +698,12 @@ export class Section {
     const parts = (response.view ?? []).map(block);
     const figures = [];
     if (response.gantt) {
-      const canvas = el('canvas', { width: canvasWidth(this.root), height: 110 + 44 * response.gantt.rows.length,
-        role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
-      figures.push(this.figure(canvas, 'Gantt chart', 'gantt',
-        (c) => core.drawGantt(c, response.gantt, response.model), (w, h) => core.ganttSvg(response.gantt, response.model, w, h)));
+      const width = canvasWidth(this.root);
+      const height = core.ganttHeight(response.gantt, response.model, width);
+      const canvas = el('canvas', { role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
+      figures.push(this.figure(canvas, 'Gantt chart', 'gantt', [width, height],
+        (c) => core.drawGantt(c, response.gantt, response.model, width, height, pixelRatio()),
+        (w, h) => core.ganttSvg(response.gantt, response.model, w, h)));
     }
     // View options (e.g. a map's overlays) redraw without computing again.
     const options = this.view();
@@ -703,12 +713,12 @@ export class Section {
       const large = map && i === 0;
       const width = canvasWidth(this.root);
       const height = Math.round(Math.max(300, (large ? 600 : 520) * Math.min(1, width / 700)));
-      const canvas = el('canvas', { width, height, role: 'img', 'aria-label': chart.title,
+      const canvas = el('canvas', { role: 'img', 'aria-label': chart.title,
         className: 'chart', ...(large ? { id: `${this.spec.id}-canvas` } : {}) });
       let frame = null;
-      figures.push(this.figure(canvas, chart.title, chart.name,
-        (c) => { frame = core.drawChart(c, chart); }, (w, h) => core.chartSvg(chart, w, h)));
-      if (large) figures.push(this.pointer(canvas, () => frame, response));
+      figures.push(this.figure(canvas, chart.title, chart.name, [width, height],
+        (c) => { frame = core.drawChart(c, chart, width, height, pixelRatio()); }, (w, h) => core.chartSvg(chart, w, h)));
+      if (large) figures.push(this.pointer(canvas, width, () => frame, response));
     });
     const json = el('button', { type: 'button', className: 'export-json' }, 'Download result (JSON)');
     json.addEventListener('click', () => download(`${drawn[0]?.name ?? `${this.spec.id}-result`}.json`,
@@ -727,7 +737,7 @@ export class Section {
 
   /** A line under a chart saying what lies under the pointer; the answer
    * is read once, not at every move. */
-  pointer(canvas, frame, response) {
+  pointer(canvas, width, frame, response) {
     const hint = 'Point at the chart to read its values.';
     const line = el('p', { id: `${this.spec.id}-hover`, className: 'note', 'aria-live': 'polite' }, hint);
     this.lookup?.free();
@@ -735,18 +745,22 @@ export class Section {
     const lookup = this.lookup;
     canvas.addEventListener('mousemove', (e) => {
       const rect = canvas.getBoundingClientRect();
-      const at = frame() && core.chartValueAt(frame(), (e.clientX - rect.left) * canvas.width / rect.width,
-        (e.clientY - rect.top) * canvas.height / rect.height);
+      // The frame is in layout pixels; the canvas is shown at any size.
+      const scale = width / rect.width;
+      const at = frame() && core.chartValueAt(frame(), (e.clientX - rect.left) * scale,
+        (e.clientY - rect.top) * scale);
       line.textContent = (at && lookup === this.lookup && lookup.at(at[0], at[1])) || hint;
     });
     return line;
   }
 
-  figure(canvas, caption, name, draw, svg) {
+  figure(canvas, caption, name, [width, height], draw, svg) {
+    // The layout size, in CSS pixels (the buffer is this times the pixel ratio).
+    Object.assign(canvas.dataset, { width: String(width), height: String(height) });
     draw(canvas);
     const exportSvg = el('button', { type: 'button', className: 'export-svg' }, 'SVG');
     exportSvg.addEventListener('click', () => download(`${name}.svg`,
-      new Blob([svg(canvas.width, canvas.height)], { type: 'image/svg+xml' })));
+      new Blob([svg(width, height)], { type: 'image/svg+xml' })));
     const exportPng = el('button', { type: 'button', className: 'export-png' }, 'PNG');
     exportPng.addEventListener('click', () => canvas.toBlob((b) => b && download(`${name}.png`, b)));
     return el('figure', { dataset: { name } }, canvas, el('figcaption', {}, `${caption}. Download: `, exportSvg, ' ', exportPng));

@@ -33,6 +33,7 @@ use crate::core::map::{Cache, Catalogue, MapBase, Tagged, Target};
 use crate::core::model::hand_out;
 use crate::core::parallel;
 use crate::core::progress::Progress;
+use crate::plot::ticks::tick_labels;
 use march::march;
 
 /// The most grid steps per axis.
@@ -383,7 +384,8 @@ impl Contour {
                 pieces.iter().enumerate().map(move |(i, piece)| {
                     let mut line = Line::new(&name(*level), piece.clone(), false);
                     if i + 1 == count {
-                        line.label = Some(name(*level));
+                        // Written as the axes' ticks are: `5·10⁶`, not `5000000`.
+                        line.label = tick_labels(&[*level], false).pop();
                     }
                     line
                 })

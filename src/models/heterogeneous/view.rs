@@ -419,7 +419,11 @@ pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
         }
         rows.push(Row { label, bars });
     }
-    Gantt { rows, horizon }
+    Gantt {
+        rows,
+        horizon,
+        gaps: Vec::new(),
+    }
 }
 
 /// The energy breakdown as stacked bars (the originator at 0, machines

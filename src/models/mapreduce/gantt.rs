@@ -3,7 +3,7 @@
 //! last rows of each when there are many.
 
 use super::{Instance, Job, Report};
-use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Row, Shade};
+use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Gap, Row, Shade};
 
 /// Mapping a chunk.
 const MAP: Activity = Activity::named("map");
@@ -63,12 +63,23 @@ fn shown(n: usize, most: usize) -> Vec<usize> {
     }
 }
 
+/// The gap in `n` machines drawn as the first and last `most/2` (rows from
+/// `first_row`), if there is one.
+fn gap(n: usize, most: usize, first_row: usize, noun: &str) -> Option<Gap> {
+    (n > most).then(|| Gap {
+        before: first_row + most / 2,
+        hidden: n - most / 2 * 2,
+        noun: noun.into(),
+    })
+}
+
 /// The Gantt chart: mappers (start-up, map, each send coloured by its
 /// reducer), then reducers (start-up, receiving, reduce).
 pub fn gantt(request: &Instance, report: &Report) -> Gantt {
     let job = request.job();
     let horizon = report.makespan;
     let mappers = shown(job.mappers, MAPPER_ROWS);
+    let mapper_rows = mappers.len();
     let reducers = shown(job.reducers, REDUCER_ROWS);
     let (mut sends, mut receives) = transfer_bars(&job, report);
     let startup = |ready: f64| Bar {
@@ -110,7 +121,15 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
     for row in &mut rows {
         row.bars.retain(|b| b.end > b.start);
     }
-    Gantt { rows, horizon }
+    let gaps = [
+        gap(job.mappers, MAPPER_ROWS, 0, "mappers"),
+        gap(job.reducers, REDUCER_ROWS, mapper_rows, "reducers"),
+    ];
+    Gantt {
+        rows,
+        horizon,
+        gaps: gaps.into_iter().flatten().collect(),
+    }
 }
 
 /// Each transfer twice: a send on its mapper's row (coloured by its

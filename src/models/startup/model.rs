@@ -25,10 +25,12 @@ pub struct Startup;
 pub type Output = Answer<Report>;
 
 /// The answer of `instance` for `report`: the Gantt chart shows each
-/// machine's start-up.
+/// machine's start-up, and each chunk out of core shaded by how much
+/// slower than in core it computes.
 pub fn answer(instance: &Instance, report: Report) -> Output {
+    let gantt = Gantt::with_slowdowns(&report.schedule, instance.startup, instance.a1);
     Answer {
-        gantt: Some(Gantt::with_startup(&report.schedule, instance.startup)),
+        gantt: Some(gantt),
         charts: Vec::new(),
         report: Box::new(report),
     }
