@@ -1229,11 +1229,16 @@ test('every tab fits a 360 px phone with chart text at full size, and reads on a
     await page.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
     await page.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
   };
-  // Canvases drawn no wider than shown: their text (11 px and up) is not shrunk.
+  // Canvases laid out no wider than shown (their text, 11 px and up, is not
+  // shrunk), and their buffers at the screen's pixel density (sharp).
   const shrunk = () => page.evaluate(() => [...document.querySelectorAll('section:not([hidden]) canvas')]
     .filter((c) => c.getBoundingClientRect().width > 0)
-    .map((c) => c.getBoundingClientRect().width / c.width)
-    .filter((r) => r < 0.99));
+    .flatMap((c) => {
+      const shown = c.getBoundingClientRect().width;
+      const laid = shown / Number(c.dataset.width);
+      const sharp = c.width / (shown * devicePixelRatio);
+      return [laid, sharp].filter((r) => r < 0.99);
+    }));
   await page.setViewportSize({ width: 360, height: 800 });
   try {
     for (const tab of tabs) {
@@ -1260,11 +1265,13 @@ test('every tab fits a 360 px phone with chart text at full size, and reads on a
     assert.equal(await page.getAttribute('#large-text', 'aria-pressed'), 'true');
     const after = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#hierarchical .explain')).fontSize));
     assert.ok(after >= 1.35 * before, `${before} → ${after}`);
-    const scale = await page.evaluate(() => {
+    const [scale, sharp] = await page.evaluate(() => {
       const c = document.querySelector('#hierarchical-result canvas');
-      return c.getBoundingClientRect().width / c.width;
+      const shown = c.getBoundingClientRect().width;
+      return [shown / Number(c.dataset.width), c.width / (shown * devicePixelRatio)];
     });
-    assert.ok(scale > 1.3, `the Gantt chart is drawn at ${scale}×`);
+    assert.ok(scale > 1.3, `the Gantt chart is laid out at ${scale}×`);
+    assert.ok(sharp > 0.99, `the Gantt chart's buffer is ${sharp}× the screen's pixels`);
     await page.screenshot({ path: path.join(shots, '1920-large-text-m3.png'), fullPage: true });
     await page.click('#large-text');
   } finally {
