@@ -1055,6 +1055,16 @@ test('fit: a bad cell in a pasted table is named by row and column next to the t
   assert.ok(await page.$eval('#fit-result', (e) => e.classList.contains('stale')));
   assert.equal(await page.textContent('#fit-computation tbody'), before);
   assert.ok(await page.isHidden('#fit-error'), 'the message went under the form, not next to its box');
+  // A table too long to check at every keystroke: the worker names the cell, in the same place.
+  const rows = Array.from({ length: 12000 }, (_, i) => `${100 + i},${i === 8998 ? 'fast' : (0.109 * (100 + i)).toFixed(3)}`);
+  await page.$eval('#fit-comp', (area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, `size_MB,time_s\n${rows.join('\n')}\n`);
+  await page.waitForFunction((s) => /row 9000\b/.test(document.querySelector(s)?.textContent ?? ''), slot, { timeout: 60000 });
+  assert.match(await page.textContent(slot), /time_s/);
+  assert.ok(await page.isHidden('#fit-error'), 'the worker\'s message went under the form, not next to its box');
+  assert.equal(await page.textContent('#fit-computation tbody'), before);
   // Emptied, the table is left out of the request (its group is optional).
   await page.fill('#fit-comp', '');
   await page.waitForFunction(() => !document.querySelector('#fit-result').classList.contains('stale'), null, { timeout: 60000 });
@@ -1088,7 +1098,17 @@ test('fit: uploading or dropping a file fills its text area and computes it', as
   assert.ok(k, await page.textContent('#fit-power tbody'));
 });
 
-test('fit: "Open in" M5 fills a1, a2, b2 and C with the fitted values; Back returns to the fit', async (page) => {
+test('fit: "Open in" M5 fills a1, a2, b2 and C with the fitted values; Back returns to the fit', async (shared) => {
+  // A page of its own: a tab's history holds at most 50 entries.
+  const context = await shared.context().browser().newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block', acceptDownloads: true });
+  try {
+    await openFitted(await context.newPage());
+  } finally {
+    await context.close();
+  }
+});
+
+async function openFitted(page) {
   await fitComputed(page);
   // One machine's computing and transfer times (the presets' tables, under one name).
   const comp = example('fit-two-level-000').computation.csv;
@@ -1118,7 +1138,7 @@ test('fit: "Open in" M5 fills a1, a2, b2 and C with the fitted values; Back retu
   await page.waitForFunction(() => document.querySelector('#tab-fit').getAttribute('aria-selected') === 'true');
   assert.equal(await page.inputValue('#fit-comp'), comp);
   assert.equal(await page.inputValue('#fit-tr'), tr);
-});
+}
 
 test('fit: a reload keeps a pasted table; a long one is named in the link by its hash', async (page) => {
   await fitComputed(page);

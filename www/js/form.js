@@ -191,12 +191,29 @@ function keep(hash, text) {
   } catch { /* not kept here: a reload in this browser loses the text */ }
 }
 
+/** Texts waiting to be kept: written once typing pauses (a table of
+ * megabytes takes tens of milliseconds to write), or as the page is left. */
+const pending = new Map();
+let flushTimer = 0;
+
+function flush() {
+  clearTimeout(flushTimer);
+  for (const [hash, text] of pending) keep(hash, text);
+  pending.clear();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('pagehide', flush);
+
 /** A field's text as a link writes it; `known` maps the hashes of texts
  * any browser has (the tab's presets) to them, which are not stored. */
 export function linkText(text, known) {
   if (text.length <= LONG_TEXT) return text;
   const hash = textHash(text);
-  if (!known.has(hash)) keep(hash, text);
+  if (!known.has(hash)) {
+    pending.set(hash, text);
+    clearTimeout(flushTimer);
+    flushTimer = setTimeout(flush, 400);
+  }
   return STORED + hash;
 }
 
@@ -206,6 +223,7 @@ export function fromLinkText(text, known) {
   const m = /^stored:([0-9a-f]{14})$/.exec(text ?? '');
   if (!m) return { text };
   if (known.has(m[1])) return { text: known.get(m[1]) };
+  if (pending.has(m[1])) return { text: pending.get(m[1]) };
   let kept = null;
   try { kept = localStorage.getItem(PREFIX + m[1]); } catch { /* nothing kept here */ }
   return kept == null ? { text: '', missing: true } : { text: kept };

@@ -20,7 +20,7 @@ const MAX_FILE = 64 * 1024 * 1024;
 const LIVE_CHECK = 200_000;
 
 /** What an empty table's text area says. */
-const TABLE_PLACEHOLDER = 'paste a table here (header row first), or upload or drop a file';
+const TABLE_PLACEHOLDER = 'paste a table, or drop a file here';
 /** What it says when a link's table was kept by another browser. */
 const TABLE_MISSING = 'the table of this link was kept by the browser that made the link and is not here: paste or upload it again';
 
@@ -220,11 +220,12 @@ function presetTexts(tab, form) {
   return known;
 }
 
-/** A table's text area as tall as its lines, from 4 to 14. */
+/** A table's text area as tall as its lines, from 4 to 10 (it scrolls
+ * beyond, and may be dragged taller). */
 function grow(area) {
   const text = area.value;
   let lines = 1;
-  for (let at = text.indexOf('\n'); at >= 0 && lines < 14; at = text.indexOf('\n', at + 1)) lines++;
+  for (let at = text.indexOf('\n'); at >= 0 && lines < 10; at = text.indexOf('\n', at + 1)) lines++;
   area.rows = Math.max(4, lines);
 }
 
