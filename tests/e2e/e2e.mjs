@@ -1082,6 +1082,20 @@ test('fit: uploading or dropping a file fills its text area and computes it', as
   const want = cli(request).report.transfers[0].fit.slope.value;
   const answer = JSON.parse((await downloaded(page, '#fit-result .export-json')).text);
   assert.ok(same(answer.report.transfers[0].fit.slope.value, want));
+  // A long file: its first lines shown, read-only, and the whole of it fitted.
+  const n = 30000;
+  const long = `size_MB,time_s\n${Array.from({ length: n }, (_, i) => `${100 + i},${(0.109 * (100 + i)).toFixed(3)}`).join('\n')}\n`;
+  drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.setInputFiles('#fit-comp-file', { name: 'times.csv', mimeType: 'text/csv', buffer: Buffer.from(long) });
+  await fitRedrawn(page, drawn);
+  assert.equal(await page.getAttribute('#fit-comp', 'readonly'), '');
+  assert.match(await page.inputValue('#fit-comp'), new RegExp(`and ${n + 1 - 100} more lines, not shown`));
+  // The count as the page writes it, in groups of three digits.
+  assert.match(await page.textContent('#fit-computation tbody'), /\b30[\s\u2009\u202f]?000 samples/);
+  await page.click('#fit-comp-clear');
+  await page.waitForFunction(() => document.querySelector('#fit-computation') === null, null, { timeout: 60000 });
+  assert.equal(await page.inputValue('#fit-comp'), '');
+  assert.equal(await page.getAttribute('#fit-comp', 'readonly'), null);
   // A file dropped on the box.
   const dropped = 'state,power_W\ncompute,130\ncompute,131\nidle,70\nidle,72\n';
   drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));

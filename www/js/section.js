@@ -19,6 +19,33 @@ const MAX_FILE = 64 * 1024 * 1024;
  * problem in the same place. */
 const LIVE_CHECK = 200_000;
 
+/** The longest table shown whole in its text area: Chromium takes some
+ * 1.5 s to lay out a text area of 10⁵ lines, more than the fit of them, so
+ * a longer table shows its first lines, read-only, and is kept whole
+ * beside them (it is the table sent, linked and exported). */
+const SHOWN_WHOLE = 200_000;
+const SHOWN_LINES = 100;
+
+/** Puts table `text` in `area`: whole, or its first lines when long. */
+function showTable(area, text) {
+  if (text.length <= SHOWN_WHOLE) {
+    area.whole = undefined;
+    area.readOnly = false;
+    area.value = text;
+    return;
+  }
+  let cut = 0;
+  for (let k = 0; k < SHOWN_LINES && cut >= 0; k++) cut = text.indexOf('\n', cut + 1);
+  // Fewer lines than shown, but long ones: the first characters.
+  if (cut < 0) cut = SHOWN_WHOLE / 10;
+  let more = 0;
+  for (let at = cut; at >= 0 && at < text.length - 1; at = text.indexOf('\n', at + 1)) more++;
+  area.whole = text;
+  area.readOnly = true;
+  area.value = `${text.slice(0, cut)}\n# … and ${more} more lines, not shown (${(text.length / 1e6).toFixed(1)} MB in all); `
+    + 'the whole table is used. Clear the box to type or paste another.';
+}
+
 /** What an empty table's text area says. */
 const TABLE_PLACEHOLDER = 'paste a table, or drop a file here';
 /** What it says when a link's table was kept by another browser. */
@@ -406,7 +433,7 @@ export class Section {
         return;
       }
       try {
-        area.value = await blob.text();
+        showTable(area, await blob.text());
       } catch (err) {
         slot.textContent = `${blob.name} could not be read: ${err.message ?? err}`;
         return;
@@ -436,11 +463,23 @@ export class Section {
       e.preventDefault();
       put(dropped);
     });
-    area.addEventListener('input', () => grow(area));
+    // A long table pasted is shown by its first lines (before the
+    // browser lays the whole of it out).
+    area.addEventListener('input', () => {
+      if (area.value.length > SHOWN_WHOLE) showTable(area, area.value);
+      grow(area);
+    });
     (this.syncs ??= []).push(() => grow(area));
+    const clear = el('button', { type: 'button', id: `${id}-clear`, title: 'empty the box (its table is left out)' }, 'Clear');
+    clear.addEventListener('click', () => {
+      showTable(area, '');
+      grow(area);
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+      area.dispatchEvent(new Event('change', { bubbles: true }));
+    });
     const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
     const help = f.help ? el('span', { className: 'note csv-help' }, f.help) : null;
-    return [el('span', { className: 'field textarea csv' }, el('span', { className: 'csv-head' }, label, upload, file, help), area), error];
+    return [el('span', { className: 'field textarea csv' }, el('span', { className: 'csv-head' }, label, upload, file, clear, help), area), error];
   }
 
   /** A JSON field's value taken from another tab's inputs (only when
@@ -583,6 +622,8 @@ export class Section {
       if (this.fieldKinds[input.dataset.key] === 'csv') {
         const f = fields(this.spec).find((x) => x.key === input.dataset.key);
         input.placeholder = state.missing?.includes(input.dataset.key) ? TABLE_MISSING : f?.placeholder || TABLE_PLACEHOLDER;
+        showTable(input, v ?? '');
+        continue;
       }
       if (input.type === 'checkbox') input.checked = Boolean(v);
       else if (input.tagName === 'SELECT') input.value = v || input.options[0]?.value || '';
@@ -600,7 +641,7 @@ export class Section {
   read() {
     const scalars = {};
     for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
-      scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.value;
+      scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.whole ?? input.value;
     }
     const rows = this.spec.rows ? [...this.tbody.rows].map((tr) => {
       const r = {};
