@@ -1,7 +1,9 @@
-// Benchmark of the map pages in headless Chromium (the browser the
-// calculator targets) and of the same work natively with the CLI, on every
-// core and on one thread. Prints a table. Expects `make build` and the release `dlt`.
+// Benchmark of the map pages and of a fit of 10⁵ measurements in headless
+// Chromium (the browser the calculator targets) and of the same work
+// natively with the CLI, on every core and on one thread. Prints a table.
+// Expects `make build` and the release `dlt`.
 //   node tests/e2e/bench-maps.mjs     (or: make bench-maps)
+//   BENCH_ONLY=fit node tests/e2e/bench-maps.mjs     (the fit alone)
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { unlinkSync, writeFileSync } from 'node:fs';
