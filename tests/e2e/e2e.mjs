@@ -1002,8 +1002,222 @@ test('exercises: a sheet as the CLI draws it, answers checked right and wrong, h
   await page.screenshot({ path: path.join(shots, 'exercises.png'), fullPage: true });
 });
 
+/** A preset's request, as the CLI prints it. */
+function example(name) {
+  return JSON.parse(execFileSync(dlt, ['example', name]));
+}
+
+/** The fit tab shown with its default preset, computed. */
+async function fitComputed(page) {
+  await page.goto(`${base}?tab=fit`);
+  await page.waitForSelector('#fit-result:not([hidden]):not(.stale)', { timeout: 60000 });
+  await computed(page);
+}
+
+/** Waits until the fit tab's result is drawn anew after `drawn` drawings. */
+async function fitRedrawn(page, drawn) {
+  await page.waitForFunction((n) => {
+    const r = document.querySelector('#fit-result');
+    return Number(r.dataset.drawn) > n && !r.classList.contains('stale');
+  }, drawn, { timeout: 60000 });
+}
+
+/** Whether two fitted numbers agree (the page and the CLI run the same
+ * code; only the path to it differs). */
+const same = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+
+test('fit: the default preset computes as the CLI does, with its tables, charts and Open buttons; log axes redraw', async (page) => {
+  await fitComputed(page);
+  const want = cli(example('fit'));
+  for (const id of ['fit-transfers', 'fit-computation', 'fit-power', 'fit-requests']) {
+    assert.ok(await page.locator(`#${id} tbody tr`).count() >= 1, `no rows in #${id}`);
+  }
+  // The answer the page keeps (its download) is the CLI's.
+  const answer = JSON.parse((await downloaded(page, '#fit-result .export-json')).text);
+  assert.deepEqual(answer.report.calibration, want.report.calibration);
+  assert.deepEqual(await page.$$eval('#fit-result figure', (fs) => fs.map((f) => f.dataset.name)), want.charts.map((c) => c.name));
+  assert.ok(await colouredPixels(page, '#fit-result figure[data-name="fit-computation"] canvas') > 500, 'the computing chart is blank');
+  // One button per model the fit fills, named by its tab's title.
+  const targets = Object.keys(want.report.requests);
+  assert.ok(targets.length >= 5, targets.join());
+  for (const model of targets) {
+    assert.equal(await page.textContent(`#fit-open-${model}`), `Open in ${want.report.titles[model]} with the fitted parameters`);
+  }
+  // Log axes: redrawn from the same answer, not computed again.
+  const drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  const status = await page.textContent('#status-text');
+  const linear = await page.$eval('#fit-result figure[data-name="fit-computation"] canvas', (c) => c.toDataURL());
+  await page.check('#fit-log');
+  await fitRedrawn(page, drawn);
+  assert.equal(await page.textContent('#status-text'), status, 'log axes computed again');
+  const log = await page.$eval('#fit-result figure[data-name="fit-computation"] canvas', (c) => c.toDataURL());
+  assert.notEqual(log, linear, 'log axes drew the same chart');
+  assert.match(page.url(), /[?&]fit\.log=1(&|$)/);
+  await page.uncheck('#fit-log');
+});
+
+test('fit: a bad cell in a pasted table is named by row and column next to the text area; the result stays', async (page) => {
+  await fitComputed(page);
+  const before = await page.textContent('#fit-computation tbody');
+  await page.fill('#fit-comp', 'size_MB,time_s\n100,10.9\n200,21.8\n300,fast\n400,43.6\n500,54.5\n');
+  const slot = '[data-error-for="computation.csv"]';
+  await page.waitForFunction((s) => (document.querySelector(s)?.textContent ?? '') !== '', slot);
+  const message = await page.textContent(slot);
+  // The bad cell is on the text's fourth line, in column time_s.
+  assert.match(message, /row 4\b/);
+  assert.match(message, /time_s/);
+  assert.equal(await page.getAttribute('#fit-comp', 'aria-invalid'), 'true');
+  assert.ok(await page.$eval('#fit-result', (e) => e.classList.contains('stale')));
+  assert.equal(await page.textContent('#fit-computation tbody'), before);
+  assert.ok(await page.isHidden('#fit-error'), 'the message went under the form, not next to its box');
+  // A table too long to check at every keystroke: the worker names the cell, in the same place.
+  const rows = Array.from({ length: 12000 }, (_, i) => `${100 + i},${i === 8998 ? 'fast' : (0.109 * (100 + i)).toFixed(3)}`);
+  await page.$eval('#fit-comp', (area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, `size_MB,time_s\n${rows.join('\n')}\n`);
+  await page.waitForFunction((s) => /row 9000\b/.test(document.querySelector(s)?.textContent ?? ''), slot, { timeout: 60000 });
+  assert.match(await page.textContent(slot), /time_s/);
+  assert.ok(await page.isHidden('#fit-error'), 'the worker\'s message went under the form, not next to its box');
+  assert.equal(await page.textContent('#fit-computation tbody'), before);
+  // Emptied, the table is left out of the request (its group is optional).
+  await page.fill('#fit-comp', '');
+  await page.waitForFunction(() => !document.querySelector('#fit-result').classList.contains('stale'), null, { timeout: 60000 });
+  assert.equal(await page.locator('#fit-computation').count(), 0);
+});
+
+test('fit: uploading or dropping a file fills its text area and computes it', async (page) => {
+  await fitComputed(page);
+  const text = 'machine,size_MB,time_s\nm,100,10.9\nm,200,21.8\nm,400,43.7\nm,8000,6000\nm,9000,10090\nm,10000,14200\n';
+  let drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.setInputFiles('#fit-tr-file', { name: 'transfers.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await page.waitForFunction((t) => document.querySelector('#fit-tr').value === t, text);
+  await fitRedrawn(page, drawn);
+  const request = { ...example('fit'), transfers: { csv: text } };
+  const want = cli(request).report.transfers[0].fit.slope.value;
+  const answer = JSON.parse((await downloaded(page, '#fit-result .export-json')).text);
+  assert.ok(same(answer.report.transfers[0].fit.slope.value, want));
+  // A long file: its first lines shown, read-only, and the whole of it fitted.
+  const n = 30000;
+  const long = `size_MB,time_s\n${Array.from({ length: n }, (_, i) => `${100 + i},${(0.109 * (100 + i)).toFixed(3)}`).join('\n')}\n`;
+  drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.setInputFiles('#fit-comp-file', { name: 'times.csv', mimeType: 'text/csv', buffer: Buffer.from(long) });
+  await fitRedrawn(page, drawn);
+  assert.equal(await page.getAttribute('#fit-comp', 'readonly'), '');
+  assert.match(await page.inputValue('#fit-comp'), new RegExp(`and ${n + 1 - 100} more lines, not shown`));
+  // The count as the page writes it, in groups of three digits.
+  assert.match(await page.textContent('#fit-computation tbody'), /\b30[\s\u2009\u202f]?000 samples/);
+  await page.click('#fit-comp-clear');
+  await page.waitForFunction(() => document.querySelector('#fit-computation') === null, null, { timeout: 60000 });
+  assert.equal(await page.inputValue('#fit-comp'), '');
+  assert.equal(await page.getAttribute('#fit-comp', 'readonly'), null);
+  // A file dropped on the box.
+  const dropped = 'state,power_W\ncompute,130\ncompute,131\nidle,70\nidle,72\n';
+  drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.$eval('#fit-pow', (area, t) => {
+    const data = new DataTransfer();
+    data.items.add(new File([t], 'power.tsv', { type: 'text/plain' }));
+    area.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    area.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, dropped);
+  await page.waitForFunction((t) => document.querySelector('#fit-pow').value === t, dropped);
+  await fitRedrawn(page, drawn);
+  // The idle factor: 130.5 W / 71 W.
+  const k = (await page.textContent('#fit-power tbody')).includes(String(Number((130.5 / 71).toPrecision(4))));
+  assert.ok(k, await page.textContent('#fit-power tbody'));
+});
+
+test('fit: "Open in" M5 fills a1, a2, b2 and C with the fitted values; Back returns to the fit', async (shared) => {
+  // A page of its own: a tab's history holds at most 50 entries.
+  const context = await shared.context().browser().newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block', acceptDownloads: true });
+  try {
+    await openFitted(await context.newPage());
+  } finally {
+    await context.close();
+  }
+});
+
+async function openFitted(page) {
+  await fitComputed(page);
+  // One machine's computing and transfer times (the presets' tables, under one name).
+  const comp = example('fit-two-level-000').computation.csv;
+  const name = /^([^,\n#]+),\d/m.exec(comp)[1];
+  const tr = example('fit-network-000').transfers.csv.replace(/^[^,\n#]+,(?=\d)/mg, `${name},`);
+  const drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.fill('#fit-tr', tr);
+  await page.fill('#fit-comp', comp);
+  await page.fill('#fit-pow', '');
+  await page.click('#fit-compute');
+  await fitRedrawn(page, drawn);
+  const answer = JSON.parse((await downloaded(page, '#fit-result .export-json')).text);
+  const machine = answer.report.calibration.machines.find((m) => m.machine === name);
+  assert.equal(answer.report.calibration.machines.length, 1);
+  const [core, disk] = machine.levels;
+  const fitted = { a1: core.slope, a2: disk.slope, b2: disk.intercept, C: machine.rate };
+  const length = await page.evaluate(() => history.length);
+  await page.click('#fit-open-startup');
+  await page.waitForFunction(() => document.querySelector('#tab-startup').getAttribute('aria-selected') === 'true');
+  assert.equal(await page.evaluate(() => history.length), length + 1, 'opening a tab is not a history entry');
+  for (const [key, value] of Object.entries(fitted)) {
+    const shown = Number(await page.inputValue(`#startup-${key}`));
+    assert.ok(same(shown, value), `${key}: ${shown} in the tab, ${value} fitted`);
+  }
+  await page.waitForSelector('#startup-result:not([hidden]):not(.stale)', { timeout: 120000 });
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#tab-fit').getAttribute('aria-selected') === 'true');
+  assert.equal(await page.inputValue('#fit-comp'), comp);
+  assert.equal(await page.inputValue('#fit-tr'), tr);
+}
+
+test('fit: a reload keeps a pasted table; a long one is named in the link by its hash', async (page) => {
+  await fitComputed(page);
+  const rows = Array.from({ length: 300 }, (_, i) => `${100 + 50 * i},${(0.109 * (100 + 50 * i) * (1 + 0.01 * Math.sin(i))).toFixed(4)}`);
+  const long = `size_MB,time_s\n${rows.join('\n')}\n`;
+  const short = 'size_MB,time_s\n1,0.08\n2,0.085\n4,0.095\n8,0.115\n';
+  await page.fill('#fit-comp', long);
+  await page.fill('#fit-tr', short);
+  await page.waitForFunction(() => /[?&]fit\.comp=stored%3A[0-9a-f]{14}(&|$)/.test(location.search));
+  assert.ok(page.url().length < 8000, `the link is ${page.url().length} characters long`);
+  await page.reload();
+  await page.waitForSelector('#fit-result:not([hidden])', { timeout: 60000 });
+  assert.equal(await page.inputValue('#fit-comp'), long);
+  assert.equal(await page.inputValue('#fit-tr'), short);
+  // The same link in a browser that does not have the table says so.
+  const context = await page.context().browser().newContext({ serviceWorkers: 'block' });
+  try {
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.waitForSelector('#fit-form');
+    assert.equal(await other.inputValue('#fit-comp'), '');
+    assert.match(await other.getAttribute('#fit-comp', 'placeholder'), /kept by the browser that made the link/);
+    assert.equal(await other.inputValue('#fit-tr'), short);
+  } finally {
+    await context.close();
+  }
+});
+
+test('fit: the validity preset shows its runs, their relative errors and the chart', async (page) => {
+  await fitComputed(page);
+  await page.selectOption('#fit-preset', 'fit-validity');
+  await page.click('#fit-load-preset');
+  await page.waitForSelector('#fit-validity', { timeout: 60000 });
+  const request = example('fit-validity');
+  const runs = request.validity.measured.csv.trim().split('\n').slice(1).map((l) => l.split(','));
+  const cells = await page.$$eval('#fit-validity tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.title || c.textContent)));
+  assert.equal(cells.length, runs.length);
+  // Each run's error against M2's makespan at its load, computed here.
+  for (const [i, [, load, measured]] of runs.entries()) {
+    const predicted = cli({ ...request.validity.request, load: Number(load) }).report.makespan;
+    const error = 100 * (Number(measured) - predicted) / predicted;
+    const shown = parseFloat(cells[i].at(-1));
+    assert.ok(Math.abs(shown - error) < 1e-6 * Math.max(1, Math.abs(error)), `${cells[i]}: want ${error} %`);
+  }
+  assert.ok(await colouredPixels(page, '#fit-result figure[data-name="fit-validity"] canvas') > 200, 'the validity chart is blank');
+  await page.screenshot({ path: path.join(shots, 'fit-validity.png'), fullPage: true });
+});
+
 /** Every tab's id, in the order of the tab bar. */
-const TABS = ['metrics', 'linear', 'hierarchical', 'installments', 'startup', 'heterogeneous', 'mapreduce', 'isoefficiency', 'table1', 'contour', 'exercises'];
+const TABS = ['metrics', 'linear', 'hierarchical', 'installments', 'startup', 'heterogeneous', 'mapreduce', 'isoefficiency', 'table1', 'fit', 'contour', 'exercises'];
 
 test('Back and Forward restore the tab and the inputs: a tab switch, a computed input set and "Open in the calculator" are entries, typing is not', async (shared) => {
   // A page of its own: a tab's history holds at most 50 entries, which

@@ -71,6 +71,7 @@ function value(kind, text, path = '') {
     // own notation (M1's constants: `t_s = 5, t_w = 2`), and any other names
     // what is wrong with it.
     case 'json': if (blank(text)) return undefined; try { return JSON.parse(text); } catch { return String(text); }
+    case 'csv': return blank(text) ? undefined : String(text);
     case 'text': return String(text ?? '');
     case 'choice': return blank(text) ? undefined : String(text);
     default: return undefined;
@@ -104,6 +105,8 @@ function text(kind, v, path = '') {
   if (kind === 'number' || kind === 'optional') return shown(path, v);
   if (kind === 'list') return (v ?? []).join(', ');
   if (kind === 'json') return typeof v === 'string' ? v : JSON.stringify(v);
+  // A table given as JSON rows or columns has no text here.
+  if (kind === 'csv') return typeof v === 'string' ? v : '';
   return String(v);
 }
 
@@ -158,4 +161,94 @@ export function fromRequest(form, request) {
   const rows = form.rows ? (request[form.rows.path] ?? []).map((item) => Object.fromEntries(
     form.rows.columns.map((c) => [c.key, text(c.kind, get(item, c.path), c.path)]))) : [];
   return { scalars, rows };
+}
+
+// ---- long texts in a link -------------------------------------------------
+
+/** The longest text written into a link as it is; a longer one (a pasted
+ * table of measurements) is written as `stored:<hash>` and the text kept in
+ * the browser (localStorage), so that a reload keeps it without a link of
+ * megabytes (which browsers and servers refuse). */
+export const LONG_TEXT = 1_000;
+const STORED = 'stored:';
+const PREFIX = 'dlt-calc:text:';
+const INDEX = 'dlt-calc:texts';
+/** The most characters and texts kept: the oldest go first. */
+const KEEP_CHARS = 4_000_000;
+const KEEP_TEXTS = 24;
+
+/** A 53-bit hash of `text` as 14 hex digits (cyrb53): a name for the text,
+ * not a secret. */
+export function textHash(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+/** The stored texts' hashes and lengths, oldest first. */
+function storedIndex() {
+  try { return JSON.parse(localStorage.getItem(INDEX) ?? '[]').filter((e) => Array.isArray(e)); } catch { return []; }
+}
+
+/** Keeps `text` under `hash`, dropping the oldest texts beyond the limits;
+ * where the browser keeps nothing, nothing fails. */
+function keep(hash, text) {
+  try {
+    const index = storedIndex().filter(([h]) => h !== hash);
+    const fresh = localStorage.getItem(PREFIX + hash) !== text;
+    index.push([hash, text.length]);
+    let total = index.reduce((sum, [, n]) => sum + n, 0);
+    while (index.length > 1 && (index.length > KEEP_TEXTS || total > KEEP_CHARS)) {
+      const [old, n] = index.shift();
+      localStorage.removeItem(PREFIX + old);
+      total -= n;
+    }
+    if (fresh) localStorage.setItem(PREFIX + hash, text);
+    localStorage.setItem(INDEX, JSON.stringify(index));
+  } catch { /* not kept here: a reload in this browser loses the text */ }
+}
+
+/** Texts waiting to be kept: written once typing pauses (a table of
+ * megabytes takes tens of milliseconds to write), or as the page is left. */
+const pending = new Map();
+let flushTimer = 0;
+
+function flush() {
+  clearTimeout(flushTimer);
+  for (const [hash, text] of pending) keep(hash, text);
+  pending.clear();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('pagehide', flush);
+
+/** A field's text as a link writes it; `known` maps the hashes of texts
+ * any browser has (the tab's presets) to them, which are not stored. */
+export function linkText(text, known) {
+  if (text.length <= LONG_TEXT) return text;
+  const hash = textHash(text);
+  if (!known.has(hash)) {
+    pending.set(hash, text);
+    clearTimeout(flushTimer);
+    flushTimer = setTimeout(flush, 400);
+  }
+  return STORED + hash;
+}
+
+/** A link's text read back: `{ text }`, or `{ text: '', missing: true }`
+ * for a stored text this browser does not have (a link made elsewhere). */
+export function fromLinkText(text, known) {
+  const m = /^stored:([0-9a-f]{14})$/.exec(text ?? '');
+  if (!m) return { text };
+  if (known.has(m[1])) return { text: known.get(m[1]) };
+  if (pending.has(m[1])) return { text: pending.get(m[1]) };
+  let kept = null;
+  try { kept = localStorage.getItem(PREFIX + m[1]); } catch { /* nothing kept here */ }
+  return kept == null ? { text: '', missing: true } : { text: kept };
 }

@@ -4,10 +4,52 @@
 // answer's blocks, then the Gantt chart and line charts, each exportable).
 import { core, isCrash } from './core.js';
 import { Cancelled, Crashed } from './compute.js';
-import { fields, fromRequest, toRequest, viewOptions } from './form.js';
+import { LONG_TEXT, fields, fromLinkText, fromRequest, linkText, textHash, toRequest, viewOptions } from './form.js';
 
 /** The most rows a paste fills (as many as a link may carry). */
 const MAX_ROWS = 2_000;
+
+/** The largest file a table's text area reads (a million rows of a few
+ * numbers each are some 30 MB). */
+const MAX_FILE = 64 * 1024 * 1024;
+
+/** The longest request (JSON characters) checked on the page as it is
+ * typed; a longer one (a pasted table of 10⁵ rows, whose check takes some
+ * 150 ms) is checked by the worker when it computes, which names its first
+ * problem in the same place. */
+const LIVE_CHECK = 200_000;
+
+/** The longest table shown whole in its text area: Chromium takes some
+ * 1.5 s to lay out a text area of 10⁵ lines, more than the fit of them, so
+ * a longer table shows its first lines, read-only, and is kept whole
+ * beside them (it is the table sent, linked and exported). */
+const SHOWN_WHOLE = 200_000;
+const SHOWN_LINES = 100;
+
+/** Puts table `text` in `area`: whole, or its first lines when long. */
+function showTable(area, text) {
+  if (text.length <= SHOWN_WHOLE) {
+    area.whole = undefined;
+    area.readOnly = false;
+    area.value = text;
+    return;
+  }
+  let cut = 0;
+  for (let k = 0; k < SHOWN_LINES && cut >= 0; k++) cut = text.indexOf('\n', cut + 1);
+  // Fewer lines than shown, but long ones: the first characters.
+  if (cut < 0) cut = SHOWN_WHOLE / 10;
+  let more = 0;
+  for (let at = cut; at >= 0 && at < text.length - 1; at = text.indexOf('\n', at + 1)) more++;
+  area.whole = text;
+  area.readOnly = true;
+  area.value = `${text.slice(0, cut)}\n# … and ${more} more lines, not shown (${(text.length / 1e6).toFixed(1)} MB in all); `
+    + 'the whole table is used. Clear the box to type or paste another.';
+}
+
+/** What an empty table's text area says. */
+const TABLE_PLACEHOLDER = 'paste a table, or drop a file here';
+/** What it says when a link's table was kept by another browser. */
+const TABLE_MISSING = 'the table of this link was kept by the browser that made the link and is not here: paste or upload it again';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -121,8 +163,14 @@ function hint(f) {
   return `${f.help ?? ''}${unit}${range}`.replace(/^[,;] /, '');
 }
 
-/** One block of an answer's view (see the core's `view` module). */
-function block(b) {
+/** One block of an answer's view (see the core's `view` module); an
+ * `open` block is a button that opens its request in its model's tab. */
+function block(b, ui) {
+  if (b.kind === 'open') {
+    const button = el('button', { type: 'button', id: b.id, className: 'open-tab' }, b.label);
+    button.addEventListener('click', () => ui.open?.(b.request));
+    return button;
+  }
   if (b.kind === 'headline') {
     const p = el('p', { className: 'headline' });
     marked(p, b.label);
@@ -192,6 +240,30 @@ function presetWidths(tab, form) {
   return widths;
 }
 
+/** The long texts of the tab's presets (tables of measurements) by their
+ * hashes: a link names them by hash, and every browser has them. */
+function presetTexts(tab, form) {
+  const known = new Map();
+  if (!fields(form).some((f) => f.kind === 'csv')) return known;
+  for (const [name] of tab.presets) {
+    let state;
+    try { state = fromRequest(form, core.example(name)); } catch { continue; }
+    for (const v of Object.values(state.scalars)) {
+      if (typeof v === 'string' && v.length > LONG_TEXT) known.set(textHash(v), v);
+    }
+  }
+  return known;
+}
+
+/** A table's text area as tall as its lines, from 4 to 10 (it scrolls
+ * beyond, and may be dragged taller). */
+function grow(area) {
+  const text = area.value;
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && lines < 10; at = text.indexOf('\n', at + 1)) lines++;
+  area.rows = Math.max(4, lines);
+}
+
 /** Widens a number field to `chars` characters when they exceed the usual. */
 function fit(input, chars) {
   if (chars > USUAL_CHARS) input.style.width = `calc(${chars + 1}ch + 0.8rem)`;
@@ -243,6 +315,8 @@ export class Section {
   build() {
     const { spec } = this;
     this.widths = presetWidths(this.tab, spec);
+    this.known = presetTexts(this.tab, spec);
+    this.fieldKinds = Object.fromEntries(fields(spec).map((f) => [f.key, f.kind]));
     const form = el('form', { noValidate: true, id: `${spec.id}-form` });
     const presets = el('select', { id: `${spec.id}-preset`, 'aria-label': 'preset' },
       ...this.tab.presets.map(([name, label]) => el('option', { value: name }, label)));
@@ -322,6 +396,7 @@ export class Section {
       label.insertAdjacentHTML('beforeend', f.label);
       return [label, error];
     }
+    if (f.kind === 'csv') return this.csvField(f, id, error);
     if (f.kind === 'choice') {
       const select = el('select', { id, dataset: { field, key: f.key } },
         ...f.options.map((o) => el('option', { value: o }, o)));
@@ -347,6 +422,72 @@ export class Section {
     const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
     const take = f.from_tabs?.length ? [this.taking(f, input)] : [];
     return [...take, el('span', { className: kind }, label, input, ...unit, offered), error];
+  }
+
+  /** A table's text area (CSV or TSV), pasted or typed, or filled from a
+   * file by "Upload…" or by dropping the file on it. */
+  csvField(f, id, error) {
+    const area = el('textarea', { id, autocomplete: 'off', spellcheck: false, className: 'textarea csv', rows: 4,
+      placeholder: f.placeholder || TABLE_PLACEHOLDER, wrap: 'off', dataset: { field: f.path, key: f.key } });
+    const file = el('input', { type: 'file', id: `${id}-file`, className: 'sr-only', tabIndex: -1,
+      accept: '.csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain' });
+    const upload = el('label', { htmlFor: file.id, className: 'button', id: `${id}-upload`, tabIndex: 0,
+      role: 'button', title: 'read a .csv, .tsv or .txt file into the box' }, 'Upload…');
+    upload.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); file.click(); } });
+    const put = async (blob) => {
+      const slot = this.root.querySelector(`[data-error-for="${CSS.escape(f.path)}"]`);
+      if (blob.size > MAX_FILE) {
+        slot.textContent = `${blob.name} is ${Math.round(blob.size / 1e6)} MB; the most read is ${MAX_FILE / 1024 / 1024} MB`;
+        return;
+      }
+      try {
+        showTable(area, await blob.text());
+      } catch (err) {
+        slot.textContent = `${blob.name} could not be read: ${err.message ?? err}`;
+        return;
+      }
+      area.placeholder = f.placeholder || TABLE_PLACEHOLDER;
+      grow(area);
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+      area.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    // The file chooser is not an input of the request.
+    for (const type of ['input', 'change']) file.addEventListener(type, (e) => e.stopPropagation());
+    file.addEventListener('change', () => {
+      if (file.files?.[0]) put(file.files[0]);
+      file.value = '';
+    });
+    const files = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+    area.addEventListener('dragover', (e) => {
+      if (!files(e)) return;
+      e.preventDefault();
+      area.classList.add('dropping');
+    });
+    area.addEventListener('dragleave', () => area.classList.remove('dropping'));
+    area.addEventListener('drop', (e) => {
+      area.classList.remove('dropping');
+      const dropped = e.dataTransfer?.files?.[0];
+      if (!dropped) return;
+      e.preventDefault();
+      put(dropped);
+    });
+    // A long table pasted is shown by its first lines (before the
+    // browser lays the whole of it out).
+    area.addEventListener('input', () => {
+      if (area.value.length > SHOWN_WHOLE) showTable(area, area.value);
+      grow(area);
+    });
+    (this.syncs ??= []).push(() => grow(area));
+    const clear = el('button', { type: 'button', id: `${id}-clear`, title: 'empty the box (its table is left out)' }, 'Clear');
+    clear.addEventListener('click', () => {
+      showTable(area, '');
+      grow(area);
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+      area.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
+    const help = f.help ? el('span', { className: 'note csv-help' }, f.help) : null;
+    return [el('span', { className: 'field textarea csv' }, el('span', { className: 'csv-head' }, label, upload, file, clear, help), area), error];
   }
 
   /** A JSON field's value taken from another tab's inputs (only when
@@ -486,6 +627,12 @@ export class Section {
   fill(state) {
     for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
       const v = state.scalars[input.dataset.key];
+      if (this.fieldKinds[input.dataset.key] === 'csv') {
+        const f = fields(this.spec).find((x) => x.key === input.dataset.key);
+        input.placeholder = state.missing?.includes(input.dataset.key) ? TABLE_MISSING : f?.placeholder || TABLE_PLACEHOLDER;
+        showTable(input, v ?? '');
+        continue;
+      }
       if (input.type === 'checkbox') input.checked = Boolean(v);
       else if (input.tagName === 'SELECT') input.value = v || input.options[0]?.value || '';
       else {
@@ -502,7 +649,7 @@ export class Section {
   read() {
     const scalars = {};
     for (const input of this.root.querySelectorAll('form > .row [data-key]')) {
-      scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.value;
+      scalars[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.whole ?? input.value;
     }
     const rows = this.spec.rows ? [...this.tbody.rows].map((tr) => {
       const r = {};
@@ -519,7 +666,7 @@ export class Section {
     const { scalars, rows } = this.read();
     const p = this.spec.prefix;
     for (const [k, v] of Object.entries(scalars)) {
-      if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, v);
+      if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, this.fieldKinds[k] === 'csv' ? linkText(v, this.known) : v);
     }
     const cols = this.spec.rows?.columns ?? [];
     // A cell's own commas (a typed "0,5") are escaped, so that the row keeps
@@ -545,6 +692,14 @@ export class Section {
     const scalars = Object.fromEntries(keys.map((f) => [f.key,
       box(f) ? (params.has(p + f.key) || whole ? params.get(p + f.key) === '1' : Boolean(defaults.scalars[f.key]))
         : params.get(p + f.key) ?? defaults.scalars[f.key] ?? '']));
+    // A long table is named by its hash (see `linkText`).
+    const missing = [];
+    for (const f of keys) {
+      if (f.kind !== 'csv' || !params.has(p + f.key)) continue;
+      const read = fromLinkText(scalars[f.key], this.known);
+      scalars[f.key] = read.text;
+      if (read.missing) missing.push(f.key);
+    }
     const cols = this.spec.rows?.columns ?? [];
     const uncell = (t) => { try { return decodeURIComponent(t); } catch { return t; } };
     const lines = params.getAll(`${p}p`);
@@ -552,23 +707,35 @@ export class Section {
       const parts = line.split(',');
       return Object.fromEntries(cols.map((c, i) => [c.key, uncell(parts[i] ?? '').trim()]));
     });
-    return { scalars, rows };
+    return { scalars, rows, missing };
   }
 
   // ---- validating and computing -------------------------------------------
 
-  /** Marks every invalid field; true when the request is valid. */
-  validate(request) {
+  /** The field whose slot says the message of request path `field`: its
+   * own, or the one field under it (a table's text: `computation` →
+   * `computation.csv`). */
+  slotPath(field) {
+    if (this.root.querySelector(`[data-error-for="${CSS.escape(field)}"]`)) return field;
+    const under = [...this.root.querySelectorAll('[data-error-for]')].map((e) => e.dataset.errorFor)
+      .filter((f) => f.startsWith(`${field}.`));
+    return under.length === 1 ? under[0] : field;
+  }
+
+  /** Marks every invalid field (none when not `live`: the worker checks
+   * it); true when the request is valid. */
+  validate(request, live = true) {
     for (const e of this.root.querySelectorAll('[data-error-for]')) e.textContent = '';
     for (const e of this.root.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
-    const list = core.problems(request);
+    const list = live ? core.problems(request) : [];
     const unplaced = [];
     const slotOf = (f) => this.root.querySelector(`[data-error-for="${CSS.escape(f)}"]`);
     for (const { field, message } of list) {
       // An entry of a list typed in one field (levels[1]) goes to that field.
       const entry = /^(.*)\[(\d+)\]$/.exec(field);
-      const whole = entry && !slotOf(field) && slotOf(entry[1]) ? entry[1] : field;
-      const text = whole === field ? message : `entry ${Number(entry[2]) + 1} ${message}`;
+      const listed = entry && !slotOf(field) && slotOf(entry[1]);
+      const whole = listed ? entry[1] : this.slotPath(field);
+      const text = listed ? `entry ${Number(entry[2]) + 1} ${message}` : message;
       const slot = slotOf(whole);
       if (slot) slot.textContent = slot.textContent ? `${slot.textContent}; ${text}` : text;
       else unplaced.push(field ? `${field}: ${message}` : message);
@@ -589,7 +756,8 @@ export class Section {
     this.ui.onChange();
     const request = this.request();
     clearTimeout(this.debounce);
-    if (!this.validate(request)) {
+    const text = JSON.stringify(request);
+    if (!this.validate(request, text.length <= LIVE_CHECK)) {
       this.ui.status(this.response
         ? 'Fix the marked fields; the result shown is for the previous input.' : 'Fix the marked fields.');
       this.markStale('Changed — the result below is for the previous inputs; fix the marked fields to recompute.');
@@ -601,7 +769,7 @@ export class Section {
     // The same request as the result shown (e.g. only a view option
     // changed, or a bad value put back): redraw, do not recompute.
     const cut = again && this.partial;
-    if (this.response && !this.stale && !cut && JSON.stringify(request) === this.computed) {
+    if (this.response && !this.stale && !cut && text === this.computed) {
       this.show(this.response);
       this.markStale(null);
       // A bad value put back: nothing is marked, and the status says so.
@@ -682,7 +850,7 @@ export class Section {
       // A field the solver found wrong (e.g. a deadline no set meets) is
       // marked like a field the checks found wrong.
       const named = /^([\w.[\]]+): (.*)$/s.exec(err.message);
-      const slot = named && this.root.querySelector(`[data-error-for="${CSS.escape(named[1])}"]`);
+      const slot = named && this.root.querySelector(`[data-error-for="${CSS.escape(this.slotPath(named[1]))}"]`);
       if (slot) {
         slot.textContent = named[2];
         this.showError('');
@@ -695,7 +863,13 @@ export class Section {
   // ---- the result ---------------------------------------------------------
 
   show(response) {
-    const parts = (response.view ?? []).map(block);
+    // Buttons that open other tabs (`open` blocks) side by side.
+    const parts = [];
+    for (const b of response.view ?? []) {
+      const part = block(b, this.ui);
+      if (b.kind === 'open' && parts.at(-1)?.classList.contains('open-tabs')) parts.at(-1).append(part);
+      else parts.push(b.kind === 'open' ? el('div', { className: 'open-tabs' }, part) : part);
+    }
     const figures = [];
     if (response.gantt) {
       const width = canvasWidth(this.root);

@@ -130,6 +130,8 @@ fn fit_group() -> Group {
                 &["overhead", "startup"],
             )
             .help("overhead O: a cost of every message (M5, M7); startup S: once per machine"),
+            Field::new("log", "log", "log axes", Kind::View)
+                .help("draw the measurements and fits on logarithmic axes (points at 0 left out)"),
         ],
     )
 }
