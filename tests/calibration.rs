@@ -151,3 +151,25 @@ fn nothing_measured_offers_nothing() {
     });
     assert_eq!(none, vec![]);
 }
+
+/// Tables of one machine each (a link timed once, a power meter on one
+/// node) measure one machine together: the fit's default preset fills M5
+/// with its two levels and its link, and M7 with its powers.
+#[test]
+fn tables_of_one_machine_each_fill_one_machine() {
+    let request = Request::example("fit").expect("the fit's preset");
+    let response = run(&request, &mut Silent).expect("the preset fits");
+    let report = response.get("report").expect("a report");
+    let startup = &report["requests"]["startup"];
+    for field in ["a1", "a2", "b2", "rate", "overhead"] {
+        let filled = report["filled"]["startup"]
+            .as_array()
+            .expect("filled fields");
+        assert!(filled.iter().any(|f| f == field), "M5's {field} not filled");
+    }
+    let levels = &report["calibration"]["machines"][0]["levels"];
+    assert_eq!(startup["a1"], levels[0]["slope"]);
+    assert_eq!(startup["b2"], levels[1]["intercept"]);
+    let m7 = &report["requests"]["heterogeneous"]["machines"][0]["power"];
+    assert!(m7["idle"].as_f64() == Some(73.0), "{m7}");
+}

@@ -99,31 +99,46 @@ fn under_validity(e: Error) -> Error {
     super::request::under("validity", e)
 }
 
-/// The machines the tables name, in the order first named; one unnamed
-/// machine when none does.
+/// Every table's machine names, in the report's order of tables.
+fn tables(report: &Report) -> [Vec<&str>; 3] {
+    [
+        report
+            .transfers
+            .iter()
+            .map(|f| f.machine.as_str())
+            .collect(),
+        report
+            .computation
+            .iter()
+            .map(|f| f.machine.as_str())
+            .collect(),
+        report.power.iter().map(|f| f.machine.as_str()).collect(),
+    ]
+}
+
+/// The machines of the cluster: those of the tables that name several, in
+/// the order first named; else the one machine, named as the computing
+/// table (or the first table) names it.
 fn machines(report: &Report) -> Vec<String> {
+    let tables = tables(report);
     let mut names: Vec<String> = Vec::new();
-    let named = report
-        .transfers
-        .iter()
-        .map(|f| &f.machine)
-        .chain(report.computation.iter().map(|f| &f.machine))
-        .chain(report.power.iter().map(|f| &f.machine));
-    for name in named {
-        if !name.is_empty() && !names.contains(name) {
-            names.push(name.clone());
+    for name in tables.iter().filter(|t| t.len() > 1).flatten() {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
         }
     }
     if names.is_empty() {
-        names.push(String::new());
+        let [transfers, computation, power] = &tables;
+        let first = computation.iter().chain(transfers).chain(power).next();
+        names.push(first.map_or(String::new(), |n| n.to_string()));
     }
     names
 }
 
-/// Every machine's parameters: a table without a `machine` column
-/// measured every machine alike.
+/// Every machine's parameters. A table of one machine (or none named)
+/// measured every machine alike: a link timed once, a power meter on one
+/// node, stand for all.
 fn calibration<C>(report: &Report, request: &Request<C>) -> Calibration {
-    let of = |name: &str, machine: &str| name == machine || machine.is_empty();
     let machines = machines(report)
         .into_iter()
         .map(|name| {
@@ -132,21 +147,30 @@ fn calibration<C>(report: &Report, request: &Request<C>) -> Calibration {
                 latency_as: request.latency_as,
                 ..Fitted::default()
             };
-            if let Some(t) = report.transfers.iter().find(|f| of(&name, &f.machine)) {
+            if let Some(t) = find(&report.transfers, &name, |f| &f.machine) {
                 fitted.rate = Some(t.fit.slope.value);
                 fitted.latency = Some(t.fit.intercept.map_or(0.0, |b| b.value));
             }
-            if let Some(c) = report.computation.iter().find(|f| of(&name, &f.machine)) {
+            if let Some(c) = find(&report.computation, &name, |f| &f.machine) {
                 fitted.compute = Some(c.line.slope.value).filter(|_| c.line.intercept.is_none());
                 fitted.levels = processing_time(c);
             }
-            if let Some(p) = report.power.iter().find(|f| of(&name, &f.machine)) {
+            if let Some(p) = find(&report.power, &name, |f| &f.machine) {
                 fitted.power = powers_of(p);
             }
             fitted
         })
         .collect();
     Calibration { machines }
+}
+
+/// The fit of machine `name` in a table's fits: its own, or the table's
+/// only one.
+fn find<'a, T>(fits: &'a [T], name: &str, machine: impl Fn(&T) -> &String) -> Option<&'a T> {
+    match fits {
+        [only] => Some(only),
+        _ => fits.iter().find(|f| machine(f) == name),
+    }
 }
 
 /// The processing-time lines of the shape used, in-core first.
