@@ -1,5 +1,6 @@
 //! M9 in the registry: its presets, its form and its answer.
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use serde_json::{json, Value};
@@ -150,6 +151,13 @@ impl<C: Targets + Directory> Model for Fit<C> {
 
     fn form() -> Form {
         super::form::form(C::targets())
+    }
+
+    fn from_table(
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Option<Result<Request<C>, Error>> {
+        Some(super::from_table::request(text, options))
     }
 
     fn exercises() -> Vec<Template> {

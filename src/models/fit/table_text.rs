@@ -445,3 +445,32 @@ pub(super) fn from_columns(columns: &BTreeMap<String, Vec<Cell>>) -> Result<Tabl
     }
     builder.finish()
 }
+
+/// The columns a CSV or TSV text's header names: each name (without its
+/// unit) and its quantity for a numeric column; the rows are not read, so
+/// that which table a text is can be told before it is read whole.
+///
+/// # Errors
+///
+/// An empty text, or a header the calculator cannot read.
+pub(super) fn header(text: &str) -> Result<Vec<(String, Option<Quantity>)>, TableError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let header = |l: &&str| !l.trim().is_empty() && !l.starts_with('#');
+    let Some(first) = text.lines().find(header) else {
+        return Err(TableError::Empty);
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter(first))
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(first.as_bytes());
+    let mut record = csv::StringRecord::new();
+    reader.read_record(&mut record).map_err(unreadable)?;
+    let specs = specs(record.iter())?;
+    Ok(specs
+        .into_iter()
+        .filter(|s| !s.blank)
+        .map(|s| (s.name, s.numeric.map(|(q, _)| q)))
+        .collect())
+}
