@@ -140,6 +140,16 @@ fn rows(report: &Report) -> Vec<Row> {
     rows
 }
 
+/// A number as a spreadsheet reads it back exactly: plain, or with an
+/// exponent when far from 1 (`6.8e-16`, not sixteen zeros).
+fn cell(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e15).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// The report's parameters as CSV text (empty cells where a parameter has
 /// no interval).
 pub fn csv(report: &Report) -> String {
@@ -157,7 +167,7 @@ pub fn csv(report: &Report) -> String {
         lines.push(vec![
             row.machine,
             row.parameter,
-            row.value.to_string(),
+            cell(row.value),
             row.unit,
             std_error,
             low,

@@ -29,6 +29,7 @@ pub mod columns;
 pub mod data;
 pub mod error;
 pub mod estimate;
+mod exercises;
 pub mod export;
 mod form;
 pub mod from_table;

@@ -161,7 +161,7 @@ impl<C: Targets + Directory> Model for Fit<C> {
     }
 
     fn exercises() -> Vec<Template> {
-        Vec::new()
+        super::exercises::templates::<C>()
     }
 
     /// Log axes when the view asks (`{"log": true}`), without the points
