@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::columns::{Cell, Column, Quantity, Table, Values, MAX_ROWS, TEXT_COLUMNS};
-use super::table_error::{Place, TableError};
+use super::table_error::{Place, TableError, RANGE};
 
 /// What a header says a column holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -243,6 +243,16 @@ fn number(
     if !value.is_finite() {
         let column = column();
         return Err(TableError::NotFinite { column, row, text });
+    }
+    if value != 0.0 && !(RANGE.0..=RANGE.1).contains(&value.abs()) {
+        let column = column();
+        let unit = quantity.unit();
+        return Err(TableError::OutOfRange {
+            column,
+            row,
+            text,
+            unit,
+        });
     }
     if value < 0.0 && quantity.zero_allowed() {
         let column = column();
