@@ -36,7 +36,10 @@ fn command(csv: &str, shape: &str) -> Result<Value, String> {
 
 /// Both refuse `csv`, with every one of `words` in the message.
 fn refused(csv: &str, shape: &str, words: &[&str]) {
-    for (way, got) in [("library", library(csv, shape)), ("cli", command(csv, shape))] {
+    for (way, got) in [
+        ("library", library(csv, shape)),
+        ("cli", command(csv, shape)),
+    ] {
         let message = got.err().unwrap_or_else(|| panic!("{way} fitted {csv:?}"));
         for word in words {
             assert!(message.contains(word), "{way}: {message:?} lacks {word:?}");
@@ -46,7 +49,11 @@ fn refused(csv: &str, shape: &str, words: &[&str]) {
 
 #[test]
 fn fewer_points_than_parameters() {
-    let words = ["`size_MB`", "`time_s`", "1 samples are too few for 2 parameters"];
+    let words = [
+        "`size_MB`",
+        "`time_s`",
+        "1 samples are too few for 2 parameters",
+    ];
     refused("size_MB,time_s\n100,1\n", "line-intercept", &words);
     let words = ["2 samples are too few for 3 parameters", "`time_s`"];
     refused("size_MB,time_s\n100,1\n200,2\n", "two-level", &words);
@@ -73,7 +80,11 @@ fn not_a_number_and_text() {
     refused("size_MB,time_s\n100,1\n200,NaN\n300,3\n", "auto", &words);
     let words = ["row 2", "column `size_MB`", "\"abc\" is not a number"];
     refused("size_MB,time_s\nabc,1\n200,2\n300,3\n", "auto", &words);
-    let words = ["row 3", "column `size_MB`", "\"1e400\" is not a finite number"];
+    let words = [
+        "row 3",
+        "column `size_MB`",
+        "\"1e400\" is not a finite number",
+    ];
     refused("size_MB,time_s\n100,1\n1e400,2\n300,3\n", "auto", &words);
 }
 
@@ -82,7 +93,11 @@ fn not_a_number_and_text() {
 #[test]
 fn numbers_out_of_range() {
     let words = ["row 2", "column `size_MB`", "out of the range", "1e-30"];
-    refused("size_MB,time_s\n1e-300,2\n2e-300,3\n3e-300,4\n", "auto", &words);
+    refused(
+        "size_MB,time_s\n1e-300,2\n2e-300,3\n3e-300,4\n",
+        "auto",
+        &words,
+    );
     let words = ["row 4", "column `time_s`", "out of the range", "1e30"];
     refused("size_MB,time_s\n1,2\n2,3\n3,1e200\n", "auto", &words);
 }
@@ -96,7 +111,11 @@ fn a_flat_series() {
 #[test]
 fn a_knee_with_no_points_on_one_side() {
     let words = ["`size_MB`", "2 lines need 3 different loads", "have 2"];
-    refused("size_MB,time_s\n100,1\n100,2\n200,3\n200,4\n", "two-level", &words);
+    refused(
+        "size_MB,time_s\n100,1\n100,2\n200,3\n200,4\n",
+        "two-level",
+        &words,
+    );
     let words = ["`size_MB`", "3 lines need 6 different loads", "have 4"];
     let csv = "size_MB,time_s\n100,1\n100,1.1\n200,2\n200,2.1\n300,4\n300,4.1\n400,8\n400,8.2\n";
     for (way, got) in [
@@ -104,7 +123,10 @@ fn a_knee_with_no_points_on_one_side() {
         ("cli", command(csv, "lines")),
     ] {
         let message = got.err().unwrap_or_else(|| panic!("{way} fitted"));
-        assert!(words.iter().all(|w| message.contains(w)), "{way}: {message}");
+        assert!(
+            words.iter().all(|w| message.contains(w)),
+            "{way}: {message}"
+        );
     }
 }
 
@@ -112,7 +134,11 @@ fn a_knee_with_no_points_on_one_side() {
 fn empty_header_only_ragged_and_no_unit() {
     refused("", "auto", &["empty"]);
     refused("\n\n", "auto", &["empty"]);
-    refused("size_MB,time_s\n", "auto", &["a header but no measurements"]);
+    refused(
+        "size_MB,time_s\n",
+        "auto",
+        &["a header but no measurements"],
+    );
     let words = ["row 3 has 3 cells", "the header has 2 columns"];
     refused("size_MB,time_s\n1,2\n2,3,4\n", "auto", &words);
     let words = ["column `time` has no unit: write time_s"];
@@ -132,7 +158,10 @@ fn unsorted_and_repeated_loads_are_the_sorted_fit() {
         for part in ["slope", "intercept"] {
             let (x, y) = (&line(&a)[part]["value"], &line(&b)[part]["value"]);
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
-            assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{part}: {x} vs {y}");
+            assert!(
+                (x - y).abs() <= 1e-12 * y.abs().max(1.0),
+                "{part}: {x} vs {y}"
+            );
         }
     }
 }
@@ -162,5 +191,9 @@ fn runs_without_their_request() {
     assert!(out.stderr.contains("--request FILE.json"), "{}", out.stderr);
     let out = dlt(&["fit", "-", "--as", "power"], "size_MB,time_s\n1,2\n2,3\n");
     assert_eq!(out.code, Some(1), "{}", out.stderr);
-    assert!(out.stderr.contains("column `power` is missing"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("column `power` is missing"),
+        "{}",
+        out.stderr
+    );
 }

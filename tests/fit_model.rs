@@ -193,7 +193,11 @@ fn inverse(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
 #[test]
 fn the_two_level_fit_is_the_best_knee_with_its_covariance() {
     let (xs, ys) = two_level_data(903);
-    let json = fit("knee.csv", &csv("time_s", &xs, &ys), &["--shape", "two-level"]);
+    let json = fit(
+        "knee.csv",
+        &csv("time_s", &xs, &ys),
+        &["--shape", "two-level"],
+    );
     let knee = &json["report"]["computation"][0]["knee"];
     let v = |k: &str| knee[k]["value"].as_f64().unwrap();
     let (a1, a2, b2, r) = (v("a1"), v("a2"), v("b2"), v("r"));
@@ -219,7 +223,11 @@ fn the_two_level_fit_is_the_best_knee_with_its_covariance() {
     assert_estimate("a1", &knee["a1"], a1, cov[0][0].sqrt(), dof);
     assert_estimate("a2", &knee["a2"], a2, cov[1][1].sqrt(), dof);
     assert_estimate("b2", &knee["b2"], b2, cov[2][2].sqrt(), dof);
-    let grad = [-b2 / (a1 - a2).powi(2), b2 / (a1 - a2).powi(2), 1.0 / (a1 - a2)];
+    let grad = [
+        -b2 / (a1 - a2).powi(2),
+        b2 / (a1 - a2).powi(2),
+        1.0 / (a1 - a2),
+    ];
     let var_r: f64 = (0..3)
         .flat_map(|i| (0..3).map(move |j| (i, j)))
         .map(|(i, j)| grad[i] * cov[i][j] * grad[j])
@@ -229,7 +237,11 @@ fn the_two_level_fit_is_the_best_knee_with_its_covariance() {
     let mut pairs: Vec<(f64, f64)> = xs.iter().copied().zip(ys.iter().copied()).collect();
     pairs.sort_by(|p, q| p.0.total_cmp(&q.0));
     let (sx, sy): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
-    let sorted = fit("sorted.csv", &csv("time_s", &sx, &sy), &["--shape", "two-level"]);
+    let sorted = fit(
+        "sorted.csv",
+        &csv("time_s", &sx, &sy),
+        &["--shape", "two-level"],
+    );
     let other = &sorted["report"]["computation"][0]["knee"];
     for k in ["a1", "a2", "b2", "r"] {
         let w = other[k]["value"].as_f64().unwrap();
@@ -293,8 +305,20 @@ fn powers_are_means_with_their_intervals() {
         let s2 = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
         (s2 / v.len() as f64).sqrt()
     };
-    assert_estimate("P_C", &fitted["compute"]["estimate"], mean(&compute), se(&compute), 4);
-    assert_estimate("idle", &fitted["idle"]["estimate"], mean(&idle), se(&idle), 4);
+    assert_estimate(
+        "P_C",
+        &fitted["compute"]["estimate"],
+        mean(&compute),
+        se(&compute),
+        4,
+    );
+    assert_estimate(
+        "idle",
+        &fitted["idle"]["estimate"],
+        mean(&idle),
+        se(&idle),
+        4,
+    );
     let k = fitted["k"]["value"].as_f64().unwrap();
     assert!(close(k, mean(&compute) / mean(&idle), 1e-12), "{k}");
 }
@@ -304,11 +328,21 @@ fn powers_are_means_with_their_intervals() {
 #[test]
 fn the_csv_lists_every_parameter_with_its_unit() {
     let (xs, ys) = two_level_data(904);
-    let path = file("knee-csv.csv", &csv("time_ms", &xs, &ys.iter().map(|y| y * 1e3).collect::<Vec<_>>()));
+    let path = file(
+        "knee-csv.csv",
+        &csv(
+            "time_ms",
+            &xs,
+            &ys.iter().map(|y| y * 1e3).collect::<Vec<_>>(),
+        ),
+    );
     let out = dlt(&["fit", &path, "--shape", "two-level", "--csv"], "");
     assert!(out.success(), "{}", out.stderr);
     let mut lines = out.stdout.lines();
-    assert_eq!(lines.next(), Some("machine,parameter,value,unit,std_error,low,high"));
+    assert_eq!(
+        lines.next(),
+        Some("machine,parameter,value,unit,std_error,low,high")
+    );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     let names: Vec<(&str, &str)> = rows.iter().map(|r| (r[1], r[3])).collect();
     assert_eq!(
@@ -322,7 +356,11 @@ fn the_csv_lists_every_parameter_with_its_unit() {
     );
     // Times in ms are read as seconds: the knee is where it is in s.
     let (.., r_s) = {
-        let json = fit("knee-s.csv", &csv("time_s", &xs, &ys), &["--shape", "two-level"]);
+        let json = fit(
+            "knee-s.csv",
+            &csv("time_s", &xs, &ys),
+            &["--shape", "two-level"],
+        );
         let k = &json["report"]["computation"][0]["knee"];
         ((), k["r"]["value"].as_f64().unwrap())
     };
@@ -395,7 +433,13 @@ fn the_filled_requests_hold_the_fitted_values_and_solve() {
     assert!(out.success(), "{}", out.stderr);
     let json: Value = serde_json::from_str(&out.stdout).unwrap();
     let requests = json["report"]["requests"].as_object().unwrap();
-    for model in ["linear", "hierarchical", "installments", "startup", "heterogeneous"] {
+    for model in [
+        "linear",
+        "hierarchical",
+        "installments",
+        "startup",
+        "heterogeneous",
+    ] {
         let filled = json["report"]["filled"][model].as_array().unwrap();
         assert!(!filled.is_empty(), "{model}");
         for field in filled.iter().filter_map(Value::as_str) {

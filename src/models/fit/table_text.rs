@@ -48,7 +48,9 @@ fn known_columns() -> String {
 
 /// What one header says, or why it says nothing the calculator reads.
 fn spec(header: &str) -> Result<Spec, TableError> {
-    let header = header.trim().to_string();
+    // Shortened: a header is quoted in messages (a pasted text with no line
+    // break is one header of a megabyte).
+    let header = crate::core::error::shorten(header.trim());
     let (name, unit) = split_header(&header);
     let column = header.clone();
     let blank = header.is_empty();
