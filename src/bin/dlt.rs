@@ -26,7 +26,18 @@ Usage:
       model's default example):
 ";
 
-const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
+const HELP_TAIL: &str = "  dlt VERB TABLE.csv [--as KIND] [--shape SHAPE] [--lines K]
+           [--latency-as overhead|startup] [--request FILE.json] [--csv]
+      For a model that reads tables of measurements: a CSV or TSV table
+      (any FILE, or -, that does not start with '{') instead of a request.
+      Which table it is comes from --as (computation, transfers, energy,
+      power, runs) or from its columns: state and power_W are power
+      readings, energy_J energies per chunk, size_MB and time_s computing
+      times (transfers with --as transfers), run measured runs, which need
+      --request FILE.json, the request they were run with. --shape auto,
+      line, line-intercept, two-level or lines (--lines K: 2 to 4); --csv
+      prints the fitted parameters, one row per machine and parameter.
+  dlt split [FILE] [--parts N]
       Print the independent parts of the request, one compact request a
       line, each for dlt solve on any machine (a request that does not
       split prints itself). --parts N: at most N parts, each a range of
