@@ -224,12 +224,14 @@ fn number(
     row: Place,
 ) -> Result<f64, TableError> {
     let column = || header.to_string();
-    let (given, text) = match raw {
-        Raw::Number(v) => (v, v.to_string()),
+    // The cell as written is copied only for a message: a million rows
+    // are read without an allocation per cell.
+    let (given, written) = match raw {
+        Raw::Number(v) => (v, None),
         Raw::Text(t) => {
             let t = t.trim();
             match t.parse::<f64>() {
-                Ok(v) => (v, t.to_string()),
+                Ok(v) => (v, Some(t)),
                 Err(_) => {
                     let text = crate::core::error::shorten(t);
                     return Err(TableError::NotNumber {
@@ -241,13 +243,16 @@ fn number(
             }
         }
     };
+    let text = || written.map_or_else(|| given.to_string(), str::to_string);
     let value = given * factor;
     if !value.is_finite() {
         let column = column();
+        let text = text();
         return Err(TableError::NotFinite { column, row, text });
     }
     if value != 0.0 && !(RANGE.0..=RANGE.1).contains(&value.abs()) {
         let column = column();
+        let text = text();
         let unit = quantity.unit();
         return Err(TableError::OutOfRange {
             column,
