@@ -329,7 +329,7 @@ fn verb_request(args: &Args, model: &str, file: Option<&str>) -> Result<Request,
         options.insert("request".into(), read_text(Some(&path))?);
     }
     let entry = registry::find(model).ok_or_else(|| input(format!("no model named {model:?}")))?;
-    let value = entry.from_table(&text, &options).ok_or_else(|| {
+    let value = entry.request_from_table(&text, &options).ok_or_else(|| {
         input(format!(
             "dlt {} reads a JSON request, not a table of measurements",
             args.command

@@ -56,7 +56,7 @@ pub trait Entry: Sync {
     fn form(&self) -> Form;
     /// A request (with its tag) made from a table of measurements
     /// ([`Model::from_table`]); `None`: the model reads no tables.
-    fn from_table(
+    fn request_from_table(
         &self,
         text: &str,
         options: &BTreeMap<String, String>,
@@ -250,7 +250,7 @@ impl<M: Model> Entry for Registered<M> {
         M::form()
     }
 
-    fn from_table(
+    fn request_from_table(
         &self,
         text: &str,
         options: &BTreeMap<String, String>,

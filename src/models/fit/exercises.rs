@@ -189,28 +189,10 @@ fn relative_error<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> 
         model: "linear".into(),
         fields: base.as_object().cloned().unwrap_or_default(),
     };
-    let predicted = |runs: Vec<Run>| -> Result<f64, Error> {
-        let validity = Validity {
-            request: request.clone(),
-            runs,
-        };
-        let checked = check::<C>(&validity, &mut Silent)?;
-        Ok(checked.runs.first().map_or(0.0, |r| r.predicted))
-    };
-    let run = |makespan| Run {
-        name: Some("measured".into()),
-        makespan,
-        machines: None,
-        set: BTreeMap::new(),
-    };
-    let model = rounded(predicted(vec![run(1.0)])?, 2);
+    let (predicted, _) = checked::<C>(&request, 1.0)?;
+    let model = rounded(predicted, 2);
     let measured = rounded(model * (1.0 + slower), 1);
-    let validity = Validity {
-        request: request.clone(),
-        runs: vec![run(measured)],
-    };
-    let checked = check::<C>(&validity, &mut Silent)?;
-    let error = checked.runs.first().map_or(0.0, |r| r.error) * 100.0;
+    let error = checked::<C>(&request, measured)?.1 * 100.0;
     Ok(Posed {
         question: format!(
             "M2 predicts a makespan <i>C</i><sup>T</sup> = {model} s for {} MB on {count} \
@@ -239,6 +221,27 @@ fn relative_error<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> 
             ]},
         })),
     })
+}
+
+/// The validity check of one run of `request` measured at `makespan`:
+/// the predicted makespan and the relative error.
+fn checked<C: Directory>(request: &Tagged, makespan: f64) -> Result<(f64, f64), Error> {
+    let run = Run {
+        name: Some("measured".into()),
+        makespan,
+        machines: None,
+        set: BTreeMap::new(),
+    };
+    let validity = Validity {
+        request: request.clone(),
+        runs: vec![run],
+    };
+    let checked = check::<C>(&validity, &mut Silent)?;
+    let first = checked.runs.first();
+    Ok((
+        first.map_or(0.0, |r| r.predicted),
+        first.map_or(0.0, |r| r.error),
+    ))
 }
 
 /// M2's request with its tag, as a validity check carries it.

@@ -179,6 +179,17 @@ impl fmt::Display for TableError {
             TableError::UnknownUnit { column, unit, hint } => {
                 write!(f, "column `{column}`: unknown unit `{unit}`: write {hint}")
             }
+            TableError::OutOfRange {
+                column,
+                row,
+                text,
+                unit,
+            } => write!(
+                f,
+                "{row}, column `{column}`: \"{text}\" is out of the range a fit computes with \
+                 ({:e} to {:e} {unit}; write the column in another unit)",
+                RANGE.0, RANGE.1
+            ),
             TableError::Duplicate { column, first } => write!(
                 f,
                 "column `{column}` repeats column `{first}`: keep one column per quantity"
@@ -203,17 +214,6 @@ impl TableError {
                     "{row}, column `{column}`: \"{text}\" is not a finite number"
                 )
             }
-            TableError::OutOfRange {
-                column,
-                row,
-                text,
-                unit,
-            } => write!(
-                f,
-                "{row}, column `{column}`: \"{text}\" is out of the range a fit computes with \
-                 ({:e} to {:e} {unit}; write the column in another unit)",
-                RANGE.0, RANGE.1
-            ),
             TableError::NotPositive { column, row, value } => write!(
                 f,
                 "{row}, column `{column}`: must be greater than zero (got {})",

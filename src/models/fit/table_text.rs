@@ -215,6 +215,30 @@ fn unnamed(k: usize, raw: Raw<'_>, row: Place) -> Result<(), TableError> {
     }
 }
 
+/// A numeric cell's number and, for a text, the text as written (copied
+/// only for a message: a million rows are read without an allocation per
+/// cell).
+fn parsed<'a>(
+    header: &str,
+    raw: Raw<'a>,
+    row: Place,
+) -> Result<(f64, Option<&'a str>), TableError> {
+    match raw {
+        Raw::Number(v) => Ok((v, None)),
+        Raw::Text(t) => {
+            let t = t.trim();
+            match t.parse::<f64>() {
+                Ok(v) => Ok((v, Some(t))),
+                Err(_) => Err(TableError::NotNumber {
+                    column: header.to_string(),
+                    row,
+                    text: crate::core::error::shorten(t),
+                }),
+            }
+        }
+    }
+}
+
 /// A numeric cell in its quantity's unit (`numeric`: the quantity and
 /// the factor to its unit), checked.
 fn number(
@@ -224,25 +248,7 @@ fn number(
     row: Place,
 ) -> Result<f64, TableError> {
     let column = || header.to_string();
-    // The cell as written is copied only for a message: a million rows
-    // are read without an allocation per cell.
-    let (given, written) = match raw {
-        Raw::Number(v) => (v, None),
-        Raw::Text(t) => {
-            let t = t.trim();
-            match t.parse::<f64>() {
-                Ok(v) => (v, Some(t)),
-                Err(_) => {
-                    let text = crate::core::error::shorten(t);
-                    return Err(TableError::NotNumber {
-                        column: column(),
-                        row,
-                        text,
-                    });
-                }
-            }
-        }
-    };
+    let (given, written) = parsed(header, raw, row)?;
     let text = || written.map_or_else(|| given.to_string(), str::to_string);
     let value = given * factor;
     if !value.is_finite() {
