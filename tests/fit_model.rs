@@ -451,3 +451,51 @@ fn the_filled_requests_hold_the_fitted_values_and_solve() {
         assert!(solved.success(), "{model}: {}", solved.stderr);
     }
 }
+
+/// Measured runs against M2 (`--as runs --request`): each run's predicted
+/// makespan is M2's own answer at the run's load (`dlt solve`), and its
+/// error `(C^R − C^T)/C^T`; the CSV lists all three.
+#[test]
+fn runs_are_checked_against_the_models_own_answer() {
+    let example = dlt(&["example", "linear"], "").stdout;
+    let request = file("m2.json", &example);
+    let runs = file("runs.csv", "run,load_MB,time_s\nA,1000,600\nB,2000,900\n");
+    let out = dlt(
+        &["fit", &runs, "--as", "runs", "--request", &request, "--csv"],
+        "",
+    );
+    assert!(out.success(), "{}", out.stderr);
+    let cells: Vec<Vec<String>> = out
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    let value = |name: &str| -> f64 {
+        let row = cells.iter().find(|r| r[1] == name).unwrap();
+        row[2].parse().unwrap()
+    };
+    for (run, load, measured) in [("A", 1000.0, 600.0), ("B", 2000.0, 900.0)] {
+        let mut m2: Value = serde_json::from_str(&example).unwrap();
+        m2["load"] = serde_json::json!(load);
+        let solved = dlt(&["solve", "--compact"], &m2.to_string());
+        assert!(solved.success(), "{}", solved.stderr);
+        let answer: Value = serde_json::from_str(&solved.stdout).unwrap();
+        let makespan = answer["report"]["makespan"].as_f64().unwrap();
+        let predicted = value(&format!("validity.{run}.predicted"));
+        assert!(
+            close(predicted, makespan, 1e-9),
+            "{run}: {predicted} vs {makespan}"
+        );
+        let error = value(&format!("validity.{run}.error"));
+        assert!(
+            close(error, (measured - makespan) / makespan, 1e-9),
+            "{run}: {error}"
+        );
+        assert!(close(
+            value(&format!("validity.{run}.measured")),
+            measured,
+            0.0
+        ));
+    }
+}

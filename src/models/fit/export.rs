@@ -1,6 +1,7 @@
 //! M9's report as CSV (`dlt fit FILE.csv --csv`): one row per machine and
 //! fitted parameter, each with its unit, standard error and 95 % interval,
-//! for a spreadsheet or a script.
+//! for a spreadsheet or a script; measured runs add their measured and
+//! predicted makespans and the relative error (a fraction).
 
 use super::estimate::Estimate;
 use super::power::{Factor, Mean};
@@ -135,6 +136,15 @@ fn rows(report: &Report) -> Vec<Row> {
         for mode in &p.fit.sleep {
             out.mean(&format!("power.{}", mode.name), &mode.power);
             out.factor(&format!("power.k_{}", mode.name), &mode.k);
+        }
+    }
+    if let Some(checked) = &report.validity {
+        let mut out = rows_of(&mut rows, "");
+        for run in &checked.runs {
+            let name = |what: &str| format!("validity.{}.{what}", run.name);
+            out.push(&name("measured"), "s", run.measured, None);
+            out.push(&name("predicted"), "s", run.predicted, None);
+            out.push(&name("error"), "", run.error, None);
         }
     }
     rows
