@@ -197,3 +197,44 @@ fn runs_without_their_request() {
         out.stderr
     );
 }
+
+/// The table's options: a wrong value is named, an option of a table with
+/// a JSON request is a usage error, and a verb whose model reads no tables
+/// says so.
+#[test]
+fn table_options_are_checked() {
+    let csv = "size_MB,time_s\n1,2\n2,3\n3,5\n";
+    let cases: [(&[&str], i32, &str); 5] = [
+        (
+            &["--as", "speed"],
+            1,
+            "as: `speed` is not one of computation, transfers",
+        ),
+        (&["--shape", "knee"], 1, "shape: `knee`: unknown variant"),
+        (&["--lines", "9"], 1, "lines: must be between 2 and 4"),
+        (&["--latency-as", "both"], 1, "latency-as: `both`"),
+        (&["--as", "runs"], 1, "--request FILE.json"),
+    ];
+    for (options, code, words) in cases {
+        let mut args = vec!["fit", "-"];
+        args.extend_from_slice(options);
+        let out = dlt(&args, csv);
+        assert_eq!(out.code, Some(code), "{options:?}: {}", out.stderr);
+        assert!(out.stderr.contains(words), "{options:?}: {}", out.stderr);
+    }
+    let request = json!({"model": "fit", "computation": {"csv": csv}}).to_string();
+    let out = dlt(&["fit", "-", "--shape", "line"], &request);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("not to a JSON request"),
+        "{}",
+        out.stderr
+    );
+    let out = dlt(&["map", "-"], csv);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("reads a JSON request, not a table"),
+        "{}",
+        out.stderr
+    );
+}
