@@ -56,6 +56,11 @@ fn machines(m: usize, rate: f64) -> Vec<Processor> {
 
 fn main() {
     let budget = Duration::from_millis(700);
+    // `cargo bench --bench models -- fits`: M9's rows only.
+    if std::env::args().any(|a| a == "fits") {
+        fits(budget);
+        return;
+    }
     println!(
         "| {:<58} | {:>10} | {:>12} |",
         "benchmark", "target", "median [ms]"
@@ -563,7 +568,7 @@ fn heterogeneous_rows(budget: Duration) {
     fits(budget);
 }
 
-/// `n` timings of a two-level machine (knee at 6 739 MB, as `[000]`'s
+/// `n` timings of a two-level machine (knee at 6 739 MB, as `[3]`'s
 /// reference instance), loads spread over 100–20 000 MB, 2 % noise.
 fn timings(n: usize) -> (Vec<f64>, Vec<f64>) {
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -595,6 +600,22 @@ fn fits(budget: Duration) {
             }),
         );
     }
+    // The whole request as `dlt fit FILE.csv` makes it: reading the CSV
+    // text, the fit, its intervals, the filled requests and the charts.
+    let (xs, ys) = timings(100_000);
+    let mut csv = String::from("size_MB,time_s\n");
+    for (x, y) in xs.iter().zip(&ys) {
+        csv += &format!("{x:.3},{y:.4}\n");
+    }
+    let body = serde_json::json!({"model": "fit", "computation": {"csv": csv}});
+    let request = dlt_calc::api::Request::from_value(body).unwrap();
+    row(
+        "M9 whole request through api::run: 10⁵-row CSV read, two-level fit, intervals, charts",
+        "≤ 100 ms",
+        median(budget, || {
+            black_box(dlt_calc::api::run(black_box(&request), &mut Silent).unwrap());
+        }),
+    );
     let (xs, ys) = timings(2_000);
     row(
         "M9 three-line fit with intervals, 2 000 distinct loads",

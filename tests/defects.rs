@@ -467,3 +467,53 @@ fn metrics_formula_in_the_lecture_notation_solves_as_written_out() {
     );
     assert_eq!(a["report"]["curves"], b["report"]["curves"]);
 }
+
+/// M9: loads of 1e-300 MB fitted into a NaN slope (their squares vanish),
+/// shown as `null` everywhere and passed on to the filled requests.
+#[test]
+fn fit_sizes_of_1e_minus_300_mb() {
+    let request = json!({
+        "model": "fit",
+        "computation": {"csv": "size_MB,time_s\n1e-300,2\n2e-300,3\n3e-300,4\n"},
+    });
+    rejected(
+        &request.to_string(),
+        "computation: row 2, column `size_MB`: \"1e-300\" is out of the range",
+    );
+}
+
+/// M9: one load measured three times gave a line through the origin with
+/// r² = 0 and filled every model with it.
+#[test]
+fn fit_one_load_measured_three_times() {
+    let request = json!({
+        "model": "fit",
+        "computation": {"csv": "size_MB,time_s\n100,1\n100,2\n100,3\n"},
+    });
+    let out = dlt(&["solve"], &request.to_string());
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("every x is 100: a slope needs at least two different loads"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// M9: a pasted megabyte without a line break is one header, which the
+/// message quoted whole.
+#[test]
+fn fit_computation_csv_of_a_megabyte_without_a_line_break() {
+    let request = json!({"model": "fit", "computation": {"csv": "x".repeat(1 << 20)}});
+    rejected(&request.to_string(), "computation: column `xxx");
+}
+
+/// M9: the request a validity check runs was not checked by `dlt check`
+/// (no machines passed, then solving refused it).
+#[test]
+fn fit_validity_request_machines_empty() {
+    let request = example_with("fit-validity", |r| {
+        r["validity"]["request"]["machines"] = json!([]);
+    });
+    rejected(&request, "validity.request.machines: must not be empty");
+}

@@ -479,6 +479,14 @@ fn choose(gen: &mut Gen, request: &Value) -> Option<Mutation> {
         gen.pick(members)
     }
     .clone();
+    // A table of measurements (M9's CSV text): a bad cell, a number at the
+    // edge of the range, a ragged row, or thousands of rows.
+    if let Some(Value::String(text)) = lookup(request, &path) {
+        if text.contains('\n') && gen.percent(70) {
+            let hostile = Hostile::Value(Value::String(table_mutation(gen, text)));
+            return Some(Mutation { path, hostile });
+        }
+    }
     // Weights (percent) of numbers, raw tokens, strings, wrong types,
     // deletion, a 1 MB string, an empty array and a huge array, by the kind
     // of node: numbers get mostly numbers, arrays mostly arrays.
@@ -517,6 +525,53 @@ fn choose(gen: &mut Gen, request: &Value) -> Option<Mutation> {
         (hostile, _) => hostile,
     };
     Some(Mutation { path, hostile })
+}
+
+/// Cells a table of measurements should refuse or fit without NaN.
+const CELLS: [&str; 16] = [
+    "", "NaN", "nan", "inf", "-inf", "abc", "-1", "0", "1e400", "1e-400", "1e-300", "1e300",
+    "1e29", "1e-29", "4.9e-324", "1,5",
+];
+
+/// `text` (CSV with a header) with one hostile change: a cell replaced, a
+/// cell dropped or added (a ragged row), a row repeated thousands of
+/// times, the rows removed, or the header's unit removed.
+fn table_mutation(gen: &mut Gen, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let data: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].starts_with('#') && !lines[i].trim().is_empty())
+        .skip(1)
+        .collect();
+    let Some(&row) = data.get(gen.below(data.len().max(1))) else {
+        return String::new();
+    };
+    let delimiter = if lines[row].contains('\t') { '\t' } else { ',' };
+    let mut cells: Vec<String> = lines[row].split(delimiter).map(str::to_string).collect();
+    match gen.below(6) {
+        0 | 1 => {
+            let k = gen.below(cells.len());
+            cells[k] = gen.pick(&CELLS).to_string();
+        }
+        2 => {
+            cells.pop();
+        }
+        3 => cells.push("7".into()),
+        4 => {
+            let copies = vec![lines[row].clone(); 5000];
+            lines.splice(row..=row, copies);
+            return lines.join("\n");
+        }
+        _ => {
+            let first = lines
+                .iter()
+                .position(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .unwrap_or(0);
+            lines[first] = lines[first].replace("_s", "").replace("_MB", "");
+            return lines.join("\n");
+        }
+    }
+    lines[row] = cells.join(&delimiter.to_string());
+    lines.join("\n")
 }
 
 fn lookup<'a>(mut value: &'a Value, path: &[Step]) -> Option<&'a Value> {

@@ -1,6 +1,7 @@
 //! `dlt`: the calculator on the command line. JSON in, JSON out; the same
 //! entry points as the page.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -25,7 +26,18 @@ Usage:
       model's default example):
 ";
 
-const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
+const HELP_TAIL: &str = "  dlt VERB TABLE.csv [--as KIND] [--shape SHAPE] [--lines K]
+           [--latency-as overhead|startup] [--request FILE.json] [--csv]
+      For a model that reads tables of measurements: a CSV or TSV table
+      (any FILE, or -, that does not start with '{') instead of a request.
+      Which table it is comes from --as (computation, transfers, energy,
+      power, runs) or from its columns: state and power_W are power
+      readings, energy_J energies per chunk, size_MB and time_s computing
+      times (transfers with --as transfers), run measured runs, which need
+      --request FILE.json, the request they were run with. --shape auto,
+      line, line-intercept, two-level or lines (--lines K: 2 to 4); --csv
+      prints the fitted parameters, one row per machine and parameter.
+  dlt split [FILE] [--parts N]
       Print the independent parts of the request, one compact request a
       line, each for dlt solve on any machine (a request that does not
       split prints itself). --parts N: at most N parts, each a range of
@@ -133,7 +145,14 @@ struct Args {
     parts: Option<usize>,
     /// `solve --answer-errors`.
     answer_errors: bool,
+    /// The options of a table of measurements (`--shape two-level` as
+    /// `shape`), for the model that reads it.
+    table: BTreeMap<String, String>,
 }
+
+/// The options of a verb's table of measurements; `--request` names a
+/// file, passed on as its text.
+const TABLE_OPTIONS: [&str; 5] = ["as", "shape", "lines", "latency-as", "request"];
 
 fn parse_args() -> Result<Option<Args>, Failure> {
     use lexopt::prelude::*;
@@ -149,6 +168,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         answers: None,
         parts: None,
         answer_errors: false,
+        table: BTreeMap::new(),
     };
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
@@ -167,6 +187,11 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("answer-errors") => args.answer_errors = true,
             Long("max-seconds") => args.max_seconds = Some(max_seconds(&mut parser)?),
             Long("parts") => args.parts = Some(parts(&mut parser)?),
+            Long(name) if TABLE_OPTIONS.contains(&name) => {
+                let name = name.to_string();
+                let value = parser.value()?.string().map_err(usage)?;
+                args.table.insert(name, value);
+            }
             Value(v) if args.command.is_empty() => args.command = v.string().map_err(usage)?,
             Value(v) if args.file.is_none() => args.file = Some(v.string().map_err(usage)?),
             Value(v) if args.command == "join" && args.answers.is_none() => {
@@ -270,6 +295,12 @@ fn run() -> Result<(), Failure> {
 /// Solves the request (for a model's verb: of the model `wanted.0`, the
 /// example `wanted.1` without a file) and prints or writes what was asked.
 fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
+    if !args.table.is_empty() && wanted.is_none() {
+        return Err(usage(
+            "--as, --shape, --lines, --latency-as and --request are options \
+             of a model's verb reading a table (dlt fit FILE.csv)",
+        ));
+    }
     let mut request = match (wanted, args.file.as_deref()) {
         (Some((_, example)), None) => Request::example(example)
             .ok_or_else(|| input(format!("the built-in example {example:?} is missing")))?,
@@ -277,7 +308,8 @@ fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
             let text = read_text(file)?;
             return solve_part(args, &text);
         }
-        (_, file) => read_request(file)?,
+        (Some((model, _)), file) => verb_request(args, model, file)?,
+        (None, file) => read_request(file)?,
     };
     if let Some((model, _)) = wanted.filter(|(m, _)| *m != request.model()) {
         return Err(input(format!(
@@ -291,6 +323,34 @@ fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
     }
     let response = api::run(&request, &mut Silent).map_err(input)?;
     print_response(args, &response)
+}
+
+/// The request a model's verb reads from `file`: a JSON request, or a
+/// table of measurements (CSV or TSV, anything not starting with `{`)
+/// that the model makes a request of with the table's options.
+fn verb_request(args: &Args, model: &str, file: Option<&str>) -> Result<Request, Failure> {
+    let text = read_text(file)?;
+    if text.trim_start().starts_with('{') {
+        if !args.table.is_empty() {
+            return Err(usage(
+                "--as, --shape, --lines, --latency-as and --request apply to a table \
+                 (CSV or TSV), not to a JSON request",
+            ));
+        }
+        return Request::from_json(&text).map_err(input);
+    }
+    let mut options = args.table.clone();
+    if let Some(path) = options.get("request").cloned() {
+        options.insert("request".into(), read_text(Some(&path))?);
+    }
+    let entry = registry::find(model).ok_or_else(|| input(format!("no model named {model:?}")))?;
+    let value = entry.request_from_table(&text, &options).ok_or_else(|| {
+        input(format!(
+            "dlt {} reads a JSON request, not a table of measurements",
+            args.command
+        ))
+    })?;
+    Request::from_value(value.map_err(input)?).map_err(input)
 }
 
 /// Solves a request read as `text` and prints its response; a part that

@@ -54,6 +54,13 @@ pub trait Entry: Sync {
     fn csv(&self, response: Value) -> Result<Option<String>, Error>;
     /// The page's tab.
     fn form(&self) -> Form;
+    /// A request (with its tag) made from a table of measurements
+    /// ([`Model::from_table`]); `None`: the model reads no tables.
+    fn request_from_table(
+        &self,
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Option<Result<Value, Error>>;
     /// The model's request filled from measured parameters
     /// ([`Model::calibrated`]).
     fn calibrated(&self, calibration: &Calibration) -> Option<Offer>;
@@ -241,6 +248,25 @@ impl<M: Model> Entry for Registered<M> {
 
     fn form(&self) -> Form {
         M::form()
+    }
+
+    fn request_from_table(
+        &self,
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Option<Result<Value, Error>> {
+        let request = match M::from_table(text, options)? {
+            Ok(request) => request,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut value = match serde_json::to_value(&request) {
+            Ok(value) => value,
+            Err(e) => return Some(Err(Error::Malformed(e.to_string()))),
+        };
+        if let Some(fields) = value.as_object_mut() {
+            fields.insert("model".into(), Value::String(M::NAME.into()));
+        }
+        Some(Ok(value))
     }
 
     fn calibrated(&self, calibration: &Calibration) -> Option<Offer> {

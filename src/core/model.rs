@@ -128,6 +128,18 @@ pub trait Model: 'static {
     /// The page's tab: its fields and how it shows the answer.
     fn form() -> Form;
 
+    /// A request made from one table of measurements as people keep them
+    /// (CSV or TSV text), so that `dlt VERB FILE.csv` needs no JSON; the
+    /// command line's options for it by name (`shape`, …) with their values
+    /// as typed (an option naming a file: the file's text). `None`: the
+    /// model reads no tables.
+    fn from_table(
+        _text: &str,
+        _options: &BTreeMap<String, String>,
+    ) -> Option<Result<Self::Request, Error>> {
+        None
+    }
+
     /// The exercises the model poses for a sheet (none by default).
     fn exercises() -> Vec<Template> {
         Vec::new()

@@ -37,6 +37,12 @@ pub trait Views {
 pub trait Describe {
     /// The report's blocks, in reading order.
     fn view(&self) -> Vec<Block>;
+
+    /// The report as CSV, for a report that is a table of numbers (none
+    /// by default).
+    fn csv(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The answer of a model with one report: the report and the charts drawn
@@ -64,6 +70,10 @@ impl<R: Describe> Views for Answer<R> {
 
     fn view(&self) -> Vec<Block> {
         self.report.view()
+    }
+
+    fn csv(&self) -> Option<String> {
+        self.report.csv()
     }
 }
 

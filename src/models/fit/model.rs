@@ -1,13 +1,14 @@
 //! M9 in the registry: its presets, its form and its answer.
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use serde_json::{json, Value};
 
 use super::data::{DataSet, CLUSTER, NETWORK_000, POWER_004, TWO_LEVEL_000};
-use super::report::{fit, Report};
+use super::report::{fit_tables, tables, Report};
 use super::request::{Check, Request, Shape};
-use super::table::{Measurements, Quantity};
+use super::table::{Measurements, Quantity, Table};
 use super::validity::Directory;
 use crate::core::calibration::{Latency, Targets};
 use crate::core::chart::{Axis, LineChart};
@@ -134,8 +135,9 @@ impl<C: Targets + Directory> Model for Fit<C> {
     }
 
     fn solve(request: &Request<C>, progress: &mut dyn Progress) -> Result<Output, Error> {
-        let report = fit(request, progress)?;
-        let points = |field: &str| points(request, field);
+        let tables = tables(request)?;
+        let report = fit_tables(request, &tables, progress)?;
+        let points = |field: &str| points(tables.get(field), field);
         Ok(Answer {
             charts: report.charts(&points),
             gantt: None,
@@ -147,8 +149,15 @@ impl<C: Targets + Directory> Model for Fit<C> {
         super::form::form(C::targets())
     }
 
+    fn from_table(
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Option<Result<Request<C>, Error>> {
+        Some(super::from_table::request(text, options))
+    }
+
     fn exercises() -> Vec<Template> {
-        Vec::new()
+        super::exercises::templates::<C>()
     }
 
     /// Log axes when the view asks (`{"log": true}`), without the points
@@ -176,9 +185,10 @@ fn logarithmic(chart: &LineChart) -> LineChart {
     chart
 }
 
-/// Each machine's measured `(size, y)` of a table, in the fits' order.
-fn points<C>(request: &Request<C>, field: &str) -> Vec<Vec<[f64; 2]>> {
-    let Ok(Some(table)) = request.table(field) else {
+/// Each machine's measured `(size, y)` of a table (read once, for the
+/// fits and the charts), in the fits' order.
+fn points(table: Option<&Table>, field: &str) -> Vec<Vec<[f64; 2]>> {
+    let Some(table) = table else {
         return Vec::new();
     };
     let y = match field {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::request::{Request, Shape};
 use super::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
-use super::table::Quantity;
+use super::table::{Quantity, Table};
 use super::validity::{check, Checked, Directory};
 use crate::core::calibration::{Calibration, Fitted, Powers, Targets};
 use crate::core::error::Error;
@@ -58,6 +58,35 @@ pub fn fit<C: Targets + Directory>(
     request: &Request<C>,
     progress: &mut dyn Progress,
 ) -> Result<Report, Error> {
+    fit_tables(request, &tables(request)?, progress)
+}
+
+/// The request's tables, each read once, by field.
+///
+/// # Errors
+///
+/// A table's first problem, at its field.
+pub fn tables<C>(request: &Request<C>) -> Result<BTreeMap<&'static str, Table>, Error> {
+    let mut tables = BTreeMap::new();
+    for (name, _, _) in super::request::TABLES {
+        if let Some(table) = request.table(name)? {
+            tables.insert(name, table);
+        }
+    }
+    Ok(tables)
+}
+
+/// [`fit`] with the tables already read ([`tables`]), so that the charts
+/// can use them too without reading a million rows again.
+///
+/// # Errors
+///
+/// As [`fit`].
+pub fn fit_tables<C: Targets + Directory>(
+    request: &Request<C>,
+    tables: &BTreeMap<&'static str, Table>,
+    progress: &mut dyn Progress,
+) -> Result<Report, Error> {
     let mut report = Report {
         transfers: Vec::new(),
         computation: Vec::new(),
@@ -69,17 +98,17 @@ pub fn fit<C: Targets + Directory>(
         titles: BTreeMap::new(),
         validity: None,
     };
-    if let Some(table) = request.table("transfers")? {
-        report.transfers = transfers(&table)?;
+    if let Some(table) = tables.get("transfers") {
+        report.transfers = transfers(table)?;
     }
-    if let Some(table) = request.table("computation")? {
-        report.computation = levels(request, "computation", &table, Quantity::Time)?;
+    if let Some(table) = tables.get("computation") {
+        report.computation = levels(request, "computation", table, Quantity::Time)?;
     }
-    if let Some(table) = request.table("energy")? {
-        report.energy = levels(request, "energy", &table, Quantity::Energy)?;
+    if let Some(table) = tables.get("energy") {
+        report.energy = levels(request, "energy", table, Quantity::Energy)?;
     }
-    if let Some(table) = request.table("power")? {
-        report.power = powers(&table)?;
+    if let Some(table) = tables.get("power") {
+        report.power = powers(table)?;
     }
     report.calibration = calibration(&report, request);
     for offer in C::offers(&report.calibration) {
@@ -100,7 +129,7 @@ fn under_validity(e: Error) -> Error {
 }
 
 /// Every table's machine names, in the report's order of tables.
-fn tables(report: &Report) -> [Vec<&str>; 3] {
+fn named(report: &Report) -> [Vec<&str>; 3] {
     [
         report
             .transfers
@@ -120,7 +149,7 @@ fn tables(report: &Report) -> [Vec<&str>; 3] {
 /// the order first named; else the one machine, named as the computing
 /// table (or the first table) names it.
 fn machines(report: &Report) -> Vec<String> {
-    let tables = tables(report);
+    let tables = named(report);
     let mut names: Vec<String> = Vec::new();
     for name in tables.iter().filter(|t| t.len() > 1).flatten() {
         if !names.iter().any(|n| n == name) {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::runs::runs;
 use super::table::{Measurements, Quantity, Table, TableError};
-use super::validity::{Run, Validity};
+use super::validity::{Directory, Run, Validity};
 use crate::core::calibration::Latency;
 use crate::core::count::Count;
 use crate::core::error::{Checker, Error, Invalid, Validate};
@@ -169,7 +169,7 @@ impl<C> Request<C> {
     }
 }
 
-impl<C> Validate for Request<C> {
+impl<C: Directory> Validate for Request<C> {
     fn check_into(&self, c: &mut Checker) {
         let given = TABLES
             .iter()
@@ -193,6 +193,9 @@ impl<C> Validate for Request<C> {
             Ok(Some(validity)) => {
                 let mut inner = Checker::default();
                 validity.check_into(&mut inner);
+                if let Some(e) = super::validity::request_problem::<C>(&validity) {
+                    inner.push(e);
+                }
                 for e in inner.into_errors() {
                     c.push(under("validity", e));
                 }

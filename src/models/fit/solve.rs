@@ -53,12 +53,23 @@ pub struct PowersFit {
     pub fit: PowerFit,
 }
 
-/// A fit's refusal, at the table's field and naming the machine.
-fn refused(field: &str, machine: &str, e: FitError) -> Error {
-    let text = if machine.is_empty() {
-        e.to_string()
+/// A fit's refusal, at the table's field, naming the machine and the
+/// columns fitted (`x` the sizes, `y` the quantity `y`).
+fn refused(field: &str, table: &Table, y: Quantity, machine: &str, e: FitError) -> Error {
+    let header = |q| table.column(q).map_or(String::new(), |c| c.header.clone());
+    let columns = if y == Quantity::Power {
+        format!("column `{}`", header(y))
     } else {
-        format!("machine `{machine}`: {e}")
+        format!(
+            "columns `{}` (x) and `{}` (y)",
+            header(Quantity::Size),
+            header(y)
+        )
+    };
+    let text = if machine.is_empty() {
+        format!("{columns}: {e}")
+    } else {
+        format!("machine `{machine}`, {columns}: {e}")
     };
     Error::field(field, Invalid::Text(text))
 }
@@ -80,7 +91,7 @@ pub fn transfers(table: &Table) -> Result<Vec<TransferFit>, Error> {
     let mut fits = Vec::new();
     for group in table.groups() {
         let (x, t) = samples(table, &group, Quantity::Time);
-        let fail = |e| refused("transfers", &group.machine, e);
+        let fail = |e| refused("transfers", table, Quantity::Time, &group.machine, e);
         let mut fit = line(&x, &t, true).map_err(fail)?;
         let mut note = String::new();
         if fit.intercept.is_some_and(|b| b.value < 0.0) {
@@ -113,8 +124,14 @@ pub fn levels<C>(
     let mut fits = Vec::new();
     for group in table.groups() {
         let (x, t) = samples(table, &group, y);
-        let fit = one_machine(request, &x, &t, group.machine.clone())
-            .map_err(|e| refused(field, &group.machine, e))?;
+        let fail = |e| refused(field, table, y, &group.machine, e);
+        // One load measured gives a line through the origin, but nothing
+        // shows the time grows linearly: refused like a line with an
+        // intercept.
+        if x.len() > 1 {
+            super::check::spread(&x).map_err(fail)?;
+        }
+        let fit = one_machine(request, &x, &t, group.machine.clone()).map_err(fail)?;
         fits.push(fit);
     }
     Ok(fits)
@@ -221,7 +238,8 @@ pub fn powers(table: &Table) -> Result<Vec<PowersFit>, Error> {
             .iter()
             .filter_map(|&i| Some((state(words.get(i)?), *watts.get(i)?)))
             .collect();
-        let fit = states(&readings).map_err(|e| refused("power", &group.machine, e))?;
+        let fail = |e| refused("power", table, Quantity::Power, &group.machine, e);
+        let fit = states(&readings).map_err(fail)?;
         fits.push(PowersFit {
             machine: group.machine,
             fit,

@@ -30,6 +30,16 @@ impl Table {
     pub fn from_text(text: &str) -> Result<Table, TableError> {
         super::table_text::read(text)
     }
+
+    /// The columns a CSV or TSV text's header names (name without unit,
+    /// and quantity of a numeric column), its rows left unread.
+    ///
+    /// # Errors
+    ///
+    /// An empty text, or a header the calculator cannot read.
+    pub fn header(text: &str) -> Result<Vec<(String, Option<Quantity>)>, TableError> {
+        super::table_text::header(text)
+    }
 }
 
 /// Measurements as a request carries them: a CSV or TSV text as pasted or

@@ -7,6 +7,11 @@ use std::fmt;
 
 use crate::core::error::{Error, Invalid};
 
+/// The magnitudes a measurement may have in the calculator's units (zero
+/// aside): squares and sums of a million of them stay far from overflow
+/// and underflow.
+pub const RANGE: (f64, f64) = (1e-30, 1e30);
+
 /// Where a cell is, as the user sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {
@@ -82,6 +87,18 @@ pub enum TableError {
         row: Place,
         /// The cell as written.
         text: String,
+    },
+    /// A magnitude outside [`RANGE`], where sums of squares over a million
+    /// rows would overflow or vanish.
+    OutOfRange {
+        /// The column's header.
+        column: String,
+        /// The cell's row.
+        row: Place,
+        /// The cell as written.
+        text: String,
+        /// The column's unit.
+        unit: &'static str,
     },
     /// Zero or below where only a positive value makes sense (a time, a size).
     NotPositive {
@@ -162,6 +179,17 @@ impl fmt::Display for TableError {
             TableError::UnknownUnit { column, unit, hint } => {
                 write!(f, "column `{column}`: unknown unit `{unit}`: write {hint}")
             }
+            TableError::OutOfRange {
+                column,
+                row,
+                text,
+                unit,
+            } => write!(
+                f,
+                "{row}, column `{column}`: \"{text}\" is out of the range a fit computes with \
+                 ({:e} to {:e} {unit}; write the column in another unit)",
+                RANGE.0, RANGE.1
+            ),
             TableError::Duplicate { column, first } => write!(
                 f,
                 "column `{column}` repeats column `{first}`: keep one column per quantity"

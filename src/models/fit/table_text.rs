@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::columns::{Cell, Column, Quantity, Table, Values, MAX_ROWS, TEXT_COLUMNS};
-use super::table_error::{Place, TableError};
+use super::table_error::{Place, TableError, RANGE};
 
 /// What a header says a column holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +48,9 @@ fn known_columns() -> String {
 
 /// What one header says, or why it says nothing the calculator reads.
 fn spec(header: &str) -> Result<Spec, TableError> {
-    let header = header.trim().to_string();
+    // Shortened: a header is quoted in messages (a pasted text with no line
+    // break is one header of a megabyte).
+    let header = crate::core::error::shorten(header.trim());
     let (name, unit) = split_header(&header);
     let column = header.clone();
     let blank = header.is_empty();
@@ -213,6 +215,30 @@ fn unnamed(k: usize, raw: Raw<'_>, row: Place) -> Result<(), TableError> {
     }
 }
 
+/// A numeric cell's number and, for a text, the text as written (copied
+/// only for a message: a million rows are read without an allocation per
+/// cell).
+fn parsed<'a>(
+    header: &str,
+    raw: Raw<'a>,
+    row: Place,
+) -> Result<(f64, Option<&'a str>), TableError> {
+    match raw {
+        Raw::Number(v) => Ok((v, None)),
+        Raw::Text(t) => {
+            let t = t.trim();
+            match t.parse::<f64>() {
+                Ok(v) => Ok((v, Some(t))),
+                Err(_) => Err(TableError::NotNumber {
+                    column: header.to_string(),
+                    row,
+                    text: crate::core::error::shorten(t),
+                }),
+            }
+        }
+    }
+}
+
 /// A numeric cell in its quantity's unit (`numeric`: the quantity and
 /// the factor to its unit), checked.
 fn number(
@@ -222,27 +248,24 @@ fn number(
     row: Place,
 ) -> Result<f64, TableError> {
     let column = || header.to_string();
-    let (given, text) = match raw {
-        Raw::Number(v) => (v, v.to_string()),
-        Raw::Text(t) => {
-            let t = t.trim();
-            match t.parse::<f64>() {
-                Ok(v) => (v, t.to_string()),
-                Err(_) => {
-                    let text = crate::core::error::shorten(t);
-                    return Err(TableError::NotNumber {
-                        column: column(),
-                        row,
-                        text,
-                    });
-                }
-            }
-        }
-    };
+    let (given, written) = parsed(header, raw, row)?;
+    let text = || written.map_or_else(|| given.to_string(), str::to_string);
     let value = given * factor;
     if !value.is_finite() {
         let column = column();
+        let text = text();
         return Err(TableError::NotFinite { column, row, text });
+    }
+    if value != 0.0 && !(RANGE.0..=RANGE.1).contains(&value.abs()) {
+        let column = column();
+        let text = text();
+        let unit = quantity.unit();
+        return Err(TableError::OutOfRange {
+            column,
+            row,
+            text,
+            unit,
+        });
     }
     if value < 0.0 && quantity.zero_allowed() {
         let column = column();
@@ -444,4 +467,33 @@ pub(super) fn from_columns(columns: &BTreeMap<String, Vec<Cell>>) -> Result<Tabl
         builder.push(cells, Place::Entry(i))?;
     }
     builder.finish()
+}
+
+/// The columns a CSV or TSV text's header names: each name (without its
+/// unit) and its quantity for a numeric column; the rows are not read, so
+/// that which table a text is can be told before it is read whole.
+///
+/// # Errors
+///
+/// An empty text, or a header the calculator cannot read.
+pub(super) fn header(text: &str) -> Result<Vec<(String, Option<Quantity>)>, TableError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let header = |l: &&str| !l.trim().is_empty() && !l.starts_with('#');
+    let Some(first) = text.lines().find(header) else {
+        return Err(TableError::Empty);
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter(first))
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(first.as_bytes());
+    let mut record = csv::StringRecord::new();
+    reader.read_record(&mut record).map_err(unreadable)?;
+    let specs = specs(record.iter())?;
+    Ok(specs
+        .into_iter()
+        .filter(|s| !s.blank)
+        .map(|s| (s.name, s.numeric.map(|(q, _)| q)))
+        .collect())
 }

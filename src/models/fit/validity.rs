@@ -266,6 +266,23 @@ fn inside_request(errors: Vec<Error>) -> Error {
     }
 }
 
+/// The first problem of the checked request itself (its model, its
+/// fields), so that checking a request finds what solving it would.
+pub fn request_problem<D: Directory>(validity: &Validity) -> Option<Error> {
+    let entry = match entry::<D>(&validity.request.model) {
+        Ok(entry) => entry,
+        Err(e) => return Some(e),
+    };
+    let mut fields = validity.request.fields.clone();
+    if !entry.owns_time_limit() {
+        fields.remove("max_seconds");
+    }
+    entry
+        .map_base(Value::Object(fields))
+        .err()
+        .map(inside_request)
+}
+
 /// The targets a run's changes name, checked against the base.
 fn targets(base: &dyn MapBase, run: &Run, i: usize) -> Result<Vec<(Target, f64)>, Error> {
     let parameters = base.parameters();

@@ -225,6 +225,11 @@ impl Describe for Report {
         }
         blocks
     }
+
+    /// The fitted parameters, one row per machine and parameter.
+    fn csv(&self) -> Option<String> {
+        Some(super::export::csv(self))
+    }
 }
 
 impl Report {
