@@ -1,5 +1,5 @@
 //! The fit's built-in data sets: every one is read as a user's table
-//! would be, the measured one holds `[004]`'s published figures, and the
+//! would be, the measured one holds `[1]`'s published figures, and the
 //! synthetic ones are exactly what their generator below makes from its
 //! fixed seed (run with `DLT_WRITE_FIT_DATA=1` to write them anew).
 #![cfg(not(target_arch = "wasm32"))]
@@ -22,7 +22,7 @@ fn normal(rng: &mut Rng) -> f64 {
     (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
 }
 
-/// `[000]`'s two-level computing time of a machine: `max(a1 α, a2 α + b2)`.
+/// `[3]`'s two-level computing time of a machine: `max(a1 α, a2 α + b2)`.
 fn two_level(a1: f64, ram: f64, load: f64) -> f64 {
     let a2 = a1 * (4.132 / 0.109);
     let b2 = -(a2 - a1) * ram;
@@ -32,7 +32,7 @@ fn two_level(a1: f64, ram: f64, load: f64) -> f64 {
 fn two_level_000() -> String {
     let mut rng = Rng(SEED);
     let mut csv = String::from(
-        "# Synthetic, not measured: [000]'s reference machine, t = max(0.109 a, 4.132 a - 27109) s \
+        "# Synthetic, not measured: [3]'s reference machine, t = max(0.109 a, 4.132 a - 27109) s \
          (RAM = 27109/4.023 = 6738.5 MB),\n\
          # each time times (1 + 0.03 z), z standard normal; made by tests/fit_data.rs, seed 31.\n\
          machine,size_MB,time_s\n",
@@ -48,7 +48,7 @@ fn two_level_000() -> String {
 fn network_000() -> String {
     let mut rng = Rng(SEED + 1);
     let mut csv = String::from(
-        "# Synthetic, not measured: a link with [000]'s C = 0.005 s/MB and O = 0.075 s, t = O + C x,\n\
+        "# Synthetic, not measured: a link with [3]'s C = 0.005 s/MB and O = 0.075 s, t = O + C x,\n\
          # each time times (1 + 0.03 z), z standard normal; made by tests/fit_data.rs, seed 32.\n\
          machine,size_MB,time_s\n",
     );
@@ -130,7 +130,7 @@ fn power_table_holds_the_published_figures() {
     };
     let compute = of("compute");
     assert_eq!(compute.len(), 15);
-    // [004]: P_C of 125.6–131.9 W; idle P_C/k = 73.0 W, k ≈ 1.8; hibernation 6.3 W, k ≈ 20.2.
+    // [1]: P_C of 125.6–131.9 W; idle P_C/k = 73.0 W, k ≈ 1.8; hibernation 6.3 W, k ≈ 20.2.
     let mean = compute.iter().sum::<f64>() / 15.0;
     assert!((125.6..=131.9).contains(&mean));
     assert_eq!(of("idle"), vec![73.0]);
