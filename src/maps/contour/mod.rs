@@ -73,8 +73,8 @@ pub struct Request<C> {
     pub quantity: Quantity,
     /// The values of `quantity` to draw a line at.
     pub levels: Vec<f64>,
-    /// Only these rows of the grid (a part of a split map, see
-    /// [`split`]); absent: every row.
+    /// Only these rows of the grid (a part of a map split in bands of
+    /// rows, for `dlt split`); absent: every row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<split::Rows>,
     /// Where the base's model is found.
