@@ -183,9 +183,22 @@ pub fn pair<'a, T: Clone>(
         .filter_map(move |(k, row)| Some((k, row, fits.get(if one { 0 } else { k })?)))
 }
 
-/// Fills machine rows of the shared [`Processor`] kind (a link and a
-/// processing-time function each) under `field`.
-pub fn fill_processors(
+/// `request` (a model's default) with its machine rows of the shared
+/// [`Processor`] kind (a link and a processing-time function each, in the
+/// request's `processors`, which `rows` finds) filled from `calibration`:
+/// all a model of such rows needs (M3, M4).
+pub fn with_processors<R>(
+    mut request: R,
+    rows: fn(&mut R) -> &mut Vec<Processor>,
+    calibration: &Calibration,
+) -> Option<Calibrated<R>> {
+    let mut filler = Filler::default();
+    fill_processors("processors", rows(&mut request), calibration, &mut filler);
+    filler.finish(request)
+}
+
+/// Fills machine rows of the shared [`Processor`] kind under `field`.
+fn fill_processors(
     field: &str,
     rows: &mut Vec<Processor>,
     calibration: &Calibration,

@@ -21,7 +21,6 @@
 //! Fig. 3): the split computed as if every machine ran at its core rate
 //! only, or at its out-of-core rate only, and what that split really takes.
 
-mod calibrate;
 mod error;
 mod exercises;
 mod model;

@@ -1,7 +1,7 @@
 //! M3 in the registry: its preset and its answer.
 
 use super::{Instance, Report};
-use crate::core::calibration::{Calibrated, Calibration};
+use crate::core::calibration::{with_processors, Calibrated, Calibration};
 use crate::core::error::Error;
 use crate::core::exercise::Template;
 use crate::core::form::Form;
@@ -48,7 +48,11 @@ impl Model for Hierarchical {
     }
 
     fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
-        super::calibrate::request(calibration)
+        with_processors(
+            Instance::worked_example(),
+            |i| &mut i.processors,
+            calibration,
+        )
     }
 
     fn form() -> Form {

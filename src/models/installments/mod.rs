@@ -25,7 +25,6 @@
 //! `β = max_i (Σ_j S_j − A^l_i1)/(A^l_i2 − Σ_j C_j)`, which only makes sense
 //! when numerator and denominator are positive.
 
-mod calibrate;
 mod exercises;
 mod model;
 mod view;
