@@ -320,18 +320,31 @@ fn delimiter(first_line: &str) -> u8 {
         .map_or(b',', |(d, _)| *d)
 }
 
-/// Reads a CSV or TSV text.
-pub(super) fn read(text: &str) -> Result<Table, TableError> {
+/// The text without a byte-order mark, and its header: the first line
+/// that is neither blank nor a comment.
+fn header_line(text: &str) -> Result<(&str, &str), TableError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let header = |l: &&str| !l.trim().is_empty() && !l.starts_with('#');
-    let Some(first) = text.lines().find(header) else {
-        return Err(TableError::Empty);
-    };
-    let mut reader = csv::ReaderBuilder::new()
+    let first = text.lines().find(header).ok_or(TableError::Empty)?;
+    Ok((text, first))
+}
+
+/// How a table is read: the header's delimiter, rows of any length (a
+/// ragged row is refused by the table, with its row), cells trimmed.
+fn reader_for(first: &str) -> csv::ReaderBuilder {
+    let mut builder = csv::ReaderBuilder::new();
+    builder
         .delimiter(delimiter(first))
         .has_headers(false)
         .flexible(true)
-        .trim(csv::Trim::All)
+        .trim(csv::Trim::All);
+    builder
+}
+
+/// Reads a CSV or TSV text.
+pub(super) fn read(text: &str) -> Result<Table, TableError> {
+    let (text, first) = header_line(text)?;
+    let mut reader = reader_for(first)
         .comment(Some(b'#'))
         .from_reader(text.as_bytes());
     let mut record = csv::StringRecord::new();
@@ -477,17 +490,8 @@ pub(super) fn from_columns(columns: &BTreeMap<String, Vec<Cell>>) -> Result<Tabl
 ///
 /// An empty text, or a header the calculator cannot read.
 pub(super) fn header(text: &str) -> Result<Vec<(String, Option<Quantity>)>, TableError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let header = |l: &&str| !l.trim().is_empty() && !l.starts_with('#');
-    let Some(first) = text.lines().find(header) else {
-        return Err(TableError::Empty);
-    };
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter(first))
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(first.as_bytes());
+    let (_, first) = header_line(text)?;
+    let mut reader = reader_for(first).from_reader(first.as_bytes());
     let mut record = csv::StringRecord::new();
     reader.read_record(&mut record).map_err(unreadable)?;
     let specs = specs(record.iter())?;
