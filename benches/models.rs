@@ -6,12 +6,12 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::lp::Backend;
-use dlt_calc::core::model::Model;
-use dlt_calc::core::platform::Processor;
-use dlt_calc::core::processing::{Level, ProcessingTime};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::domain::platform::Processor;
+use dlt_calc::core::domain::processing::{Level, ProcessingTime};
+use dlt_calc::core::framework::model::Model;
+use dlt_calc::core::solving::lp::Backend;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::fit;
 use dlt_calc::models::heterogeneous::{self, Algorithm, Mode, Objective, SortRule};
 use dlt_calc::models::hierarchical::{self, linear_program_with, optimal_split, Method};

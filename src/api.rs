@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use dlt_calc::api::{run, Request};
-//! use dlt_calc::core::progress::Silent;
+//! use dlt_calc::core::solving::progress::Silent;
 //!
 //! let id = dlt_calc::registry::OPENING;
 //! // cannot fail: every model has a preset, the first its tab's default.
@@ -33,21 +33,21 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::core::deadline::with_deadline;
-use crate::core::entry::Entry;
-use crate::core::error::{Error, Invalid};
-use crate::core::gantt::{Activity, ActivityStyle};
-use crate::core::lp::LpError;
-pub use crate::core::part::Part;
-use crate::core::progress::Progress;
-use crate::core::response::{Completion, Response};
+use crate::core::domain::error::{Error, Invalid};
+use crate::core::framework::entry::Entry;
+use crate::core::presentation::gantt::{Activity, ActivityStyle};
+use crate::core::presentation::response::{Completion, Response};
+use crate::core::solving::deadline::with_deadline;
+use crate::core::solving::lp::LpError;
+pub use crate::core::solving::part::Part;
+use crate::core::solving::progress::Progress;
 use crate::registry;
 
 /// The longest request the calculator reads, in bytes. Far above any real
 /// instance (a thousand machine rows is about 100 KB), yet a request with a
 /// stray 10 MB value is still read, so that its error names the field.
 pub const MAX_REQUEST_BYTES: usize = 32_000_000;
-pub use crate::core::deadline::MAX_SECONDS;
+pub use crate::core::solving::deadline::MAX_SECONDS;
 
 /// The time limit kept over a model that stops itself at `seconds` (with
 /// its own status), in case one step of it overruns: a little later, so
@@ -121,11 +121,11 @@ pub struct Tab {
     /// Its number in the course (`4` for M4), if it has one.
     pub number: Option<u8>,
     /// The tab's older id and key prefix, read in older links.
-    pub former: crate::core::model::Former,
+    pub former: crate::core::framework::model::Former,
     /// Whether the page opens with this tab.
     pub opens: bool,
     /// The form.
-    pub form: crate::core::form::Form,
+    pub form: crate::core::presentation::form::Form,
     /// The presets' names and labels (the first is the default).
     pub presets: Vec<(&'static str, &'static str)>,
 }
@@ -160,7 +160,7 @@ pub struct ExerciseKind {
 
 /// Every exercise the models pose, in the registry's order.
 pub fn exercise_kinds() -> Vec<ExerciseKind> {
-    use crate::core::exercise::Shelf;
+    use crate::core::framework::exercise::Shelf;
     registry::Models::templates()
         .into_iter()
         .map(|(model, t)| ExerciseKind {
@@ -181,10 +181,10 @@ pub fn exercise_kinds() -> Vec<ExerciseKind> {
 pub fn check_answer(
     answer: serde_json::Value,
     typed: &str,
-) -> Result<crate::core::exercise::Verdict, Error> {
-    let answer: crate::core::exercise::Answer =
+) -> Result<crate::core::framework::exercise::Verdict, Error> {
+    let answer: crate::core::framework::exercise::Answer =
         serde_json::from_value(answer).map_err(|e| Error::Malformed(e.to_string()))?;
-    Ok(crate::core::exercise::check(&answer, typed))
+    Ok(crate::core::framework::exercise::check(&answer, typed))
 }
 
 /// A row of a model's table after the user changed its `column`, with
@@ -194,7 +194,7 @@ pub fn check_answer(
 ///
 /// [`Error::Field`] for an unknown model.
 ///
-/// [`Column::fills`]: crate::core::form::Column::fills
+/// [`Column::fills`]: crate::core::presentation::form::Column::fills
 pub fn fill_row(
     model: &str,
     column: &str,
@@ -225,7 +225,7 @@ fn known() -> String {
 /// The model tagged `name`.
 fn entry(name: &str) -> Result<&'static dyn Entry, Error> {
     registry::find(name).ok_or_else(|| {
-        let name = crate::core::error::shorten(name);
+        let name = crate::core::domain::error::shorten(name);
         Error::field(
             "model",
             Invalid::UnknownModel {
@@ -344,7 +344,7 @@ impl Request {
         if let Some(fields) = value.as_object_mut() {
             fields.remove("part");
         }
-        crate::core::hash::of_json(&value)
+        crate::core::domain::hash::of_json(&value)
     }
 
     /// Sets the time limit (the command line's `--max-seconds`), unless
@@ -445,7 +445,7 @@ fn solve(request: &Request, progress: &mut dyn Progress) -> Result<Response, Err
         let response = piece.model.run(piece.body, progress)?;
         serde_json::to_value(&response).map_err(|e| Error::Malformed(e.to_string()))
     };
-    let answers = crate::core::parallel::each(pieces, answer, progress, |_, _, _| {})?;
+    let answers = crate::core::solving::parallel::each(pieces, answer, progress, |_, _, _| {})?;
     request.join(answers)
 }
 

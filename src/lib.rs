@@ -4,13 +4,13 @@
 //! machines over a network; each worker computes fast while its piece fits in
 //! core memory and far slower once it spills to disk. The calculator finds
 //! the fastest schedule, checks it with an independent
-//! [verifier](crate::core::verify), and describes it as data a chart can
-//! draw ([`gantt`](crate::core::gantt)).
+//! [verifier](crate::core::domain::verify), and describes it as data a chart can
+//! draw ([`gantt`](crate::core::presentation::gantt)).
 //!
 //! The crate is laid out as the architecture:
 //! - [`core`]: what every model shares (processing times, the
 //!   platform, schedules and their verifier, the LP adapter, errors,
-//!   progress, responses, the [`Model`](crate::core::model::Model) trait);
+//!   progress, responses, the [`Model`](crate::core::framework::model::Model) trait);
 //! - [`models`]: one folder per model (request, validation, solver, report,
 //!   presets);
 //! - [`maps`]: the isoefficiency map, Table 1 and generalised maps;
@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use dlt_calc::models::hierarchical::Instance;
-//! use dlt_calc::core::progress::Silent;
+//! use dlt_calc::core::solving::progress::Silent;
 //!
 //! let report = Instance::worked_example().solve(&mut Silent)?;
 //! assert!((report.sizes[0] - 1.25).abs() < 1e-9);
@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use dlt_calc::api::{run, Request};
-//! use dlt_calc::core::progress::Silent;
+//! use dlt_calc::core::solving::progress::Silent;
 //!
 //! let request = Request::from_json(r#"{
 //!     "model": "hierarchical",
@@ -70,4 +70,4 @@ pub mod sweep;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use crate::core::error::Error;
+pub use crate::core::domain::error::Error;

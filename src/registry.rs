@@ -7,16 +7,16 @@
 
 use serde_json::Value;
 
-use crate::core::calibration::{Calibration, Offer, Targets};
-use crate::core::entry::{Entry, Registered};
-use crate::core::error::{Error, Invalid};
-use crate::core::exercise::{Shelf, Template};
-use crate::core::map::{Catalogue, MapBase, MapPreset, Parameter};
+use crate::core::domain::error::{Error, Invalid};
+use crate::core::framework::calibration::{Calibration, Offer, Targets};
+use crate::core::framework::entry::{Entry, Registered};
+use crate::core::framework::exercise::{Shelf, Template};
+use crate::core::presentation::map::{Catalogue, MapBase, MapPreset, Parameter};
 use crate::exercises::ExerciseSheet;
 use crate::maps::contour::GeneralisedMap;
 use crate::models::fit::Fit;
 
-pub use crate::core::entry::Lookup;
+pub use crate::core::framework::entry::Lookup;
 
 /// What reads the other models through the registry, so that it cannot be
 /// listed with them in [`crate::models`] (the list would name itself): the
@@ -74,7 +74,7 @@ impl Catalogue for Models {
             None => {
                 let known: Vec<&str> = Self::mapped().into_iter().map(|(n, _)| n).collect();
                 let invalid = Invalid::UnknownModel {
-                    name: crate::core::error::shorten(name),
+                    name: crate::core::domain::error::shorten(name),
                     known: known.join(", "),
                 };
                 Err(vec![Error::field("model", invalid)])

@@ -1,7 +1,7 @@
 //! Big sweeps on many machines: a request split into parts that any
 //! `dlt solve` answers on its own (`dlt split`), and the parts' answers
 //! joined into the response the whole request gets (`dlt join`), for every
-//! model that splits ([`crate::core::model::Model::split`]).
+//! model that splits ([`crate::core::framework::model::Model::split`]).
 //!
 //! Each part carries a [`Part`] envelope with the hash of the whole
 //! request, its index and the count; its answer carries the same, so that
@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::api::{Part, Request};
-use crate::core::error::{Error, Invalid};
-use crate::core::response::Completion;
+use crate::core::domain::error::{Error, Invalid};
+use crate::core::presentation::response::Completion;
 use crate::registry;
 
 /// The parts of `request`, each a request with its envelope: the model's

@@ -11,11 +11,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::api::{self, FieldProblem, Request};
-use crate::core::chart::{Frame, LineChart};
-use crate::core::error::{shorten, Error};
-use crate::core::gantt::Gantt;
-use crate::core::progress::Progress;
-use crate::core::response::Response;
+use crate::core::domain::error::{shorten, Error};
+use crate::core::presentation::chart::{Frame, LineChart};
+use crate::core::presentation::gantt::Gantt;
+use crate::core::presentation::response::Response;
+use crate::core::solving::progress::Progress;
 use crate::plot::{self, Logical};
 use crate::registry;
 
@@ -275,7 +275,13 @@ pub fn join(request: JsValue, parts: JsValue) -> Result<JsValue, JsError> {
 /// The model that gave a response, and the response without its tag.
 fn answer_of(
     response: JsValue,
-) -> Result<(&'static dyn crate::core::entry::Entry, serde_json::Value), JsError> {
+) -> Result<
+    (
+        &'static dyn crate::core::framework::entry::Entry,
+        serde_json::Value,
+    ),
+    JsError,
+> {
     let value: serde_json::Value = from_js(response)?;
     let model = value
         .get("model")
@@ -336,7 +342,7 @@ pub fn chart_svg(chart: JsValue, width: u32, height: u32) -> Result<String, JsEr
 /// The works the tabs cite, in the order of the page's bibliography.
 #[wasm_bindgen]
 pub fn bibliography() -> Result<JsValue, JsError> {
-    to_js(&crate::core::bibliography::WORKS)
+    to_js(&crate::core::domain::bibliography::WORKS)
 }
 
 /// The build's identity (a hash of its sources, set by `make build`; `dev`
@@ -348,10 +354,10 @@ pub fn build_id() -> String {
 }
 
 /// `text` with its numbers written for reading (four significant digits,
-/// thin spaces, engineering exponents); see [`crate::core::number::readable`].
+/// thin spaces, engineering exponents); see [`crate::core::domain::number::readable`].
 #[wasm_bindgen]
 pub fn readable(text: &str) -> String {
-    crate::core::number::readable(text)
+    crate::core::domain::number::readable(text)
 }
 
 /// The calculator's version.

@@ -3,9 +3,11 @@
 //! numbers where its fields are, and says which it filled.
 
 use dlt_calc::api::{run, Request};
-use dlt_calc::core::calibration::{Calibration, Fitted, Latency, Offer, Powers, Targets};
-use dlt_calc::core::processing::{Level, ProcessingTime};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::processing::{Level, ProcessingTime};
+use dlt_calc::core::framework::calibration::{
+    Calibration, Fitted, Latency, Offer, Powers, Targets,
+};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::registry::Models;
 use serde_json::Value;
 

@@ -9,8 +9,8 @@
 mod cli_support;
 
 use dlt_calc::api::{gantt_styles, run, Request};
-use dlt_calc::core::chart::{LineChart, Style};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::presentation::chart::{LineChart, Style};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::plot::layout::{layout, pixel_lines};
 use dlt_calc::plot::looks::looks;
 use dlt_calc::plot::text::{text_height, text_width, Rect};

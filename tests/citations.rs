@@ -3,7 +3,7 @@
 //! number a tab's preset cites is one of the works that tab names.
 
 use dlt_calc::api::tabs;
-use dlt_calc::core::bibliography::WORKS;
+use dlt_calc::core::domain::bibliography::WORKS;
 
 /// The numbers in brackets in `text` (`[3] … [1]` → 3, 1); other brackets
 /// (`[s]`, `[0, 1]`) are no citation.

@@ -4,8 +4,8 @@
 //! by field.
 
 use dlt_calc::api::{exercise_kinds, run, Request};
-use dlt_calc::core::exercise::{check, Answer, Status};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::framework::exercise::{check, Answer, Status};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::exercises::Paper;
 use serde_json::{json, Value};
 
@@ -636,7 +636,7 @@ fn the_split_solution_derives_the_loads() {
         );
         assert!(text.contains("The loads add up to <i>V</i>"), "{text}");
         let (loads, _) = m2_closed_form(&e.posed.request);
-        let shown = dlt_calc::core::exercise::with_unit(loads[2], "");
+        let shown = dlt_calc::core::framework::exercise::with_unit(loads[2], "");
         assert!(
             text.contains("α<sub>3</sub> = (") && text.contains(&shown),
             "{text} lacks {shown}"

@@ -4,8 +4,8 @@
 //! force over the split for one reducer.
 
 use dlt_calc::api::{run, Request};
-use dlt_calc::core::exercise::{Answer, Posed};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::framework::exercise::{Answer, Posed};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::table1::table::PAPER;
 use serde_json::{json, Value};
 

@@ -8,7 +8,7 @@ mod cli_support;
 
 use cli_support::dlt;
 use dlt_calc::api::{run, Request};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::solving::progress::Silent;
 use serde_json::{json, Value};
 
 /// A computing-time table in a request, with `shape`.

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use dlt_calc::api::{run, Request};
-use dlt_calc::core::map::Tagged;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::presentation::map::Tagged;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::fit::validity::{check, Checked, Run, Validity};
 use dlt_calc::registry::Models;
 use dlt_calc::Error;

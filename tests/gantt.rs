@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use dlt_calc::api::gantt_styles;
-use dlt_calc::core::gantt::{Activity, Gantt, Shade};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::presentation::gantt::{Activity, Gantt, Shade};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::hierarchical::Instance;
 use dlt_calc::plot::{gantt_svg, Slot};
 use serde_json::json;
@@ -158,8 +158,8 @@ fn the_mapreduce_gantt_marks_its_gaps_with_the_count() {
 
 /// A schedule of two chunks out of core: one barely over the core memory
 /// (its time 1.0001 times the in-core time), one far over (20 times).
-fn two_chunks_out_of_core() -> dlt_calc::core::schedule::Schedule {
-    use dlt_calc::core::schedule::{Chunk, Interval, Schedule};
+fn two_chunks_out_of_core() -> dlt_calc::core::domain::schedule::Schedule {
+    use dlt_calc::core::domain::schedule::{Chunk, Interval, Schedule};
     let chunk = |machine: usize, slowdown: f64| Chunk {
         machine,
         size: 10.0,

@@ -8,8 +8,8 @@ mod rng;
 
 use rng::Rng;
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::heterogeneous::{
     Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule, Status,
 };
@@ -482,7 +482,7 @@ fn the_energy_of_the_fastest_is_the_least_among_all_fastest_schedules() {
 fn waking_below_sleeping_and_limits_on_heuristics_are_refused_by_name() {
     let mut cheap = Instance::mixed();
     cheap.machines[1].power.wake = 1.0;
-    let error = dlt_calc::core::error::Validate::check(&cheap)
+    let error = dlt_calc::core::domain::error::Validate::check(&cheap)
         .unwrap_err()
         .to_string();
     assert!(
@@ -494,7 +494,7 @@ fn waking_below_sleeping_and_limits_on_heuristics_are_refused_by_name() {
         makespan_limit: Some(2000.0),
         ..Instance::mixed()
     };
-    let error = dlt_calc::core::error::Validate::check(&limited)
+    let error = dlt_calc::core::domain::error::Validate::check(&limited)
         .unwrap_err()
         .to_string();
     assert!(
@@ -524,12 +524,12 @@ struct Watcher {
     stop_after: usize,
 }
 
-impl dlt_calc::core::progress::Progress for Watcher {
+impl dlt_calc::core::solving::progress::Progress for Watcher {
     fn report(&mut self, _: f64, _: &str) -> bool {
         self.partials < self.stop_after
     }
 
-    fn partial(&mut self, response: &dlt_calc::core::response::Response) {
+    fn partial(&mut self, response: &dlt_calc::core::presentation::response::Response) {
         assert_eq!(response.get("report").unwrap()["status"], "interrupted");
         self.partials += 1;
     }
@@ -695,8 +695,8 @@ fn table_of(
     report: &dlt_calc::models::heterogeneous::Report,
     id: &str,
 ) -> (String, Vec<String>, Vec<Vec<String>>) {
-    use dlt_calc::core::response::Describe;
-    use dlt_calc::core::view::Block;
+    use dlt_calc::core::presentation::response::Describe;
+    use dlt_calc::core::presentation::view::Block;
     report
         .view()
         .into_iter()
@@ -732,8 +732,8 @@ fn copies_of_a_row_are_named_by_row_and_copy() {
 /// The proven lower bound says which objective it bounds, in its unit.
 #[test]
 fn the_lower_bound_names_its_objective_and_unit() {
-    use dlt_calc::core::response::Describe;
-    use dlt_calc::core::view::Block;
+    use dlt_calc::core::presentation::response::Describe;
+    use dlt_calc::core::presentation::view::Block;
     for (objective, words) in [
         (Objective::Makespan, "the makespan: T ≥ "),
         (Objective::Energy, "the energy: E ≥ "),
@@ -757,7 +757,7 @@ fn the_lower_bound_names_its_objective_and_unit() {
         let note = note.expect("a bound note");
         let want = format!(
             "{words}{} {unit} with at most n = 6 chunks",
-            dlt_calc::core::number::number(bound)
+            dlt_calc::core::domain::number::number(bound)
         );
         assert!(note.contains(&want), "{note} lacks {want}");
     }
@@ -774,7 +774,7 @@ fn the_front_says_heuristics_may_send_more_chunks() {
         max_seconds: Some(600.0),
         ..Instance::mixed()
     };
-    use dlt_calc::core::model::Model;
+    use dlt_calc::core::framework::model::Model;
     let answer = dlt_calc::models::heterogeneous::Heterogeneous::solve(&request, &mut Silent)
         .expect("solves");
     let report = *answer.report;

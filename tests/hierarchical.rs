@@ -4,10 +4,10 @@
 
 mod common;
 
-use dlt_calc::core::error::Validate;
-use dlt_calc::core::platform::Processor;
-use dlt_calc::core::processing::{Level, ProcessingTime};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::error::Validate;
+use dlt_calc::core::domain::platform::Processor;
+use dlt_calc::core::domain::processing::{Level, ProcessingTime};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::hierarchical::{schedule_of, Instance};
 use dlt_calc::Error;
 

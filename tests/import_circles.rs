@@ -1,7 +1,8 @@
 //! No two source files depend on each other, directly or through others:
 //! every path a file names (`use crate::…`, `use super::…`, or a path in
 //! its code) is an edge to the file that defines it, and the graph of these
-//! edges has no circle.
+//! edges has no circle; and the files stand in layers, each naming only
+//! files of its own layer or of those below it (`LAYERS`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -12,6 +13,26 @@ use source_tree::rust_files;
 
 /// Circles allowed for now, as `"a.rs <-> b.rs"` (paths under `src`).
 const ALLOWED: &[&str] = &[];
+
+/// The crate's layers, lowest first, as path prefixes under `src`: a file
+/// may name files of its own layer and of the layers before it, never one
+/// after. `core/` is split by concern (see `core/mod.rs`); the models sit
+/// on the framework; the edges walk the registry.
+const LAYERS: &[&[&str]] = &[
+    &["core/domain/"],
+    &["core/presentation/"],
+    &["plot/"],
+    &["core/solving/"],
+    &["core/framework/"],
+    &["models/"],
+    &["maps/", "exercises/"],
+    &["registry.rs"],
+    &["sweep.rs", "api.rs"],
+    &["web.rs", "bin/", "lib.rs", "core/mod.rs"],
+];
+
+/// Edges that still run up a layer, as `"from.rs -> to.rs"`.
+const UPWARD_ALLOWED: &[&str] = &[];
 
 /// The crate's source folder.
 fn src() -> PathBuf {
@@ -330,6 +351,33 @@ fn no_import_circles_between_files() {
     assert!(
         report.is_empty(),
         "files that depend on each other (move the shared code to a lower file, or pass it in):\n{}",
+        report.join("\n")
+    );
+}
+
+/// The layer a file belongs to (its index in [`LAYERS`]).
+fn layer_of(file: &str) -> usize {
+    LAYERS
+        .iter()
+        .position(|layer| layer.iter().any(|prefix| file.starts_with(prefix)))
+        .unwrap_or_else(|| panic!("{file} is in no layer: add its folder to LAYERS"))
+}
+
+#[test]
+fn every_file_names_only_its_own_layer_or_lower() {
+    let edges = graph();
+    let mut report = Vec::new();
+    for (from, targets) in &edges {
+        for (to, path) in targets {
+            let edge = format!("{from} -> {to}");
+            if layer_of(to) > layer_of(from) && !UPWARD_ALLOWED.contains(&edge.as_str()) {
+                report.push(format!("    {edge} ({path})"));
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "files that name a layer above their own (move the code down, or pass it in):\n{}",
         report.join("\n")
     );
 }

@@ -5,10 +5,10 @@ mod common;
 
 use common::two_level_machines;
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::processing::{Level, ProcessingTime};
-use dlt_calc::core::progress::Silent;
-use dlt_calc::core::verify::{verify, Rules};
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::domain::processing::{Level, ProcessingTime};
+use dlt_calc::core::domain::verify::{verify, Rules};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::installments::{
     admissible, evaluate, heuristic, schedule, simulate, Instance, Series,
 };

@@ -1,9 +1,9 @@
 //! Isoefficiency maps, Table 1 and generalised maps.
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::error::Validate;
-use dlt_calc::core::model::Model;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::domain::error::Validate;
+use dlt_calc::core::framework::model::Model;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::maps::contour;
 use dlt_calc::maps::contour::GeneralisedMap;
 use dlt_calc::models::isoefficiency::overlay::Estimate;

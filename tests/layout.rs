@@ -108,12 +108,12 @@ const SHARED: &[&str] = &[
 /// the one file each may appear in and why.
 const SHARED_WORDS: &[(&str, &str, &str)] = &[
     (
-        "src/core/gantt.rs",
+        "src/core/presentation/gantt.rs",
         "startup",
         "the start-up activity of any machine",
     ),
     (
-        "src/core/form.rs",
+        "src/core/presentation/form.rs",
         "startup",
         "the start-up cost column of a machine table",
     ),

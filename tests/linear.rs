@@ -1,10 +1,10 @@
 //! M2 (`[1]`): the closed form against the LP, prefixes, energy.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::platform::Processor;
-use dlt_calc::core::processing::ProcessingTime;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::domain::platform::Processor;
+use dlt_calc::core::domain::processing::ProcessingTime;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::hierarchical;
 use dlt_calc::models::linear::{split, Instance, Machine, Power};
 use proptest::prelude::*;
@@ -152,7 +152,7 @@ fn best_order_is_no_worse_than_given_orders() {
     // Every sequence of distinct machines: 4 + 12 + 24 + 24.
     assert_eq!(best.orders_tried, 64);
     assert!(best.verdict.ok);
-    dlt_calc::core::permutations::for_each(4, |order| {
+    dlt_calc::core::solving::permutations::for_each(4, |order| {
         let mut given = inst.clone();
         given.best_order = false;
         given.order = Some(order.to_vec());

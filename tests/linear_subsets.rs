@@ -3,9 +3,9 @@
 //! on random heterogeneous stars with groups of identical copies.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::lp::{Cmp, Problem};
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::solving::lp::{Cmp, Problem};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::linear::{split, Instance, Machine, Objective, Power};
 
 /// A small deterministic generator (xorshift), so that every run checks
@@ -372,7 +372,7 @@ fn magnitudes_far_apart_always_give_verified_schedules() {
 #[test]
 fn a_stopped_search_returns_the_best_prefix_with_a_lower_bound() {
     struct Stop;
-    impl dlt_calc::core::progress::Progress for Stop {
+    impl dlt_calc::core::solving::progress::Progress for Stop {
         fn report(&mut self, _done: f64, _what: &str) -> bool {
             false
         }

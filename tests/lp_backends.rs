@@ -2,7 +2,7 @@
 //! failed — never two different answers. Run with `--features minilp`.
 #![cfg(all(not(target_arch = "wasm32"), feature = "minilp"))]
 
-use dlt_calc::core::lp::{Backend, Cmp, LpError, Problem};
+use dlt_calc::core::solving::lp::{Backend, Cmp, LpError, Problem};
 use proptest::prelude::*;
 
 /// A random LP: `(costs, bounds, rows)`.

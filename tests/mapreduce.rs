@@ -7,12 +7,12 @@ mod rng;
 
 use rng::Rng;
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::error::Validate;
-use dlt_calc::core::lp::{Cmp, Problem};
-use dlt_calc::core::model::Model;
-use dlt_calc::core::permutations;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::domain::error::Validate;
+use dlt_calc::core::framework::model::Model;
+use dlt_calc::core::solving::lp::{Cmp, Problem};
+use dlt_calc::core::solving::permutations;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::mapreduce::{
     list_schedule, lower_bound, rotation, verify, Instance, Job, MapReduce, Phase, Series, Shuffle,
     Transfer,
@@ -533,12 +533,12 @@ fn a_stopped_series_keeps_its_lines_so_far() {
     assert_eq!(points, 15);
     assert_eq!(report.series.len(), 2);
     // The tables and charts take a line cut short.
-    use dlt_calc::core::response::Describe;
+    use dlt_calc::core::presentation::response::Describe;
     assert!(!report.view().is_empty());
     assert_eq!(report.charts().len(), 1);
     assert!(matches!(
         i.solve(&mut |_: f64, _: &str| false),
-        Err(dlt_calc::core::error::Error::Cancelled)
+        Err(dlt_calc::core::domain::error::Error::Cancelled)
     ));
 }
 

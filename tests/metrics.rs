@@ -2,7 +2,7 @@
 //! runs, and formulas that are wrong in every way a student may type them.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::core::error::Error;
+use dlt_calc::core::domain::error::Error;
 use dlt_calc::models::metrics::{Measured, Metrics, Range, Request};
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -258,7 +258,7 @@ fn the_least_cost_optimal_time() {
 /// is found by the check, before any work (the fuzz harness's cases).
 #[test]
 fn times_that_are_not_positive_are_found_by_the_check() {
-    use dlt_calc::core::error::Validate;
+    use dlt_calc::core::domain::error::Validate;
     let mut negative = Metrics::edge_detection();
     negative.constants.insert("t_c".into(), -1.0);
     let mut infinite = Metrics::adding();
@@ -294,7 +294,7 @@ fn amdahl_fraction_stays_a_fraction() {
 /// silently shadowed or unusable (`{"e": 100}` kept Euler's e).
 #[test]
 fn constants_that_formulas_cannot_read_as_themselves_are_refused() {
-    use dlt_calc::core::error::Validate;
+    use dlt_calc::core::domain::error::Validate;
     let cases = [
         ("e", "is Euler's number e"),
         ("E", "is Euler's number e"),
@@ -461,8 +461,8 @@ fn constants_typed_as_name_value_pairs_are_read() {
 /// curves, and says when those are a sample of the range.
 #[test]
 fn the_curves_table_shows_every_p() {
-    use dlt_calc::core::response::Describe;
-    use dlt_calc::core::view::Block;
+    use dlt_calc::core::presentation::response::Describe;
+    use dlt_calc::core::presentation::view::Block;
     for (to, sample) in [(64.0, false), (1e6, true)] {
         let mut request = Metrics::adding();
         request.processors.to = to;

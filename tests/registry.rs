@@ -3,10 +3,10 @@
 //! generalised maps cover exactly the models that name map parameters.
 
 use dlt_calc::api::{gantt_styles, run, tabs, Request};
-use dlt_calc::core::entry::Entry;
-use dlt_calc::core::form::Kind;
-use dlt_calc::core::map::Catalogue;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::framework::entry::Entry;
+use dlt_calc::core::presentation::form::Kind;
+use dlt_calc::core::presentation::map::Catalogue;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::registry::{all, Models};
 use serde_json::{json, Value};
 
@@ -179,7 +179,7 @@ fn the_registry_is_in_course_order() {
 /// cited by some tab.
 #[test]
 fn every_citation_is_in_the_bibliography() {
-    use dlt_calc::core::bibliography::{work, WORKS};
+    use dlt_calc::core::domain::bibliography::{work, WORKS};
     let mut cited = std::collections::HashSet::new();
     for tab in tabs() {
         assert!(!tab.form.sources.is_empty(), "{} cites nothing", tab.model);

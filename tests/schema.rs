@@ -7,7 +7,7 @@
 mod cli_support;
 
 use cli_support::dlt;
-use dlt_calc::core::entry::Entry;
+use dlt_calc::core::framework::entry::Entry;
 use dlt_calc::registry::{all, find};
 use jsonschema::Validator;
 use serde_json::{json, Map, Value};

@@ -2,8 +2,8 @@
 //! force, the lower bound, and the reference instance.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::progress::Silent;
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::startup::{Instance, Status};
 use proptest::prelude::*;
 
@@ -315,11 +315,11 @@ fn a_long_search_shows_snapshots_and_stops_when_asked() {
     struct StopAfterSnapshots {
         snapshots: Vec<dlt_calc::models::startup::Report>,
     }
-    impl dlt_calc::core::progress::Progress for StopAfterSnapshots {
+    impl dlt_calc::core::solving::progress::Progress for StopAfterSnapshots {
         fn report(&mut self, _done: f64, _what: &str) -> bool {
             self.snapshots.len() < 2
         }
-        fn partial(&mut self, response: &dlt_calc::core::response::Response) {
+        fn partial(&mut self, response: &dlt_calc::core::presentation::response::Response) {
             assert_eq!(response.model(), "startup");
             let report = response.get("report").unwrap().clone();
             self.snapshots.push(serde_json::from_value(report).unwrap());

@@ -2,9 +2,9 @@
 //! variant of it, naming the broken rule.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::core::progress::Silent;
-use dlt_calc::core::schedule::Schedule;
-use dlt_calc::core::verify::{verify, Rules};
+use dlt_calc::core::domain::schedule::Schedule;
+use dlt_calc::core::domain::verify::{verify, Rules};
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::hierarchical::Instance;
 
 const RULES: Rules = Rules::SINGLE_INSTALLMENT;

@@ -3,8 +3,8 @@
 
 mod rng;
 
-use dlt_calc::core::count::Count;
-use dlt_calc::core::lp::{Cmp, LpError, Problem, Var, Warm};
+use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::solving::lp::{Cmp, LpError, Problem, Var, Warm};
 use dlt_calc::models::startup::{Instance, LoadLp};
 use rng::Rng;
 
@@ -40,7 +40,7 @@ fn some_of(rng: &mut Rng, vars: &[Var], share: f64, range: (f64, f64)) -> Vec<(V
 }
 
 /// The outcome of one edit, comparable between the two paths.
-fn outcome(result: Result<&dlt_calc::core::lp::Solution, LpError>) -> Result<f64, String> {
+fn outcome(result: Result<&dlt_calc::core::solving::lp::Solution, LpError>) -> Result<f64, String> {
     match result {
         Ok(solution) => Ok(solution.objective()),
         Err(LpError::Infeasible) => Err("infeasible".into()),
@@ -212,7 +212,7 @@ fn a_fix_outside_the_bounds_stays_infeasible_until_undone() {
 /// does (the solver keeps the limit its problem was built with).
 #[test]
 fn an_edit_after_the_time_limit_stops() {
-    use dlt_calc::core::deadline::with_deadline;
+    use dlt_calc::core::solving::deadline::with_deadline;
     use web_time::{Duration, Instant};
     let mut lp = Problem::new();
     let x = lp.add_var(1.0, 0.0, 10.0);

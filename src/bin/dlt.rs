@@ -6,9 +6,9 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use dlt_calc::api::{self, examples, FieldProblem, Request};
-use dlt_calc::core::entry::Entry;
-use dlt_calc::core::progress::Silent;
-use dlt_calc::core::response::Response;
+use dlt_calc::core::framework::entry::Entry;
+use dlt_calc::core::presentation::response::Response;
+use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::plot::{gantt_height, gantt_svg, lines_svg};
 use dlt_calc::{registry, sweep};
 

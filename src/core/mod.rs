@@ -1,32 +1,20 @@
-//! What every model shares: processing times, the platform, schedules and
-//! their verifier, the LP adapter, errors, progress and chart data.
+//! What every model shares, in four layers. Each layer may use the layers
+//! listed before it and nothing above it (`tests/import_circles.rs`
+//! checks this), so the domain can be read and tested without any solver,
+//! and the framework can change without touching the mathematics.
+//!
+//! - [`domain`]: numbers, counts and errors; processing times, the
+//!   platform, schedules and their verifier.
+//! - [`presentation`]: what an answer looks like, as data: forms, views,
+//!   charts, Gantt charts, maps' grids and the response every front end
+//!   reads. No drawing: that is `plot` and the page.
+//! - [`solving`]: the LP adapter, branch and bound, time limits,
+//!   progress and the pool that runs independent pieces of work.
+//! - [`framework`]: the [`Model`](framework::model::Model) trait and what
+//!   reaches the models through it (the type-erased entries, calibration,
+//!   exercises, schemas).
 
-pub mod bibliography;
-pub mod branch;
-pub mod calibration;
-pub mod chart;
-pub mod count;
-pub mod deadline;
-pub mod draw;
-pub mod entry;
-pub mod error;
-pub mod exercise;
-pub mod form;
-pub mod gantt;
-pub mod hash;
-pub mod lp;
-pub mod map;
-pub mod model;
-pub mod number;
-pub mod parallel;
-pub mod part;
-pub mod permutations;
-pub mod platform;
-pub mod processing;
-pub mod progress;
-pub mod response;
-pub mod schedule;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod schema;
-pub mod verify;
-pub mod view;
+pub mod domain;
+pub mod framework;
+pub mod presentation;
+pub mod solving;

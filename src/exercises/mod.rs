@@ -2,7 +2,7 @@
 //! and a seed; the sheet draws each exercise's numbers from the seed and
 //! its position, and computes its answer with the calculator. The same
 //! sheet gives the same exercises everywhere, so a link or a JSON file is
-//! the whole sheet. Answers are checked by [`crate::core::exercise::check`].
+//! the whole sheet. Answers are checked by [`crate::core::framework::exercise::check`].
 
 mod view;
 
@@ -11,14 +11,14 @@ use std::marker::PhantomData;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::count::{Count, MAX_COUNT};
-use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
-use crate::core::exercise::{draw_for, Posed, Shelf, Template};
-use crate::core::form::Form;
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Views;
-use crate::core::view::Block;
+use crate::core::domain::count::{Count, MAX_COUNT};
+use crate::core::domain::error::{shorten, Checker, Error, Invalid, Validate};
+use crate::core::framework::exercise::{draw_for, Posed, Shelf, Template};
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::response::Views;
+use crate::core::presentation::view::Block;
+use crate::core::solving::progress::Progress;
 
 /// The most exercises on one sheet.
 pub const MAX_ITEMS: usize = 40;

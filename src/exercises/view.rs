@@ -3,9 +3,11 @@
 
 use std::borrow::Cow;
 
-use crate::core::exercise::{Answer, Template};
-use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::view::{number, Block};
+use crate::core::framework::exercise::{Answer, Template};
+use crate::core::presentation::form::{
+    Column, Field, Form, Formula as F, Group, Kind, Layout, Rows,
+};
+use crate::core::presentation::view::{number, Block};
 
 use super::Paper;
 

@@ -1,7 +1,7 @@
 //! The models, one folder each. A model is declared once below (its
 //! folder's `mod` line) and listed once in [`LIST`] (its registry line).
 
-use crate::core::entry::{Entry, Registered};
+use crate::core::framework::entry::{Entry, Registered};
 
 pub mod fit;
 pub mod heterogeneous;

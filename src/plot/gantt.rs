@@ -9,9 +9,11 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::drawing;
 use super::layout::{ticks, Ticks};
 use super::text::{text_height, text_width, Fonts};
-use crate::core::chart::Axis;
-use crate::core::error::Error;
-use crate::core::gantt::{slowdown_colour, Activity, ActivityStyle, Gantt, Shade, SLOWDOWN_SCALE};
+use crate::core::domain::error::Error;
+use crate::core::presentation::chart::Axis;
+use crate::core::presentation::gantt::{
+    slowdown_colour, Activity, ActivityStyle, Gantt, Shade, SLOWDOWN_SCALE,
+};
 
 /// How the chart draws each activity: the shared kinds' styles, then the
 /// model's own (the binding module and the command line look it up).

@@ -15,7 +15,7 @@ use super::place::{
 pub use super::text::Fonts;
 use super::text::{shortened, text_height, text_width, wrap, Rect};
 use super::ticks::tick_labels;
-use crate::core::chart::{Axis, Frame, LineChart, Style};
+use crate::core::presentation::chart::{Axis, Frame, LineChart, Style};
 
 /// The ticks of one axis: values and their labels.
 #[derive(Debug, Clone, PartialEq)]
@@ -430,7 +430,7 @@ mod tests {
     /// drawn, not a panic or an endless loop.
     #[test]
     fn extreme_values_are_laid_out() {
-        use crate::core::chart::Line;
+        use crate::core::presentation::chart::Line;
         let cases = [
             (Axis::log("x (s)"), vec![[1e-300, 1e-300], [1e300, 1e300]]),
             (

@@ -9,8 +9,8 @@ use super::drawing;
 use super::layout::{layout, pixel_lines, Layout};
 use super::looks::{marker_points, Look, Marker};
 use super::place::Legend;
-use crate::core::chart::{Frame, LineChart, Style};
-use crate::core::error::Error;
+use crate::core::domain::error::Error;
+use crate::core::presentation::chart::{Frame, LineChart, Style};
 
 /// The least distance between two markers along a line, in pixels.
 const MARKER_SPACING: i32 = 36;

@@ -2,7 +2,7 @@
 //! name (a map's level) its own colour and marker, computed lines solid,
 //! estimates and bounds dashed and thin (a style no computed line has).
 
-use crate::core::chart::{LineChart, Style};
+use crate::core::presentation::chart::{LineChart, Style};
 
 /// Colours of successive names (red, green, blue).
 pub const PALETTE: [(u8, u8, u8); 10] = [
@@ -140,7 +140,7 @@ pub fn marker_points(points: &[(i32, i32)], every: bool, spacing: i32) -> Vec<(i
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::chart::{Axis, Line};
+    use crate::core::presentation::chart::{Axis, Line};
 
     /// Twelve levels, each drawn below and above, with an estimate each:
     /// twelve distinct looks, the same for a level's two lines, and the

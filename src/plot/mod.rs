@@ -18,9 +18,9 @@ pub use logical::{buffer_size, Logical};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::core::chart::LineChart;
-use crate::core::error::Error;
-use crate::core::gantt::Gantt;
+use crate::core::domain::error::Error;
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::gantt::Gantt;
 
 /// Turns a plotters error into ours.
 pub(crate) fn drawing<E: std::error::Error + Send + Sync>(

@@ -6,7 +6,7 @@
 
 use super::looks::Look;
 use super::text::{text_height, text_width, Fonts, Rect};
-use crate::core::chart::{Frame, LineChart, Style};
+use crate::core::presentation::chart::{Frame, LineChart, Style};
 
 /// A label written at a line's end, in its box.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,7 +221,7 @@ pub fn place_labels(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::chart::{Axis, Line};
+    use crate::core::presentation::chart::{Axis, Line};
 
     fn frame() -> Frame {
         Frame {

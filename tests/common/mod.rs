@@ -1,7 +1,7 @@
 //! Random machines for the property tests of several models.
 
-use dlt_calc::core::platform::Processor;
-use dlt_calc::core::processing::{Level, ProcessingTime};
+use dlt_calc::core::domain::platform::Processor;
+use dlt_calc::core::domain::processing::{Level, ProcessingTime};
 use proptest::prelude::*;
 
 /// Between `1` and `max - 1` two-level machines: start-up in `0..3`, rate

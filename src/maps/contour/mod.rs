@@ -1,6 +1,6 @@
 //! Generalised maps (`[1]`): lines of equal efficiency, speedup, makespan
 //! or energy over any two parameters of any model that names them
-//! ([`crate::core::model::Model::map_parameters`]), the others fixed.
+//! ([`crate::core::framework::model::Model::map_parameters`]), the others fixed.
 //!
 //! The quantity is computed on a grid (linear or geometric per axis) and
 //! the lines are traced by marching squares, interpolating linearly inside
@@ -25,14 +25,14 @@ mod view;
 
 pub use model::{GeneralisedMap, Output};
 
-use crate::core::chart::{Axis, Line, LineChart};
-use crate::core::count::Count;
-use crate::core::error::{shorten, Checker, Error, Invalid, Validate};
-pub use crate::core::map::Quantity;
-use crate::core::map::{Cache, Catalogue, MapBase, Tagged, Target};
-use crate::core::model::hand_out;
-use crate::core::parallel;
-use crate::core::progress::Progress;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{shorten, Checker, Error, Invalid, Validate};
+use crate::core::framework::model::hand_out;
+use crate::core::presentation::chart::{Axis, Line, LineChart};
+pub use crate::core::presentation::map::Quantity;
+use crate::core::presentation::map::{Cache, Catalogue, MapBase, Tagged, Target};
+use crate::core::solving::parallel;
+use crate::core::solving::progress::Progress;
 use crate::plot::ticks::tick_labels;
 use march::march;
 

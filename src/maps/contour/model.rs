@@ -5,14 +5,14 @@ use std::marker::PhantomData;
 use serde::{Deserialize, Serialize};
 
 use super::{Contour, Request};
-use crate::core::chart::LineChart;
-use crate::core::error::Error;
-use crate::core::form::Form;
-use crate::core::map::Catalogue;
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Views;
-use crate::core::view::Block;
+use crate::core::domain::error::Error;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::form::Form;
+use crate::core::presentation::map::Catalogue;
+use crate::core::presentation::response::Views;
+use crate::core::presentation::view::Block;
+use crate::core::solving::progress::Progress;
 
 /// A generalised map (`[1]`): lines of equal value over two parameters
 /// of any model of the catalogue `C`.

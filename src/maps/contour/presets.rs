@@ -3,9 +3,9 @@
 use std::marker::PhantomData;
 
 use super::{AxisRange, Request};
-use crate::core::count::Count;
-use crate::core::map::{Catalogue, MapAxis, MapPreset};
-use crate::core::model::Preset;
+use crate::core::domain::count::Count;
+use crate::core::framework::model::Preset;
+use crate::core::presentation::map::{Catalogue, MapAxis, MapPreset};
 
 impl From<MapAxis> for AxisRange {
     fn from(axis: MapAxis) -> AxisRange {

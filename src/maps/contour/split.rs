@@ -12,9 +12,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Contour, Request, BAND_ROWS};
-use crate::core::count::Count;
-use crate::core::error::{Checker, Invalid};
-use crate::core::map::Catalogue;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Invalid};
+use crate::core::presentation::map::Catalogue;
 
 /// Grid rows `from` up to (not including) `to`, counted from the first
 /// `y` value; `from` a multiple of the band height (4).
@@ -60,7 +60,8 @@ impl<C: Catalogue> Request<C> {
             return Vec::new();
         };
         let parameters = base.parameters();
-        let Some(y) = crate::core::map::Target::of(&parameters, &self.y.parameter) else {
+        let Some(y) = crate::core::presentation::map::Target::of(&parameters, &self.y.parameter)
+        else {
             return Vec::new();
         };
         let height = self.y.values(parameters[y.parameter].whole).len();

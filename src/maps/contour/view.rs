@@ -1,9 +1,9 @@
 //! Generalised maps on the page: the form and the summary.
 
 use super::Contour;
-use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
-use crate::core::map::Parameter;
-use crate::core::view::{gap, Block};
+use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
+use crate::core::presentation::map::Parameter;
+use crate::core::presentation::view::{gap, Block};
 
 /// The fields of one axis.
 fn axis(axis: &'static str, legend: &'static str, suggestions: Vec<(String, String)>) -> Group {

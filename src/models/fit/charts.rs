@@ -6,7 +6,7 @@ use super::report::Report;
 use super::request::Shape;
 use super::solve::LevelsFit;
 use super::validity::Checked;
-use crate::core::chart::{Axis, Line, LineChart, Style};
+use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
 
 /// The most samples a chart draws per machine (every `k`-th beyond).
 pub const MAX_DRAWN: usize = 2000;

@@ -10,13 +10,13 @@ use super::knee::two_level;
 use super::line::line;
 use super::validity::{check, Directory, Run, Validity};
 use super::Fit;
-use crate::core::calibration::Targets;
-use crate::core::draw::Draw;
-use crate::core::error::Error;
-use crate::core::exercise::{figure, with_unit, Answer, Posed, Template};
-use crate::core::map::Tagged;
-use crate::core::model::tagged;
-use crate::core::progress::Silent;
+use crate::core::domain::error::Error;
+use crate::core::framework::calibration::Targets;
+use crate::core::framework::exercise::{figure, with_unit, Answer, Posed, Template};
+use crate::core::framework::model::tagged;
+use crate::core::presentation::draw::Draw;
+use crate::core::presentation::map::Tagged;
+use crate::core::solving::progress::Silent;
 
 /// The exercises M9 poses.
 pub fn templates<C: Targets + Directory>() -> Vec<Template> {

@@ -1,7 +1,7 @@
 //! M9 on the page: a text area per table of measurements, how to fit
 //! them, and the runs to check a model against.
 
-use crate::core::form::{Field, Form, Formula, Group, Kind, Layout};
+use crate::core::presentation::form::{Field, Form, Formula, Group, Kind, Layout};
 
 /// How the parameters are found, for "About the model".
 const ABOUT: &[Formula] = &[

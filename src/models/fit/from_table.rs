@@ -9,10 +9,10 @@ use serde_json::Value;
 
 use super::request::{Check, Request};
 use super::table::{Measurements, Quantity, Table};
-use crate::core::calibration::Latency;
-use crate::core::count::Count;
-use crate::core::error::{Error, Invalid};
-use crate::core::map::Tagged;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Error, Invalid};
+use crate::core::framework::calibration::Latency;
+use crate::core::presentation::map::Tagged;
 
 /// The kinds of table a text may be, as the option `as` names them.
 pub const KINDS: [&str; 5] = ["computation", "transfers", "energy", "power", "runs"];

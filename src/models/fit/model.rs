@@ -10,15 +10,15 @@ use super::report::{fit_tables, tables, Report};
 use super::request::{Check, Request, Shape};
 use super::table::{Measurements, Quantity, Table};
 use super::validity::Directory;
-use crate::core::calibration::{Latency, Targets};
-use crate::core::chart::{Axis, LineChart};
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::map::Tagged;
-use crate::core::model::{Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Answer;
+use crate::core::domain::error::Error;
+use crate::core::framework::calibration::{Latency, Targets};
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Model, Preset};
+use crate::core::presentation::chart::{Axis, LineChart};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::map::Tagged;
+use crate::core::presentation::response::Answer;
+use crate::core::solving::progress::Progress;
 
 /// M9: the models' parameters from a user's measurements, and the models
 /// checked against measured runs (`[1]` §2, `[4]`, `[3]`), over the

@@ -10,10 +10,10 @@ use super::request::{Request, Shape};
 use super::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
 use super::table::{Quantity, Table};
 use super::validity::{check, Checked, Directory};
-use crate::core::calibration::{Calibration, Fitted, Powers, Targets};
-use crate::core::error::Error;
-use crate::core::processing::{Level, ProcessingTime};
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::domain::processing::{Level, ProcessingTime};
+use crate::core::framework::calibration::{Calibration, Fitted, Powers, Targets};
+use crate::core::solving::progress::Progress;
 
 /// Every fit of a request, and where its numbers go.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use super::runs::runs;
 use super::table::{Measurements, Quantity, Table, TableError};
 use super::validity::{Directory, Run, Validity};
-use crate::core::calibration::Latency;
-use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid, Validate};
-use crate::core::map::Tagged;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Error, Invalid, Validate};
+use crate::core::framework::calibration::Latency;
+use crate::core::presentation::map::Tagged;
 
 /// The form fitted to computing times.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -103,7 +103,7 @@ fn twice(table: &Table, name: &str, row: Place) -> TableError {
 /// A run whose rows give different loads.
 fn mixed(table: &Table, name: &str, row: Place, first: f64, load: f64) -> TableError {
     let column = header(table, Quantity::Size);
-    let n = crate::core::number::number;
+    let n = crate::core::domain::number::number;
     TableError::Unreadable {
         row: Some(row),
         why: format!(

@@ -10,7 +10,7 @@ use super::piecewise::{k_lines, LinesFit};
 use super::power::{states, PowerFit, State};
 use super::request::{Request, Shape};
 use super::table::{Group, Quantity, Table};
-use crate::core::error::{Error, Invalid};
+use crate::core::domain::error::{Error, Invalid};
 
 /// A transfer fit of one machine's link: `t = latency + C x`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::core::error::{Error, Invalid};
+use crate::core::domain::error::{Error, Invalid};
 
 /// The magnitudes a measurement may have in the calculator's units (zero
 /// aside): squares and sums of a million of them stay far from overflow
@@ -202,7 +202,7 @@ impl fmt::Display for TableError {
 impl TableError {
     /// The message of a problem with a cell, a row or the whole table.
     fn fmt_cell(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = crate::core::number::number;
+        let n = crate::core::domain::number::number;
         match self {
             TableError::NotNumber { column, row, text } => write!(
                 f,

@@ -50,7 +50,7 @@ fn known_columns() -> String {
 fn spec(header: &str) -> Result<Spec, TableError> {
     // Shortened: a header is quoted in messages (a pasted text with no line
     // break is one header of a megabyte).
-    let header = crate::core::error::shorten(header.trim());
+    let header = crate::core::domain::error::shorten(header.trim());
     let (name, unit) = split_header(&header);
     let column = header.clone();
     let blank = header.is_empty();
@@ -232,7 +232,7 @@ fn parsed<'a>(
                 Err(_) => Err(TableError::NotNumber {
                     column: header.to_string(),
                     row,
-                    text: crate::core::error::shorten(t),
+                    text: crate::core::domain::error::shorten(t),
                 }),
             }
         }
@@ -289,8 +289,8 @@ fn number(
 /// A text cell, trimmed and not empty.
 fn text(spec: &Spec, raw: Raw<'_>, row: Place) -> Result<String, TableError> {
     let text = match raw {
-        Raw::Text(t) => crate::core::error::shorten(t.trim()),
-        Raw::Number(v) => crate::core::number::number(v),
+        Raw::Text(t) => crate::core::domain::error::shorten(t.trim()),
+        Raw::Number(v) => crate::core::domain::number::number(v),
     };
     if text.is_empty() {
         let column = spec.header.clone();
@@ -430,7 +430,7 @@ fn unreadable(e: csv::Error) -> TableError {
     let row = e.position().map(|p| Place::Line(p.line() as usize));
     TableError::Unreadable {
         row,
-        why: crate::core::error::shorten(&e.to_string()),
+        why: crate::core::domain::error::shorten(&e.to_string()),
     }
 }
 

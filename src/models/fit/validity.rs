@@ -18,11 +18,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::core::entry::Entry;
-use crate::core::error::{Checker, Error, Invalid, Validate};
-use crate::core::gantt::{Activity, Gantt};
-use crate::core::map::{Cache, MapBase, MapQuantity, Parameter, Quantity, Tagged, Target};
-use crate::core::progress::Progress;
+use crate::core::domain::error::{Checker, Error, Invalid, Validate};
+use crate::core::framework::entry::Entry;
+use crate::core::presentation::gantt::{Activity, Gantt};
+use crate::core::presentation::map::{
+    Cache, MapBase, MapQuantity, Parameter, Quantity, Tagged, Target,
+};
+use crate::core::solving::progress::Progress;
 
 /// The most runs one check compares.
 pub const MAX_RUNS: usize = 1000;
@@ -250,7 +252,7 @@ fn entry<D: Directory>(model: &str) -> Result<&'static dyn Entry, Error> {
     found.or_else(former).copied().ok_or_else(|| {
         let known: Vec<&str> = all.iter().map(|e| e.name()).collect();
         let invalid = Invalid::UnknownModel {
-            name: crate::core::error::shorten(model),
+            name: crate::core::domain::error::shorten(model),
             known: known.join(", "),
         };
         Error::field("request.model", invalid)
@@ -259,7 +261,7 @@ fn entry<D: Directory>(model: &str) -> Result<&'static dyn Entry, Error> {
 
 /// The errors of the request, their paths inside the check's `request`.
 fn inside_request(errors: Vec<Error>) -> Error {
-    let first = crate::core::entry::first(errors);
+    let first = crate::core::framework::entry::first(errors);
     match first {
         Error::Field { field, invalid } => Error::field(format!("request.{field}"), invalid),
         other => other,
@@ -299,7 +301,7 @@ fn targets(base: &dyn MapBase, run: &Run, i: usize) -> Result<Vec<(Target, f64)>
         let field = format!("runs[{i}].set.{name}");
         let Some(target) = Target::of(&parameters, name) else {
             let invalid = Invalid::UnknownParameter {
-                name: crate::core::error::shorten(name),
+                name: crate::core::domain::error::shorten(name),
                 known: known(),
             };
             return Err(Error::field(field, invalid));
@@ -325,7 +327,7 @@ fn predict(
 ) -> Result<Prediction, Error> {
     let settings = targets(base, run, i)?;
     let body = base.request_at(&settings).map_err(|errors| {
-        let first = crate::core::entry::first(errors);
+        let first = crate::core::framework::entry::first(errors);
         let why = ValidityProblem::Invalidates(first.to_string());
         Error::field(format!("runs[{i}].set"), why.into())
     })?;

@@ -7,8 +7,8 @@ use super::report::Report;
 use super::request::Shape;
 use super::solve::{LevelsFit, PowersFit, TransferFit};
 use super::validity::Checked;
-use crate::core::response::Describe;
-use crate::core::view::{cut, number, Block};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{cut, number, Block};
 
 /// `value unit [low–high]`.
 fn estimate(e: &Estimate, unit: &str) -> String {

@@ -4,8 +4,8 @@
 //! sleep power is the one measured in the row's mode.
 
 use super::{Instance, Machine};
-use crate::core::calibration::{pair, Calibrated, Calibration, Filler, Fitted};
-use crate::core::count::Count;
+use crate::core::domain::count::Count;
+use crate::core::framework::calibration::{pair, Calibrated, Calibration, Filler, Fitted};
 
 /// The mixed cluster with the measured numbers put in.
 pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {

@@ -1,10 +1,10 @@
 //! The heterogeneous cluster's own kinds of invalid value, behind the
-//! shared [`Invalid::Own`](crate::core::error::Invalid::Own).
+//! shared [`Invalid::Own`](crate::core::domain::error::Invalid::Own).
 
 use std::fmt;
 
-use crate::core::error::Invalid;
-use crate::core::number::human as n;
+use crate::core::domain::error::Invalid;
+use crate::core::domain::number::human as n;
 
 /// What only this model finds wrong with a request.
 #[derive(Debug, Clone, PartialEq)]

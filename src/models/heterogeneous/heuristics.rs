@@ -29,7 +29,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use super::instance::{default_least, SortRule, Worker};
 use super::plan::Plan;
 use super::sequence::Solved;
-use crate::core::draw::Draw;
+use crate::core::presentation::draw::Draw;
 
 /// How a heuristic sizes its chunks.
 #[derive(Debug, Clone, PartialEq)]

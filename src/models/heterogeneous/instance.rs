@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::HeterogeneousInvalid;
-use crate::core::count::Count;
-use crate::core::error::{Checker, Invalid, Validate};
-use crate::core::processing::check_two_lines;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Invalid, Validate};
+use crate::core::domain::processing::check_two_lines;
 
 /// The most machines, with counts expanded (the heuristics' limit).
 pub const MAX_MACHINES: usize = 10_000;
@@ -471,7 +471,7 @@ impl Instance {
             || self.algorithm == Algorithm::Compare
             || self.objective == Objective::Pareto;
         if exact && total > MAX_EXACT_MACHINES && total <= MAX_MACHINES {
-            let total = crate::core::number::count(total);
+            let total = crate::core::domain::number::count(total);
             let why = if self.objective == Objective::Pareto {
                 // Whatever the algorithm: the heuristics only add points.
                 format!(
@@ -536,8 +536,8 @@ impl Instance {
                 Invalid::TooMuchWork(format!(
                     "a heuristic would send up to {} chunks (load over the smallest chunk), \
                      more than {}; use a smaller load, larger RAM or a larger min_chunk",
-                    crate::core::number::human(chunks.round()),
-                    crate::core::number::human(MAX_HEURISTIC_CHUNKS)
+                    crate::core::domain::number::human(chunks.round()),
+                    crate::core::domain::number::human(MAX_HEURISTIC_CHUNKS)
                 )),
             );
         }

@@ -1,8 +1,8 @@
 //! M7's maps worth a preset of the generalised maps.
 
 use super::{Heterogeneous, Instance, Objective};
-use crate::core::count::Count;
-use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
+use crate::core::domain::count::Count;
+use crate::core::presentation::map::{MapAxis, MapPreset, Quantity, Tagged};
 use crate::models::startup;
 
 /// The 100-machine cluster's iso-energy lines, and M5's machines with

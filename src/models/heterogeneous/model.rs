@@ -4,19 +4,19 @@ use std::collections::BTreeMap;
 
 use super::instance::{Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule};
 use super::Report;
-use crate::core::calibration::{Calibrated, Calibration};
-use crate::core::count::Count;
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::gantt::{Activity, ActivityStyle};
-use crate::core::map::{
+use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
+use crate::core::domain::number::number;
+use crate::core::framework::calibration::{Calibrated, Calibration};
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::gantt::{Activity, ActivityStyle};
+use crate::core::presentation::map::{
     Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity, RowParameter,
 };
-use crate::core::model::{Former, Model, Preset};
-use crate::core::number::number;
-use crate::core::progress::{Progress, Silent};
-use crate::core::response::Answer;
+use crate::core::presentation::response::Answer;
+use crate::core::solving::progress::{Progress, Silent};
 
 /// M7: heterogeneous machines with sleep modes, time and energy (`[4]`).
 #[derive(Debug)]

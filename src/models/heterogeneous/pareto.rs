@@ -9,8 +9,8 @@
 //! beats in both criteria are dropped.
 
 use super::error::HeterogeneousInvalid;
-use crate::core::error::Error;
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::solving::progress::Progress;
 
 use super::heuristics::Found;
 use super::instance::{Algorithm, Instance};

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::instance::Worker;
-use crate::core::schedule::{Chunk, Interval, Schedule};
+use crate::core::domain::schedule::{Chunk, Interval, Schedule};
 
 /// The decisions of a schedule.
 #[derive(Debug, Clone, PartialEq)]

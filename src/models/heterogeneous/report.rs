@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::schedule::Schedule;
-use crate::core::verify::Verdict;
+use crate::core::domain::schedule::Schedule;
+use crate::core::domain::verify::Verdict;
 
 use super::energy::EnergyParts;
 use super::instance::Objective;

@@ -10,7 +10,7 @@
 //! in order of first use loses nothing). The least bound of the open nodes
 //! is a lower bound on every schedule not yet seen, so the gap is proven at
 //! every moment; the search stops when it is below the requested gap, at
-//! the time limit or when cancelled (the engine is `core::branch`).
+//! the time limit or when cancelled (the engine is `core::solving::branch`).
 //!
 //! **Splitting on a machine's use.** The relaxation wakes a machine new to
 //! the prefix in part (`z = κ/r` of its wake-up time and energy), which is
@@ -35,12 +35,12 @@
 
 use web_time::Instant;
 
-pub(crate) use crate::core::branch::Ending;
-use crate::core::branch::{best_first, fractional_count, split_pays, Tree};
-use crate::core::error::Error;
-use crate::core::parallel;
-use crate::core::progress::Progress;
-use crate::core::response::Response;
+use crate::core::domain::error::Error;
+use crate::core::presentation::response::Response;
+pub(crate) use crate::core::solving::branch::Ending;
+use crate::core::solving::branch::{best_first, fractional_count, split_pays, Tree};
+use crate::core::solving::parallel;
+use crate::core::solving::progress::Progress;
 
 use super::sequence::{Frame, Goal, Limits, Solved, Uses};
 
@@ -344,7 +344,7 @@ pub(crate) fn search(
     };
     // Criteria are never negative: 0 bounds them when the LP fails.
     let root = tree.nodes(vec![(Vec::new(), Uses::default())], 0.0, true);
-    let engine = crate::core::branch::Stop {
+    let engine = crate::core::solving::branch::Stop {
         gap: stop.gap,
         deadline: stop.deadline,
         what: "sequences (best first)",

@@ -35,8 +35,8 @@
 //! time one machine takes for an equal share `V/m`, energies of that time
 //! at the sum of all powers.
 
-use crate::core::error::Error;
-use crate::core::lp::{Cmp, LpError, Problem, Solution, Var};
+use crate::core::domain::error::Error;
+use crate::core::solving::lp::{Cmp, LpError, Problem, Solution, Var};
 
 use super::energy::EnergyParts;
 use super::instance::{Instance, Originator, Worker};

@@ -4,11 +4,11 @@
 use web_time::Instant;
 
 use super::error::HeterogeneousInvalid;
-use crate::core::error::{Error, Validate};
-use crate::core::model::Model;
-use crate::core::progress::{Progress, Silent};
-use crate::core::response::Response;
-use crate::core::verify::Verdict;
+use crate::core::domain::error::{Error, Validate};
+use crate::core::domain::verify::Verdict;
+use crate::core::framework::model::Model;
+use crate::core::presentation::response::Response;
+use crate::core::solving::progress::{Progress, Silent};
 
 use super::heuristics::{ranking, simulate, Found, Sizing};
 use super::instance::{Algorithm, Instance, Objective, SortRule, DEFAULT_GAP, DEFAULT_SECONDS};

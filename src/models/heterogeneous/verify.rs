@@ -15,7 +15,7 @@
 //! energy `1e-9 ·` the recomputed energy (plus `1e-9 ·` the makespan at
 //! the sum of all powers, for round-off in the times).
 
-use crate::core::verify::Verdict;
+use crate::core::domain::verify::Verdict;
 
 use super::instance::{Instance, Worker};
 use super::plan::Plan;

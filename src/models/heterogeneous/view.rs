@@ -5,12 +5,14 @@ use super::instance::Objective;
 use super::report::{Report, Status};
 use super::Instance;
 use super::Output;
-use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Row};
-use crate::core::response::Answer;
-use crate::core::response::Describe;
-use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
+use crate::core::presentation::form::{
+    Column, Field, Form, Formula as F, Group, Kind, Layout, Rows,
+};
+use crate::core::presentation::gantt::{Activity, ActivityStyle, Bar, Gantt, Row};
+use crate::core::presentation::response::Answer;
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
 /// The most machines the Gantt chart draws (the first ones).
 const GANTT_ROWS: usize = 24;

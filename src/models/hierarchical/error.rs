@@ -1,10 +1,10 @@
 //! The memory hierarchy model's own kind of invalid value, behind the
-//! shared [`Invalid::Own`](crate::core::error::Invalid::Own).
+//! shared [`Invalid::Own`](crate::core::domain::error::Invalid::Own).
 
 use std::fmt;
 
-use crate::core::error::Invalid;
-use crate::core::number::human as n;
+use crate::core::domain::error::Invalid;
+use crate::core::domain::number::human as n;
 
 /// The memory caps cannot hold the whole load.
 #[derive(Debug, Clone, PartialEq)]

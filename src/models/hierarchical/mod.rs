@@ -32,12 +32,12 @@ pub use view::two_level_columns;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::error::{Checker, Error, Invalid, Validate};
-use crate::core::platform::{check_order, check_processors, Processor};
-use crate::core::processing::{Level, ProcessingTime};
-use crate::core::progress::Progress;
-use crate::core::schedule::{Chunk, Interval, MachineUse, Schedule};
-use crate::core::verify::{verify, Rules, Verdict};
+use crate::core::domain::error::{Checker, Error, Invalid, Validate};
+use crate::core::domain::platform::{check_order, check_processors, Processor};
+use crate::core::domain::processing::{Level, ProcessingTime};
+use crate::core::domain::schedule::{Chunk, Interval, MachineUse, Schedule};
+use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::solving::progress::Progress;
 
 mod split;
 
@@ -169,7 +169,7 @@ impl Instance {
         let mut best: Option<(f64, Vec<usize>, Split)> = None;
         let mut tried = 0;
         let mut outcome = Ok(());
-        crate::core::permutations::for_each(self.processors.len(), |order| {
+        crate::core::solving::permutations::for_each(self.processors.len(), |order| {
             let split = match optimal_split(&self.processors, self.load, order) {
                 Ok(split) => split,
                 Err(e) => {

@@ -27,9 +27,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::schedule_of;
-use crate::core::error::Error;
-use crate::core::lp::{Backend, Cmp, Problem};
-use crate::core::platform::Processor;
+use crate::core::domain::error::Error;
+use crate::core::domain::platform::Processor;
+use crate::core::solving::lp::{Backend, Cmp, Problem};
 
 /// How a split was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

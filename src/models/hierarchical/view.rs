@@ -1,9 +1,13 @@
 //! M3 on the page: the form and the report's layout.
 
 use super::{Method, Report};
-use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::response::Describe;
-use crate::core::view::{cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::presentation::form::{
+    Column, Field, Form, Formula as F, Group, Kind, Layout, Rows,
+};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{
+    cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN,
+};
 
 /// The columns of a machine with a core and an out-of-core level (also
 /// M4's).

@@ -4,12 +4,12 @@
 use serde_json::{json, Value};
 
 use super::{Installments, Instance, Report};
-use crate::core::draw::Draw;
-use crate::core::error::Error;
-use crate::core::exercise::{count, request, with_unit, Answer, Posed, Template};
-use crate::core::model::tagged;
-use crate::core::number::number;
-use crate::core::progress::Silent;
+use crate::core::domain::error::Error;
+use crate::core::domain::number::number;
+use crate::core::framework::exercise::{count, request, with_unit, Answer, Posed, Template};
+use crate::core::framework::model::tagged;
+use crate::core::presentation::draw::Draw;
+use crate::core::solving::progress::Silent;
 
 /// The exercises M4 poses.
 pub fn templates() -> Vec<Template> {

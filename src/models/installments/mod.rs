@@ -34,14 +34,14 @@ pub use model::{Installments, Output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::chart::{Axis, Line, LineChart};
-use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid, Validate};
-use crate::core::number::human;
-use crate::core::platform::{check_processors, Processor};
-use crate::core::progress::{Progress, Silent};
-use crate::core::schedule::{Chunk, Interval, Schedule};
-use crate::core::verify::{verify, Rules, Verdict};
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Error, Invalid, Validate};
+use crate::core::domain::number::human;
+use crate::core::domain::platform::{check_processors, Processor};
+use crate::core::domain::schedule::{Chunk, Interval, Schedule};
+use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::presentation::chart::{Axis, Line, LineChart};
+use crate::core::solving::progress::{Progress, Silent};
 use crate::models::hierarchical;
 
 /// The most machines.
@@ -175,7 +175,7 @@ impl Instance {
     /// core `0 + 1e−3 x`, out-of-core `−9.9e6 + 0.1 x` (swap point `1e8`),
     /// heuristic `β = 1e4`; the series compares with `β = 5`.
     pub fn figure_10() -> Instance {
-        use crate::core::processing::{Level, ProcessingTime};
+        use crate::core::domain::processing::{Level, ProcessingTime};
         let machine = Processor {
             startup: 1e-3,
             rate: 9.99e-5,

@@ -1,14 +1,14 @@
 //! M4 in the registry: its preset and its answer.
 
 use super::{Instance, Report};
-use crate::core::calibration::{with_processors, Calibrated, Calibration};
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::gantt::Gantt;
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Answer;
+use crate::core::domain::error::Error;
+use crate::core::framework::calibration::{with_processors, Calibrated, Calibration};
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::gantt::Gantt;
+use crate::core::presentation::response::Answer;
+use crate::core::solving::progress::Progress;
 
 /// M4: equal chunks in round robin (`[2]`).
 #[derive(Debug)]

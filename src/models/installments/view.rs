@@ -1,9 +1,9 @@
 //! M4 on the page: the form and the report's layout.
 
 use super::Report;
-use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::response::Describe;
-use crate::core::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout, Rows};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
 use crate::models::hierarchical::two_level_columns;
 
 /// The M4 tab.

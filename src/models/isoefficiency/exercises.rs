@@ -7,10 +7,10 @@ use serde_json::Value;
 
 use super::overlay::{approximation, Bounds};
 use super::Request;
-use crate::core::draw::Draw;
-use crate::core::error::Error;
-use crate::core::exercise::{figure, with_unit, Answer, Posed, Template};
-use crate::core::model::tagged;
+use crate::core::domain::error::Error;
+use crate::core::framework::exercise::{figure, with_unit, Answer, Posed, Template};
+use crate::core::framework::model::tagged;
+use crate::core::presentation::draw::Draw;
 use crate::models::startup::Startup;
 
 /// The exercises the isoefficiency map poses.
@@ -36,7 +36,7 @@ pub fn templates() -> Vec<Template> {
 /// The reference machines of `[3]` with at most `n` chunks.
 fn reference(chunks: u64) -> Request {
     Request {
-        chunks: crate::core::count::Count(chunks),
+        chunks: crate::core::domain::count::Count(chunks),
         ..Request::reference()
     }
 }

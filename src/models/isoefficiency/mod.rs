@@ -41,12 +41,12 @@ use std::sync::Mutex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid, Validate};
-use crate::core::model::hand_out;
-use crate::core::parallel;
-use crate::core::progress::Progress;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Error, Invalid, Validate};
+use crate::core::framework::model::hand_out;
+use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
+use crate::core::solving::parallel;
+use crate::core::solving::progress::Progress;
 use crate::models::startup::{self, Instance};
 
 pub use model::{IsoefficiencyMap, MapOutput};

@@ -4,15 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Map, Request};
-use crate::core::chart::LineChart;
-use crate::core::count::Count;
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Views;
-use crate::core::view::Block;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::form::Form;
+use crate::core::presentation::response::Views;
+use crate::core::presentation::view::Block;
+use crate::core::solving::progress::Progress;
 use serde_json::Value;
 
 /// M6: the isoefficiency map of M5 (`[3]`), `m` across, `V` up.

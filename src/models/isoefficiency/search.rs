@@ -11,8 +11,8 @@
 //! bisection step when the bracket does not halve; both stop once the
 //! bracket is narrower than the load tolerance.
 
-use crate::core::error::Error;
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::solving::progress::Progress;
 
 use crate::models::startup::probe::{Point, Probe};
 

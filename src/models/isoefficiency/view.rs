@@ -2,9 +2,9 @@
 //! the pointer.
 
 use super::{Map, Request};
-use crate::core::count::Count;
-use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
-use crate::core::view::{gap, number, Block};
+use crate::core::domain::count::Count;
+use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
+use crate::core::presentation::view::{gap, number, Block};
 use crate::models::startup::model_groups;
 
 /// The fields the map and Table 1 share.

@@ -4,8 +4,8 @@
 //! one-line fit even when the data support two levels.
 
 use super::{Instance, Power};
-use crate::core::calibration::{pair, Calibrated, Calibration, Filler};
-use crate::core::count::Count;
+use crate::core::domain::count::Count;
+use crate::core::framework::calibration::{pair, Calibrated, Calibration, Filler};
 
 /// The energy preset with the measured numbers put in.
 pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {

@@ -1,7 +1,7 @@
 //! Linear DLT's maps worth a preset of the generalised maps.
 
 use super::{Instance, Linear};
-use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
+use crate::core::presentation::map::{MapAxis, MapPreset, Quantity, Tagged};
 
 /// `[1]`'s maps: efficiency over `A` and `C`, energy over `m` and `k`.
 pub fn presets() -> Vec<MapPreset> {

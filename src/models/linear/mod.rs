@@ -40,13 +40,13 @@ pub use model::{Linear, Output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::chart::{Axis, Line, LineChart};
-use crate::core::count::Count;
-use crate::core::error::{Checker, Invalid, Validate};
-use crate::core::platform::{check_order, Processor};
-use crate::core::processing::ProcessingTime;
-use crate::core::schedule::{Chunk, Interval, Schedule};
-use crate::core::verify::Verdict;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Invalid, Validate};
+use crate::core::domain::platform::{check_order, Processor};
+use crate::core::domain::processing::ProcessingTime;
+use crate::core::domain::schedule::{Chunk, Interval, Schedule};
+use crate::core::domain::verify::Verdict;
+use crate::core::presentation::chart::{Axis, Line, LineChart};
 
 /// The most machines an instance may have (after expanding `count`).
 pub const MAX_MACHINES: usize = 1_000_000;

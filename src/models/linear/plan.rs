@@ -10,8 +10,8 @@
 
 use super::subset::Run;
 use super::Machine;
-use crate::core::error::Error;
-use crate::core::lp::{Cmp, Problem};
+use crate::core::domain::error::Error;
+use crate::core::solving::lp::{Cmp, Problem};
 
 /// The machines a schedule uses, in serving order.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,11 +9,11 @@ use super::{
     as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine,
     Objective, Power, Report, SeriesPoint, Skipped, MAX_SCHEDULE, MAX_SERIES_POINTS,
 };
-use crate::core::error::{Error, Invalid, Validate};
-use crate::core::platform::Processor;
-use crate::core::progress::Progress;
-use crate::core::schedule::Schedule;
-use crate::core::verify::{verify, Rules, Verdict};
+use crate::core::domain::error::{Error, Invalid, Validate};
+use crate::core::domain::platform::Processor;
+use crate::core::domain::schedule::Schedule;
+use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::solving::progress::Progress;
 
 /// The most runs of skipped machines the report explains.
 const MAX_EXPLAINED: usize = 20;
@@ -397,7 +397,7 @@ fn note(active: usize, machines: usize, bounded: bool, instance: &Instance) -> O
              {within}{}.",
             instance.deadline.map_or(String::new(), |d| format!(
                 " that finish by {}",
-                crate::core::number::number(d)
+                crate::core::domain::number::number(d)
             ))
         )),
         Objective::Time => (active < machines).then(|| {
@@ -429,7 +429,7 @@ fn explain(served: &[&Machine], chosen: &Chosen, load: f64, makespan: f64) -> Ve
             format!(
                 "serving it too, all finishing together, would take {} (+{:.3} %): its \
                  start-up and channel time cost more than its share saves",
-                crate::core::number::number(t),
+                crate::core::domain::number::number(t),
                 (t / makespan - 1.0) * 100.0
             )
         } else {

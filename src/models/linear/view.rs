@@ -1,9 +1,11 @@
 //! M2 on the page: the form and the report's layout.
 
 use super::{Energy, Report};
-use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::response::Describe;
-use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::presentation::form::{
+    Column, Field, Form, Formula as F, Group, Kind, Layout, Rows,
+};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
 /// The M2 tab.
 pub fn form() -> Form {

@@ -3,9 +3,9 @@
 
 use super::shuffle::Shuffle;
 use super::{list_schedule, lower_bound, rotation, verify, Job};
-use crate::core::error::Error;
-use crate::core::lp::LpError;
-use crate::core::verify::Verdict;
+use crate::core::domain::error::Error;
+use crate::core::domain::verify::Verdict;
+use crate::core::solving::lp::LpError;
 
 /// The shorter of the two schedules, with a proven lower bound.
 #[derive(Debug, Clone)]

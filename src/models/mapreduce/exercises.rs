@@ -7,11 +7,13 @@ use serde_json::{json, Value};
 
 use super::series::plateau;
 use super::{Instance, MapReduce, Report};
-use crate::core::draw::Draw;
-use crate::core::error::Error;
-use crate::core::exercise::{figure, request, with_unit, worth_asking, Answer, Posed, Template};
-use crate::core::model::tagged;
-use crate::core::progress::Silent;
+use crate::core::domain::error::Error;
+use crate::core::framework::exercise::{
+    figure, request, with_unit, worth_asking, Answer, Posed, Template,
+};
+use crate::core::framework::model::tagged;
+use crate::core::presentation::draw::Draw;
+use crate::core::solving::progress::Silent;
 
 /// The exercises M8 poses.
 pub fn templates() -> Vec<Template> {

@@ -3,7 +3,7 @@
 //! last rows of each when there are many.
 
 use super::{Instance, Job, Report};
-use crate::core::gantt::{Activity, ActivityStyle, Bar, Gantt, Gap, Row, Shade};
+use crate::core::presentation::gantt::{Activity, ActivityStyle, Bar, Gantt, Gap, Row, Shade};
 
 /// Mapping a chunk.
 const MAP: Activity = Activity::named("map");

@@ -1,7 +1,7 @@
 //! MapReduce's map worth a preset of the generalised maps.
 
 use super::{Instance, MapReduce};
-use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
+use crate::core::presentation::map::{MapAxis, MapPreset, Quantity, Tagged};
 
 /// `[1]`'s reference: speedup over `m` and `γ` (`r = ℓ = 100`), where the
 /// lines bend as `γ` grows: `γ` decides how far mappers pay.

@@ -96,10 +96,10 @@ pub use verify::verify;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::count::Count;
-use crate::core::error::{Checker, Invalid, Validate};
-use crate::core::schedule::Interval;
-use crate::core::verify::Verdict;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Invalid, Validate};
+use crate::core::domain::schedule::Interval;
+use crate::core::domain::verify::Verdict;
 
 /// The most mappers (each is a column of the LP).
 pub const MAX_MAPPERS: usize = 20_000;
@@ -331,7 +331,7 @@ impl Validate for Instance {
         }
         let transfers = self.mappers.get().saturating_mul(self.reducers.get());
         if transfers > MAX_TRANSFERS {
-            use crate::core::number::count;
+            use crate::core::domain::number::count;
             let (m, r) = (self.mappers.get(), self.reducers.get());
             let why = format!(
                 "{} mappers × {} reducers is {} transfers, the limit is {}",

@@ -1,17 +1,17 @@
 //! M8 in the registry: its presets and its answer.
 
 use super::{Instance, Report, Series};
-use crate::core::count::Count;
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::gantt::{Activity, ActivityStyle};
-use crate::core::map::{
+use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{hand_out, Former, Model, Preset};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::gantt::{Activity, ActivityStyle};
+use crate::core::presentation::map::{
     Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity,
 };
-use crate::core::model::{hand_out, Former, Model, Preset};
-use crate::core::progress::{Progress, Silent};
-use crate::core::response::Answer;
+use crate::core::presentation::response::Answer;
+use crate::core::solving::progress::{Progress, Silent};
 
 /// M8: MapReduce as a divisible load (`[1]`).
 #[derive(Debug)]

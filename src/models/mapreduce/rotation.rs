@@ -40,8 +40,8 @@
 
 use super::shuffle::{normalised, Shuffle, Transfer};
 use super::Job;
-use crate::core::error::Error;
-use crate::core::lp::{Cmp, Problem, Var};
+use crate::core::domain::error::Error;
+use crate::core::solving::lp::{Cmp, Problem, Var};
 
 /// The groups of mappers, as index ranges, first (possibly smaller) group
 /// first.

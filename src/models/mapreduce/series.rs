@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 
 use super::best::schedule;
 use super::{Instance, Job, Series};
-use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Invalid};
-use crate::core::number::number;
-use crate::core::parallel;
-use crate::core::progress::Progress;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Error, Invalid};
+use crate::core::domain::number::number;
+use crate::core::solving::parallel;
+use crate::core::solving::progress::Progress;
 
 /// One solve of a series.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -354,7 +354,7 @@ fn check_lines(instance: &Instance, s: &Series, c: &mut Checker) {
         for &m in [counts[0], to].iter() {
             let mut at = request.clone();
             at.mappers = Count::from(m);
-            let problems = crate::core::error::Validate::problems(&at);
+            let problems = crate::core::domain::error::Validate::problems(&at);
             if let Some(problem) = problems.into_iter().next() {
                 let why = format!(
                     "with {parameter} = {} and m = {m}: {problem}",

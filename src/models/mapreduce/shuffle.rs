@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Job;
-use crate::core::schedule::Interval;
+use crate::core::domain::schedule::Interval;
 
 /// One shuffle transfer: mapper `mapper` sends its piece for reducer
 /// `reducer` from `start` to `end`.

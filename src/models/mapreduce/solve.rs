@@ -4,11 +4,11 @@
 use super::best::schedule;
 use super::series::{plateau, series};
 use super::{Instance, Report};
-use crate::core::error::Error;
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::solving::progress::Progress;
 
 impl Instance {
-    /// Solves a request that [`crate::core::error::Validate::check`]
+    /// Solves a request that [`crate::core::domain::error::Validate::check`]
     /// accepted.
     ///
     /// # Errors

@@ -17,8 +17,8 @@
 use super::shuffle::{Shuffle, Transfer};
 use super::{lower_bound, Job};
 // Violations are sentences: numbers in the one format of messages.
-use crate::core::number::human as number;
-use crate::core::verify::{Verdict, RELATIVE_TOLERANCE};
+use crate::core::domain::number::human as number;
+use crate::core::domain::verify::{Verdict, RELATIVE_TOLERANCE};
 
 /// Checks `shuffle` for `job`, with the bisection width `channels` as given
 /// in the request.

@@ -1,10 +1,10 @@
 //! M8 on the page: the form, the report's layout and the series' charts.
 
 use super::Report;
-use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
-use crate::core::response::Describe;
-use crate::core::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
+use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{cut, gap, number, Block, VerdictLine, ROWS_SHOWN};
 
 /// The M8 tab.
 pub fn form() -> Form {

@@ -13,8 +13,8 @@
 
 use super::error::FormulaProblem;
 use super::{CurvePoint, Formula, IsoPoint, Isoefficiency, MinTime, Range};
-use crate::core::error::Error;
-use crate::core::number::{human, number};
+use crate::core::domain::error::Error;
+use crate::core::domain::number::{human, number};
 
 /// The most points of a curve over `p`.
 pub const MAX_POINTS: usize = 200;

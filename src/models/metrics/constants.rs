@@ -59,7 +59,7 @@ pub fn pairs(text: &str) -> Result<BTreeMap<String, f64>, String> {
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
-        let short = crate::core::error::shorten(pair);
+        let short = crate::core::domain::error::shorten(pair);
         let Some((name, value)) = pair.split_once(['=', ':']) else {
             return Err(format!("cannot read `{short}`: write {FORMS}"));
         };
@@ -67,14 +67,14 @@ pub fn pairs(text: &str) -> Result<BTreeMap<String, f64>, String> {
         let value: f64 = value.trim().parse().map_err(|_| {
             format!(
                 "the value of `{}`, `{}`, is not a number: write {FORMS}",
-                crate::core::error::shorten(&name),
-                crate::core::error::shorten(value.trim())
+                crate::core::domain::error::shorten(&name),
+                crate::core::domain::error::shorten(value.trim())
             )
         })?;
         if out.insert(name.clone(), value).is_some() {
             return Err(format!(
                 "gives `{}` twice: name each constant once",
-                crate::core::error::shorten(&name)
+                crate::core::domain::error::shorten(&name)
             ));
         }
     }

@@ -1,9 +1,9 @@
 //! The metrics' own kind of invalid value, behind the shared
-//! [`Invalid::Own`](crate::core::error::Invalid::Own).
+//! [`Invalid::Own`](crate::core::domain::error::Invalid::Own).
 
 use std::fmt;
 
-use crate::core::error::Invalid;
+use crate::core::domain::error::Invalid;
 
 /// A formula that cannot be read or evaluated: what is wrong and where, in
 /// words.

@@ -10,11 +10,11 @@ use super::analysis::isoefficiency;
 use super::formula::Formula;
 use super::measured::analyse;
 use super::{Measured, Metrics, Range};
-use crate::core::draw::Draw;
-use crate::core::error::Error;
-use crate::core::exercise::{times, with_unit, Answer, Posed, Template};
-use crate::core::model::tagged;
-use crate::core::number::number;
+use crate::core::domain::error::Error;
+use crate::core::domain::number::number;
+use crate::core::framework::exercise::{times, with_unit, Answer, Posed, Template};
+use crate::core::framework::model::tagged;
+use crate::core::presentation::draw::Draw;
 
 /// The exercises M1 poses.
 pub fn templates() -> Vec<Template> {

@@ -60,8 +60,12 @@ impl Formula {
         constants: &BTreeMap<String, f64>,
     ) -> Result<Formula, String> {
         let rewritten = rewrite(text, with_p, constants)?;
-        let expr = exmex::parse::<f64>(&rewritten)
-            .map_err(|e| format!("cannot be read ({})", crate::core::error::shorten(e.msg())))?;
+        let expr = exmex::parse::<f64>(&rewritten).map_err(|e| {
+            format!(
+                "cannot be read ({})",
+                crate::core::domain::error::shorten(e.msg())
+            )
+        })?;
         let slots = expr
             .var_names()
             .iter()
@@ -76,7 +80,10 @@ impl Formula {
             .iter()
             .filter_map(|name| {
                 let value = constants.get(name.as_str())?;
-                Some(format!("{name} = {}", crate::core::number::number(*value)))
+                Some(format!(
+                    "{name} = {}",
+                    crate::core::domain::number::number(*value)
+                ))
             })
             .collect();
         Ok(Formula {
@@ -347,7 +354,7 @@ fn function(name: &str, at: usize) -> Result<&'static str, String> {
         let known: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
         return Err(format!(
             "unknown function `{}` at {at} (the functions are {})",
-            crate::core::error::shorten(name),
+            crate::core::domain::error::shorten(name),
             known.join(", ")
         ));
     };
@@ -438,7 +445,7 @@ fn variable(
             return Err(format!(
                 "unknown name `{}` at {at} (the variables are W, or n, {}and the request's \
                  constants{hint})",
-                crate::core::error::shorten(name),
+                crate::core::domain::error::shorten(name),
                 if with_p { "p, " } else { "" }
             ));
         }
@@ -506,7 +513,7 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, String> {
             let x: f64 = literal.parse().map_err(|_| {
                 format!(
                     "`{}` at {at} is not a number",
-                    crate::core::error::shorten(&literal)
+                    crate::core::domain::error::shorten(&literal)
                 )
             })?;
             out.push((Token::Number(x), at));

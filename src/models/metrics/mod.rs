@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 pub use formula::Formula;
 pub use model::{Metrics, Output};
 
-use crate::core::error::{Checker, Error, Invalid, Validate};
+use crate::core::domain::error::{Checker, Error, Invalid, Validate};
 use error::{FormulaProblem, RunsProblem};
 
 /// The most processors of a range.
@@ -177,7 +177,7 @@ impl Request {
             format!(
                 "the term {text} of T_p gives {:.0} % of T_o at p = {}",
                 100.0 * c / overhead,
-                crate::core::number::number(p)
+                crate::core::domain::number::number(p)
             )
         })
     }
@@ -275,7 +275,7 @@ fn check_measured(c: &mut Checker, measured: &[Measured]) {
                     "repeats p = {} of run R{} (measured[{first}]): give one time per \
                      processor count (the mean of repeated runs, say); repeated counts are \
                      refused, not merged",
-                    crate::core::number::human(m.p),
+                    crate::core::domain::number::human(m.p),
                     first + 1
                 );
                 first_of.insert(m.p.to_bits(), first);
@@ -313,7 +313,7 @@ fn check_isospeed(c: &mut Checker, s: &Isospeed) {
                 "lists {} marked speeds, but the {which} system has p = {} processors: give \
                  one speed per processor",
                 speeds.len(),
-                crate::core::number::human(p)
+                crate::core::domain::number::human(p)
             );
             c.fail(format!("isospeed.{path}"), RunsProblem(why).into());
         }
@@ -502,8 +502,8 @@ impl Request {
         } else {
             let why = format!(
                 "is not a positive time at W = {} (got {}{})",
-                crate::core::number::human(self.work),
-                crate::core::number::human(t),
+                crate::core::domain::number::human(self.work),
+                crate::core::domain::number::human(t),
                 serial.with_constants()
             );
             Err(Error::field("serial", FormulaProblem(why).into()))

@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 
 use super::{Measured, Range, Report, Request};
-use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Answer;
+use crate::core::domain::error::Error;
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::response::Answer;
+use crate::core::solving::progress::Progress;
 
 /// M1: speedup, efficiency, cost, isoefficiency, Karp–Flatt and the
 /// scalability laws (`[5]`).

@@ -1,9 +1,11 @@
 //! M1 on the page: the form and the report's layout.
 
 use super::Report;
-use crate::core::form::{Column, Field, Form, Formula as F, Group, Kind, Layout, Rows};
-use crate::core::response::Describe;
-use crate::core::view::{number, Block};
+use crate::core::presentation::form::{
+    Column, Field, Form, Formula as F, Group, Kind, Layout, Rows,
+};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{number, Block};
 
 /// The M1 tab.
 pub fn form() -> Form {
@@ -176,7 +178,7 @@ impl Report {
                 number(c.speedup),
                 number(c.efficiency),
                 number(c.overhead),
-                crate::core::view::percent(c.overhead / c.cost)
+                crate::core::presentation::view::percent(c.overhead / c.cost)
             ),
         ))
     }

@@ -3,7 +3,7 @@
 //! and its latency as the per-message cost `O` or the start-up `S`.
 
 use super::Instance;
-use crate::core::calibration::{Calibrated, Calibration, Filler};
+use crate::core::framework::calibration::{Calibrated, Calibration, Filler};
 
 /// The reference instance with the first machine's measured numbers.
 pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {

@@ -5,12 +5,12 @@
 use serde_json::{json, Value};
 
 use super::{Instance, Report, Startup};
-use crate::core::draw::Draw;
-use crate::core::error::Error;
-use crate::core::exercise::{request, with_unit, Answer, Posed, Template};
-use crate::core::model::tagged;
-use crate::core::number::number;
-use crate::core::progress::Silent;
+use crate::core::domain::error::Error;
+use crate::core::domain::number::number;
+use crate::core::framework::exercise::{request, with_unit, Answer, Posed, Template};
+use crate::core::framework::model::tagged;
+use crate::core::presentation::draw::Draw;
+use crate::core::solving::progress::Silent;
 
 /// The exercises M5 poses.
 pub fn templates() -> Vec<Template> {
@@ -122,7 +122,7 @@ fn efficiency(d: &mut Draw) -> Result<Posed, Error> {
             format!(
                 "The fastest schedule: <i>T</i>({m},{n},<i>V</i>) = {} (proven gap {}).",
                 with_unit(r.makespan, "s"),
-                crate::core::view::gap(r.gap)
+                crate::core::presentation::view::gap(r.gap)
             ),
             format!(
                 "<i>e</i> = {} / ({m} · {}) = {}.",

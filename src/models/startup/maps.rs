@@ -1,7 +1,7 @@
 //! M5's map worth a preset of the generalised maps.
 
 use super::{Instance, Startup};
-use crate::core::map::{MapAxis, MapPreset, Quantity, Tagged};
+use crate::core::presentation::map::{MapAxis, MapPreset, Quantity, Tagged};
 
 /// The reference instance: efficiency over `C` and `V` at `m = 8`.
 pub fn presets() -> Vec<MapPreset> {

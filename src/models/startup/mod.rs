@@ -52,13 +52,13 @@ pub use view::model_groups;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::count::Count;
-use crate::core::error::{Checker, Error, Validate};
-use crate::core::platform::Processor;
-use crate::core::processing::{check_two_lines, Level, ProcessingTime};
-use crate::core::progress::Progress;
-use crate::core::schedule::{MachineUse, Schedule};
-use crate::core::verify::{verify, Rules, Verdict};
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Checker, Error, Validate};
+use crate::core::domain::platform::Processor;
+use crate::core::domain::processing::{check_two_lines, Level, ProcessingTime};
+use crate::core::domain::schedule::{MachineUse, Schedule};
+use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::solving::progress::Progress;
 
 pub use sequence::{LoadLp, Solved};
 
@@ -120,7 +120,7 @@ pub enum Status {
     /// Stopped at the time limit; the gap bounds the distance to the optimum.
     StoppedAtTime,
     /// Interrupted: cancelled by the caller, or a snapshot of a search still
-    /// running ([`crate::core::progress::Progress::partial`]); the gap bounds the
+    /// running ([`crate::core::solving::progress::Progress::partial`]); the gap bounds the
     /// distance to the optimum.
     Interrupted,
 }

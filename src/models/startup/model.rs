@@ -3,18 +3,18 @@
 
 use super::probe::Probe;
 use super::{Instance, Report};
-use crate::core::calibration::{Calibrated, Calibration};
-use crate::core::count::Count;
-use crate::core::error::Error;
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::gantt::Gantt;
-use crate::core::map::{
+use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
+use crate::core::framework::calibration::{Calibrated, Calibration};
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::form::Form;
+use crate::core::presentation::gantt::Gantt;
+use crate::core::presentation::map::{
     Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity,
 };
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Answer;
+use crate::core::presentation::response::Answer;
+use crate::core::solving::progress::Progress;
 
 /// M5: multi-installment with machine start-up and memory hierarchy
 /// (`[3]`).

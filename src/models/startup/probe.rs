@@ -14,9 +14,9 @@
 
 use std::collections::HashMap;
 
-use crate::core::count::Count;
-use crate::core::error::Error;
-use crate::core::error::Validate;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
+use crate::core::domain::error::Validate;
 use crate::models::startup::Instance;
 use crate::models::startup::LoadLp;
 
@@ -142,7 +142,7 @@ impl Probe {
         };
         let report = instance.solve_from(
             Some(&point.round_robin()),
-            &mut crate::core::progress::Silent,
+            &mut crate::core::solving::progress::Silent,
         )?;
         self.lps += report.lps;
         let lower = (point.makespan * (1.0 - point.gap)).max(report.lower_bound);
@@ -337,7 +337,7 @@ impl RoundRobins<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::progress::Silent;
+    use crate::core::solving::progress::Silent;
 
     /// Where every chunk fits in RAM the root bound alone certifies a map
     /// point: the machines share the channel (the `q` smallest starts of

@@ -17,8 +17,8 @@
 //! without), and branching on the disjunction gains at most a fifth of the
 //! gap per level (`docs/startup.md` has the figures).
 
-use crate::core::error::Error;
-use crate::core::lp::{Cmp, LpError, Problem, Var, Warm};
+use crate::core::domain::error::Error;
+use crate::core::solving::lp::{Cmp, LpError, Problem, Var, Warm};
 
 use super::{Instance, Solved};
 
@@ -438,7 +438,7 @@ impl BoundLp {
                 cutoff,
             }
             .relaxation()),
-            Err(crate::core::lp::LpError::Infeasible) => Ok(Relaxation::pruned(cutoff)),
+            Err(crate::core::solving::lp::LpError::Infeasible) => Ok(Relaxation::pruned(cutoff)),
             Err(e) => Err(e.into()),
         }
     }

@@ -42,11 +42,13 @@
 //! search in about 500 LPs, where without the split it stood at 0.012 %
 //! after 10 s.
 
-use crate::core::branch::{best_first, fractional_count, split_pays, Ended, Ending, Stop, Tree};
-use crate::core::error::Error;
-use crate::core::model::hand_out;
-use crate::core::parallel;
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::framework::model::hand_out;
+use crate::core::solving::branch::{
+    best_first, fractional_count, split_pays, Ended, Ending, Stop, Tree,
+};
+use crate::core::solving::parallel;
+use crate::core::solving::progress::Progress;
 
 use super::relax::{Chunks, Kept, Relaxation};
 use super::{Instance, Solved};

@@ -25,9 +25,9 @@
 //! out ("at most `n` chunks", unless exactly `n` are asked for): never
 //! longer than the LP's `T`.
 
-use crate::core::error::Error;
-use crate::core::lp::{Cmp, Problem, Var, Warm};
-use crate::core::schedule::{Chunk, Interval, Schedule};
+use crate::core::domain::error::Error;
+use crate::core::domain::schedule::{Chunk, Interval, Schedule};
+use crate::core::solving::lp::{Cmp, Problem, Var, Warm};
 
 use super::Instance;
 

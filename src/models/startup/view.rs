@@ -1,9 +1,11 @@
 //! M5 on the page: the form and the report's layout.
 
 use super::{Report, Status};
-use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
-use crate::core::response::Describe;
-use crate::core::view::{gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN};
+use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
+use crate::core::presentation::response::Describe;
+use crate::core::presentation::view::{
+    gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN,
+};
 
 /// The fields of the start-up model's processing time and network (also
 /// the maps'), with `chunks` among them when `with_chunks`.

@@ -8,13 +8,13 @@ mod view;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::chart::LineChart;
-use crate::core::error::Error;
-use crate::core::form::Form;
-use crate::core::model::{Former, Model, Preset};
-use crate::core::progress::Progress;
-use crate::core::response::Views;
-use crate::core::view::Block;
+use crate::core::domain::error::Error;
+use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::form::Form;
+use crate::core::presentation::response::Views;
+use crate::core::presentation::view::Block;
+use crate::core::solving::progress::Progress;
 use crate::models::isoefficiency::{view::per_machine_count, Request};
 
 pub use table::Table;

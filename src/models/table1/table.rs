@@ -9,12 +9,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::chart::{Axis, Line, LineChart, Style};
-use crate::core::count::Count;
-use crate::core::error::{Error, Validate};
-use crate::core::model::hand_out;
-use crate::core::parallel;
-use crate::core::progress::Progress;
+use crate::core::domain::count::Count;
+use crate::core::domain::error::{Error, Validate};
+use crate::core::framework::model::hand_out;
+use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
+use crate::core::solving::parallel;
+use crate::core::solving::progress::Progress;
 use crate::models::startup::Status;
 
 use crate::models::isoefficiency::{search, Request};
@@ -142,7 +142,8 @@ impl Request {
         let mut instance = self.instance(m, load);
         instance.gap = Some(1e-9);
         instance.max_lps = Some(Count(lps));
-        let report = instance.solve_from(Some(start), &mut crate::core::progress::Silent)?;
+        let report =
+            instance.solve_from(Some(start), &mut crate::core::solving::progress::Silent)?;
         Ok(Certified {
             load,
             makespan: report.makespan,

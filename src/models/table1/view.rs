@@ -1,8 +1,8 @@
 //! The Table 1 tab, and the table beside the paper's.
 
 use super::Table;
-use crate::core::form::{Field, Form, Formula as F, Group, Kind, Layout};
-use crate::core::view::{gap, number, Block};
+use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
+use crate::core::presentation::view::{gap, number, Block};
 use crate::models::isoefficiency::view::map_groups;
 
 /// The Table 1 tab.

@@ -5,10 +5,10 @@
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::core::chart::LineChart;
-use crate::core::error::Error;
-use crate::core::gantt::Gantt;
-use crate::core::view::Block;
+use crate::core::domain::error::Error;
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::gantt::Gantt;
+use crate::core::presentation::view::Block;
 
 /// What a front end can show of an output besides its numbers.
 pub trait Views {

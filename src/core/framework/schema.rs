@@ -5,7 +5,7 @@
 use schemars::Schema;
 use serde_json::{json, Map, Value};
 
-use crate::core::deadline::MAX_SECONDS;
+use crate::core::solving::deadline::MAX_SECONDS;
 
 /// The draft the schemas follow (schemars' default).
 pub const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -103,7 +103,7 @@ fn object<'a>(fields: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<Stri
 }
 
 /// The envelope of a part of a split request (`dlt split`), which every
-/// request may carry ([`crate::core::part::Part`]).
+/// request may carry ([`crate::core::solving::part::Part`]).
 fn part() -> Value {
     let count = json!({ "type": "integer", "minimum": 0 });
     json!({

@@ -7,19 +7,19 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use crate::core::calibration::{Calibration, Offer};
-use crate::core::chart::LineChart;
-use crate::core::count::UNREADABLE_COUNT;
-use crate::core::error::{shorten, Error, Invalid, Validate};
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::gantt::{Activity, ActivityStyle};
-use crate::core::map::{
+use crate::core::domain::count::UNREADABLE_COUNT;
+use crate::core::domain::error::{shorten, Error, Invalid, Validate};
+use crate::core::framework::calibration::{Calibration, Offer};
+use crate::core::framework::exercise::Template;
+use crate::core::framework::model::{Former, Model};
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::form::Form;
+use crate::core::presentation::gantt::{Activity, ActivityStyle};
+use crate::core::presentation::map::{
     Cache, MapBase, MapPreset, MapQuantity, Measured, Parameter, Quantity, Target,
 };
-use crate::core::model::{Former, Model};
-use crate::core::progress::Progress;
-use crate::core::response::{Response, Views};
+use crate::core::presentation::response::{Response, Views};
+use crate::core::solving::progress::Progress;
 
 /// A model seen through JSON: what the front ends need of any model.
 pub trait Entry: Sync {
@@ -109,7 +109,7 @@ pub trait Entry: Sync {
     /// not know.
     fn activity_style(&self, activity: &Activity) -> ActivityStyle;
     /// The JSON Schema (draft 2020-12) of a whole request, its `"model"`
-    /// tag included ([`crate::core::schema::tagged`]). Native only: the
+    /// tag included ([`crate::core::framework::schema::tagged`]). Native only: the
     /// page does not need it, and the wasm module stays smaller without.
     #[cfg(not(target_arch = "wasm32"))]
     fn schema(&self) -> Value;
@@ -275,7 +275,7 @@ impl<M: Model> Entry for Registered<M> {
         Some(Offer {
             model: M::NAME.into(),
             title: M::TITLE.into(),
-            request: crate::core::model::tagged::<M>(&request),
+            request: crate::core::framework::model::tagged::<M>(&request),
             filled: filled.filled,
         })
     }
@@ -332,7 +332,7 @@ impl<M: Model> Entry for Registered<M> {
     fn schema(&self) -> Value {
         let schema = M::request_schema();
         let tag = (M::NAME, M::FORMER.tag);
-        crate::core::schema::tagged(schema, tag, M::TITLE, M::OWN_TIME_LIMIT)
+        crate::core::framework::schema::tagged(schema, tag, M::TITLE, M::OWN_TIME_LIMIT)
     }
 
     fn map_parameters(&self) -> Vec<Parameter> {

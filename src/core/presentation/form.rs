@@ -19,7 +19,7 @@ pub struct Form {
     pub title: &'static str,
     /// Where the model comes from.
     pub citation: &'static str,
-    /// The works it cites ([`crate::core::bibliography`] keys), linked to
+    /// The works it cites ([`crate::core::domain::bibliography`] keys), linked to
     /// the page's bibliography.
     pub sources: &'static [&'static str],
     /// The idea of the model in a paragraph (same markup as `title`).
@@ -188,7 +188,7 @@ pub struct Column {
     /// (owned when listed at run time, e.g. the exercises of the registry).
     pub options: Cow<'static, [&'static str]>,
     /// Whether changing the cell fills others of its row
-    /// ([`crate::core::model::Model::fill_row`]), e.g. a mode its wake-up
+    /// ([`crate::core::framework::model::Model::fill_row`]), e.g. a mode its wake-up
     /// time and sleep power.
     pub fills: bool,
     /// Older words of a [`Kind::Choice`] column and the option each now is,

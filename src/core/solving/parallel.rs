@@ -12,8 +12,8 @@
 //! Either way a piece is computed by the same code from the same inputs, so
 //! the results are those of one thread, in the items' order.
 
-use crate::core::error::Error;
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::solving::progress::Progress;
 
 /// Computes `work(item, progress)` for every item and returns the results
 /// in the items' order; `finished(index, result, progress)` sees each
@@ -66,10 +66,10 @@ where
     #[cfg(not(target_arch = "wasm32"))]
     if on_the_pool(items.len()) {
         use rayon::prelude::*;
-        let end = crate::core::deadline::current();
+        let end = crate::core::solving::deadline::current();
         return items
             .par_iter()
-            .map(|item| crate::core::deadline::within(end, || f(item)))
+            .map(|item| crate::core::solving::deadline::within(end, || f(item)))
             .collect();
     }
     items.iter().map(f).collect()
@@ -94,7 +94,7 @@ impl Progress for Part<'_> {
         self.whole.report(self.from + done * self.share, what)
     }
 
-    fn partial(&mut self, response: &crate::core::response::Response) {
+    fn partial(&mut self, response: &crate::core::presentation::response::Response) {
         self.whole.partial(response);
     }
 }
@@ -105,10 +105,10 @@ mod native {
     use std::sync::mpsc::{self, RecvTimeoutError};
     use std::time::Duration;
 
-    use crate::core::deadline;
-    use crate::core::error::Error;
-    use crate::core::progress::Progress;
-    use crate::core::response::Response;
+    use crate::core::domain::error::Error;
+    use crate::core::presentation::response::Response;
+    use crate::core::solving::deadline;
+    use crate::core::solving::progress::Progress;
 
     /// The work and the hand-over, as [`super::each`] gets them.
     type Work<'a, I, T> = &'a (dyn Fn(&I, &mut dyn Progress) -> Result<T, Error> + Sync);
@@ -235,7 +235,7 @@ mod native {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::progress::Silent;
+    use crate::core::solving::progress::Silent;
 
     /// Pieces that run pieces of their own finish (no worker waits on work
     /// only it could run), with the results in order.
@@ -285,8 +285,10 @@ mod tests {
     fn map_keeps_the_order_and_the_deadline() {
         let items: Vec<u64> = (0..64).collect();
         let end = web_time::Instant::now() + std::time::Duration::from_secs(60);
-        let got = crate::core::deadline::with_deadline(end, || {
-            map(&items, |&i| (i * i, crate::core::deadline::current()))
+        let got = crate::core::solving::deadline::with_deadline(end, || {
+            map(&items, |&i| {
+                (i * i, crate::core::solving::deadline::current())
+            })
         });
         let want: Vec<_> = items.iter().map(|&i| (i * i, Some(end))).collect();
         assert_eq!(got, want);

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::schedule::Schedule;
+use crate::core::domain::schedule::Schedule;
 
 /// What a machine is doing during a bar: a kind of activity (the shared
 /// ones below, or one its model declares, such as a MapReduce job's
@@ -15,7 +15,7 @@ use crate::core::schedule::Schedule;
 pub struct Activity {
     /// The kind's name, as a model's [`Model::activity_style`] knows it.
     ///
-    /// [`Model::activity_style`]: crate::core::model::Model::activity_style
+    /// [`Model::activity_style`]: crate::core::framework::model::Model::activity_style
     pub kind: Cow<'static, str>,
     /// Which shade of the kind, if it has several.
     #[serde(flatten)]
@@ -309,7 +309,10 @@ impl Gantt {
 
 /// A chunk's computing: at its level, or out of core shaded by its
 /// slowdown against `in_core_rate` when that is given.
-fn compute_activity(chunk: &crate::core::schedule::Chunk, in_core_rate: Option<f64>) -> Activity {
+fn compute_activity(
+    chunk: &crate::core::domain::schedule::Chunk,
+    in_core_rate: Option<f64>,
+) -> Activity {
     let in_core = in_core_rate.map(|rate| rate * chunk.size);
     match in_core {
         Some(t) if chunk.level >= 1 && t > 0.0 => {

@@ -15,7 +15,7 @@
 //! # Example
 //!
 //! ```
-//! use dlt_calc::core::lp::{Cmp, Problem, Warm};
+//! use dlt_calc::core::solving::lp::{Cmp, Problem, Warm};
 //!
 //! // minimize x + y subject to x + y >= v, x - y = 1, for several v
 //! let mut lp = Problem::new();
@@ -33,7 +33,7 @@
 //! warm.add_constraint(&[(y, 1.0)], Cmp::Ge, 6.0)?;
 //! assert!((warm.solution().objective() - 13.0).abs() < 1e-9);
 //! assert_eq!(warm.solves(), (3, 1));
-//! # Ok::<(), dlt_calc::core::lp::LpError>(())
+//! # Ok::<(), dlt_calc::core::solving::lp::LpError>(())
 //! ```
 
 use std::fmt;
@@ -82,7 +82,7 @@ impl fmt::Debug for Warm {
 /// A time limit that has passed ends an edit before it starts: the solver
 /// keeps the limit its problem was built with, not the current one.
 fn out_of_time() -> Result<(), LpError> {
-    match crate::core::deadline::time_left() {
+    match crate::core::solving::deadline::time_left() {
         Some(left) if left.is_zero() => Err(LpError::TimeLimit),
         _ => Ok(()),
     }

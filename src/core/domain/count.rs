@@ -17,7 +17,7 @@ pub const MAX_COUNT: u64 = 1 << 53;
 
 /// A whole number of things, read from any JSON number that is whole (`2`
 /// or `2.0`, as the page sends it). Its range is checked with the request
-/// ([`crate::core::error::Checker::whole`]), so a count out of range gets
+/// ([`crate::core::domain::error::Checker::whole`]), so a count out of range gets
 /// the same message wherever it comes from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
@@ -64,7 +64,7 @@ impl Visitor<'_> for CountVisitor {
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Count, E> {
         if v > MAX_COUNT {
-            let v = crate::core::number::human(v as f64);
+            let v = crate::core::domain::number::human(v as f64);
             return Err(Self::refuse(format!("is too large (got {v})")));
         }
         Ok(Count(v))
@@ -75,7 +75,7 @@ impl Visitor<'_> for CountVisitor {
             Ok(v) => self.visit_u64(v),
             Err(_) => Err(Self::refuse(format!(
                 "must not be negative (got {})",
-                crate::core::number::human(v as f64)
+                crate::core::domain::number::human(v as f64)
             ))),
         }
     }
@@ -86,7 +86,7 @@ impl Visitor<'_> for CountVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Count, E> {
-        let shown = crate::core::number::human(v);
+        let shown = crate::core::domain::number::human(v);
         if !v.is_finite() {
             Err(Self::refuse("must be a finite number".into()))
         } else if v.fract() != 0.0 {

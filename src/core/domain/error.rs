@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use crate::core::count::{Count, UNREADABLE_COUNT};
-use crate::core::lp::LpError;
+use crate::core::domain::count::{Count, UNREADABLE_COUNT};
+use crate::core::domain::lp_error::LpError;
 
 /// Why a parameter value is rejected.
 #[derive(Debug, Clone, PartialEq)]
@@ -199,7 +199,7 @@ impl fmt::Display for Invalid {
 }
 
 // Numbers in the one format of messages: `1·10⁻³⁰⁰`, not 300 zeros.
-use crate::core::number::{count as c, human as n};
+use crate::core::domain::number::{count as c, human as n};
 
 impl Invalid {
     /// The message of a number outside its domain (`None`: another kind).
@@ -614,6 +614,10 @@ pub fn shorten(text: &str) -> String {
     out
 }
 
+/// The longest time limit accepted, in seconds (a day). Here with the other
+/// limits every request shares; the deadline module re-exports it.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
 /// The largest magnitude accepted for any parameter. Beyond it, sums and
 /// products of parameters lose the precision a schedule needs.
 pub const MAX_MAGNITUDE: f64 = 1e18;
@@ -736,12 +740,12 @@ impl Checker {
     }
 
     /// Is `seconds` a time limit, positive and at most a day
-    /// ([`crate::core::deadline::MAX_SECONDS`])? Records why not.
+    /// ([`MAX_SECONDS`])? Records why not.
     pub fn seconds(&mut self, field: &str, seconds: f64) -> bool {
         if !self.positive(field, seconds) {
             return false;
         }
-        let limit = crate::core::deadline::MAX_SECONDS;
+        let limit = MAX_SECONDS;
         if seconds > limit {
             let invalid = Invalid::TooLarge {
                 value: seconds,

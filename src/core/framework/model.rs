@@ -13,17 +13,17 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::core::calibration::{Calibrated, Calibration};
-use crate::core::chart::LineChart;
-use crate::core::error::{Error, Validate};
-use crate::core::exercise::Template;
-use crate::core::form::Form;
-use crate::core::gantt::{Activity, ActivityStyle};
-use crate::core::map::{
+use crate::core::domain::error::{Error, Validate};
+use crate::core::framework::calibration::{Calibrated, Calibration};
+use crate::core::framework::exercise::Template;
+use crate::core::presentation::chart::LineChart;
+use crate::core::presentation::form::Form;
+use crate::core::presentation::gantt::{Activity, ActivityStyle};
+use crate::core::presentation::map::{
     Cache, MapParameter, MapPreset, MapQuantity, Measured, Quantity, RowParameter, Tagged,
 };
-use crate::core::progress::Progress;
-use crate::core::response::{Response, Views};
+use crate::core::presentation::response::{Response, Views};
+use crate::core::solving::progress::Progress;
 
 /// Hands a provisional answer of model `M` (a map's first lines, M5's best
 /// schedule so far) to `progress` as a whole response, so that a page shows
@@ -110,7 +110,7 @@ pub trait Model: 'static {
 
     /// The JSON Schema (draft 2020-12) of the request without its
     /// `"model"` tag, derived from the request type so that a new model
-    /// has one with no code of its own ([`crate::core::entry::Entry::schema`]
+    /// has one with no code of its own ([`crate::core::framework::entry::Entry::schema`]
     /// adds the tag).
     fn request_schema() -> Schema {
         schemars::schema_for!(Self::Request)
@@ -166,7 +166,7 @@ pub trait Model: 'static {
     }
 
     /// Fills cells of a row of the form's table after the user changed its
-    /// `column` (one marked [`crate::core::form::Column::fills`]): the
+    /// `column` (one marked [`crate::core::presentation::form::Column::fills`]): the
     /// cells as the page holds them, texts keyed by column. Nothing by
     /// default.
     fn fill_row(_column: &str, _row: &mut BTreeMap<String, String>) {}
@@ -178,7 +178,7 @@ pub trait Model: 'static {
     }
 
     /// The model's default request with the measured parameters put in
-    /// (see [`crate::core::calibration`]); `None` when the measurements
+    /// (see [`crate::core::framework::calibration`]); `None` when the measurements
     /// hold nothing the model reads.
     fn calibrated(_calibration: &Calibration) -> Option<Calibrated<Self::Request>> {
         None

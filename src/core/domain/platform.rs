@@ -3,8 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::error::{Checker, Invalid};
-use crate::core::processing::ProcessingTime;
+use crate::core::domain::error::{Checker, Invalid};
+use crate::core::domain::processing::ProcessingTime;
 
 /// A worker machine on a star network: the originator reaches it over its
 /// own link, and it computes with its own processing-time function.

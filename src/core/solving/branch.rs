@@ -20,8 +20,8 @@ use std::collections::BinaryHeap;
 
 use web_time::{Duration, Instant};
 
-use crate::core::error::Error;
-use crate::core::progress::Progress;
+use crate::core::domain::error::Error;
+use crate::core::solving::progress::Progress;
 
 /// A search tree, as the engine sees it.
 pub trait Tree {

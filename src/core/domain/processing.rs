@@ -11,7 +11,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::error::{Checker, Invalid};
+use crate::core::domain::error::{Checker, Invalid};
 
 /// One memory level: processing `x` units takes `intercept + slope·x`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -176,7 +176,7 @@ mod tests {
     }
 
     fn problems(f: &ProcessingTime) -> Vec<String> {
-        let mut c = crate::core::error::Checker::default();
+        let mut c = crate::core::domain::error::Checker::default();
         f.check("levels", &mut c);
         let errors = c.into_errors();
         errors.iter().map(|e| e.to_string()).collect()

@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::core::number::number;
-use crate::core::verify::Verdict;
+pub use crate::core::domain::number::number;
+use crate::core::domain::verify::Verdict;
 
 /// One piece of a result, in reading order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,7 +146,7 @@ pub fn memory(level: usize) -> String {
 }
 
 /// An interval as `start – end`.
-pub fn interval(i: &crate::core::schedule::Interval) -> String {
+pub fn interval(i: &crate::core::domain::schedule::Interval) -> String {
     format!("{} – {}", number(i.start), number(i.end))
 }
 

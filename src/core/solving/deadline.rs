@@ -6,8 +6,7 @@ use std::cell::Cell;
 
 use web_time::{Duration, Instant};
 
-/// The longest time limit accepted, in seconds (a day).
-pub const MAX_SECONDS: f64 = 86_400.0;
+pub use crate::core::domain::error::MAX_SECONDS;
 
 thread_local! {
     /// The end of the computation running on this thread, if it has one.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct Part {
     /// The hash of the whole request's canonical JSON
-    /// ([`crate::core::hash::of_json`]): an answer whose hash differs
+    /// ([`crate::core::domain::hash::of_json`]): an answer whose hash differs
     /// belongs to another request.
     pub of: String,
     /// The part's number, from 0.

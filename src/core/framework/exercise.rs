@@ -2,7 +2,7 @@
 //! calculator itself, hints and a worked solution; and the check of a
 //! student's typed answer against it.
 //!
-//! A model offers [`Template`]s (`Model::exercises` in [`crate::core::model`]);
+//! A model offers [`Template`]s (`Model::exercises` in [`crate::core::framework::model`]);
 //! a sheet (`crate::exercises`) draws one exercise per template it lists.
 //! Answers are checked here, in Rust, so the page does no arithmetic.
 
@@ -10,9 +10,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::core::draw::Draw;
-use crate::core::error::{Error, Validate};
-use crate::core::number::{human, number, readable};
+use crate::core::domain::error::{Error, Validate};
+use crate::core::domain::number::{human, number, readable};
+use crate::core::presentation::draw::Draw;
 
 /// A kind of exercise a model poses.
 #[derive(Debug, Clone, Copy)]
@@ -306,7 +306,7 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
         Some(v) => Ok(v * scale),
         None => Err(format!(
             "{:?} is not a number (write e.g. 5.75, 1.2e5 or 1.2·10^5)",
-            crate::core::error::shorten(typed.trim())
+            crate::core::domain::error::shorten(typed.trim())
         )),
     }
 }
@@ -382,7 +382,7 @@ pub fn request<R: DeserializeOwned + Validate>(json: &Value) -> Result<R, Error>
 pub fn draw_for(seed: u64, position: usize, template: &str) -> Draw {
     // FNV-1a of the template's name, so that swapping templates at one
     // position draws new numbers.
-    let name = crate::core::hash::fnv1a64(template.bytes());
+    let name = crate::core::domain::hash::fnv1a64(template.bytes());
     let mut mix = Draw::new(seed ^ name);
     for _ in 0..=position {
         mix.bits();

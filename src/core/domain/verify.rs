@@ -12,9 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 // Violations are sentences: numbers in the one format of messages.
-use crate::core::number::human as h;
-use crate::core::platform::Processor;
-use crate::core::schedule::{Chunk, Schedule};
+use crate::core::domain::number::human as h;
+use crate::core::domain::platform::Processor;
+use crate::core::domain::schedule::{Chunk, Schedule};
 
 /// Relative tolerance of every comparison.
 pub const RELATIVE_TOLERANCE: f64 = 1e-9;

@@ -4,7 +4,7 @@
 //!
 //! A model lists its [`MapParameter`]s (each with the function that sets
 //! it) and its [`MapQuantity`]s, and measures a quantity at one request
-//! (`Model::measure` in `core::model`). A map reads its base request
+//! (`Model::measure` in `core::framework::model`). A map reads its base request
 //! through a [`Catalogue`] (the registry) as a [`MapBase`], which hides the
 //! model's type: the map only sets parameters by position and asks for
 //! values.
@@ -16,7 +16,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::core::error::Error;
+use crate::core::domain::error::Error;
 
 /// A number of a model's request that a map's axis may vary.
 pub struct MapParameter<R> {

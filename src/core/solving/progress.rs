@@ -3,9 +3,9 @@
 //! A solver calls [`Progress::report`] now and then with the fraction done;
 //! the caller answers whether to go on. The page forwards reports from its
 //! worker to the progress bar; the CLI uses them for its time limit
-//! (with [`crate::core::deadline`], which reaches inside LPs).
+//! (with [`crate::core::solving::deadline`], which reaches inside LPs).
 
-use crate::core::response::Response;
+use crate::core::presentation::response::Response;
 
 /// Receives progress reports; returns `false` to cancel.
 pub trait Progress {

@@ -16,7 +16,7 @@
 //! # Example
 //!
 //! ```
-//! use dlt_calc::core::lp::{Cmp, Problem};
+//! use dlt_calc::core::solving::lp::{Cmp, Problem};
 //!
 //! // minimize x + y subject to x + 2y >= 4, x - y = 1, x, y >= 0
 //! let mut lp = Problem::new();
@@ -27,10 +27,9 @@
 //! let solution = lp.solve()?;
 //! assert!((solution.objective() - 3.0).abs() < 1e-9);
 //! assert!((solution[x] - 2.0).abs() < 1e-9);
-//! # Ok::<(), dlt_calc::core::lp::LpError>(())
+//! # Ok::<(), dlt_calc::core::solving::lp::LpError>(())
 //! ```
 
-use std::fmt;
 use std::ops::Index;
 
 mod warm;
@@ -69,38 +68,7 @@ pub enum Backend {
     Minilp,
 }
 
-/// Why a problem has no answer.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum LpError {
-    /// No point satisfies every constraint.
-    Infeasible,
-    /// The objective decreases without limit.
-    Unbounded,
-    /// A coefficient, bound or right-hand side is NaN or infinite where it
-    /// must be finite.
-    NotFinite(String),
-    /// The backend failed numerically (or panicked), or returned a point that
-    /// violates the problem.
-    Failed(String),
-    /// The time limit of the computation came first
-    /// ([`crate::core::deadline::with_deadline`]).
-    TimeLimit,
-}
-
-impl fmt::Display for LpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LpError::Infeasible => write!(f, "the linear program is infeasible"),
-            LpError::Unbounded => write!(f, "the linear program is unbounded"),
-            LpError::NotFinite(what) => write!(f, "{what} is not a finite number"),
-            LpError::Failed(msg) => write!(f, "numerical failure: {msg}"),
-            LpError::TimeLimit => write!(f, "the time limit was reached"),
-        }
-    }
-}
-
-impl std::error::Error for LpError {}
+pub use crate::core::domain::lp_error::LpError;
 
 #[derive(Debug, Clone)]
 struct Column {
@@ -354,7 +322,7 @@ mod microlp_backend {
             let terms: Vec<_> = r.terms.iter().map(|(v, a)| (vars[v.0], *a)).collect();
             lp.add_constraint(terms.as_slice(), op(r.cmp), r.rhs);
         }
-        if let Some(left) = crate::core::deadline::time_left() {
+        if let Some(left) = crate::core::solving::deadline::time_left() {
             if left.is_zero() {
                 return Err(LpError::TimeLimit);
             }
@@ -382,7 +350,7 @@ mod microlp_backend {
         })?;
         outcome
             .into_solution()
-            .map_err(|_| match crate::core::deadline::time_left() {
+            .map_err(|_| match crate::core::solving::deadline::time_left() {
                 Some(_) => LpError::TimeLimit,
                 None => LpError::Failed("the solve was interrupted".into()),
             })

@@ -3,7 +3,7 @@
 //! A fit of a user's measurements (model M9) ends with numbers about each
 //! machine: its transfer rate and latency, its processing-time lines, its
 //! powers. Which fields of which model those numbers fill is each model's
-//! own knowledge ([`crate::core::model::Model::calibrated`]): the fit
+//! own knowledge ([`crate::core::framework::model::Model::calibrated`]): the fit
 //! hands a [`Calibration`] to every model of the registry and offers the
 //! requests that come back, so no list of target models exists anywhere.
 //!
@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::platform::Processor;
-use crate::core::processing::ProcessingTime;
+use crate::core::domain::platform::Processor;
+use crate::core::domain::processing::ProcessingTime;
 
 /// Which cost a transfer fit's intercept is: a cost of every message, or
 /// a machine's one-time start-up (`[004]`'s `S` in the one-installment
@@ -262,8 +262,8 @@ impl Calibration {
                 latency_as: Latency::Overhead,
                 compute: Some(0.109),
                 levels: Some(ProcessingTime::new(vec![
-                    crate::core::processing::Level::new(0.0, 0.109),
-                    crate::core::processing::Level::new(-27_109.0, 4.132),
+                    crate::core::domain::processing::Level::new(0.0, 0.109),
+                    crate::core::domain::processing::Level::new(-27_109.0, 4.132),
                 ])),
                 power,
             }],
