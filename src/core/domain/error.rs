@@ -5,6 +5,7 @@
 //! instance JSON (`processors[1].levels[0].slope`), so the page can show the
 //! message next to that field and the CLI can print it on stderr.
 
+use std::any::Any;
 use std::fmt;
 
 use crate::core::domain::count::{Count, UNREADABLE_COUNT};
@@ -156,20 +157,46 @@ pub enum Invalid {
 }
 
 /// What a model's own kind of invalid value needs: a message (lowercase,
-/// naming the value) and a debug form.
-pub trait OwnKind: fmt::Display + fmt::Debug + Send + Sync + 'static {}
+/// naming the value), a debug form, and equality, so that two errors are
+/// compared by their kind and value, never by their text. Every type that
+/// is `Display`, `Debug` and `PartialEq` has it.
+pub trait OwnKind: Any + fmt::Display + fmt::Debug + Send + Sync {
+    /// Is `other` of this very type, and equal to `self`? (A trait object
+    /// cannot require `PartialEq` itself: its `other` would have to be of
+    /// an unknown type.)
+    fn same(&self, other: &dyn OwnKind) -> bool;
 
-impl<T: fmt::Display + fmt::Debug + Send + Sync + 'static> OwnKind for T {}
+    /// `self`, to be downcast to its type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: PartialEq + fmt::Display + fmt::Debug + Send + Sync + 'static> OwnKind for T {
+    fn same(&self, other: &dyn OwnKind) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
 
 /// A model's own kind of invalid value, behind [`Invalid::Own`].
 #[derive(Debug, Clone)]
 pub struct Own(std::sync::Arc<dyn OwnKind>);
 
-/// Two kinds are the same when they say the same: they come from models
-/// that cannot be compared otherwise.
+impl Own {
+    /// The kind as its own type `T`, if it is one, so that callers match
+    /// kinds rather than messages.
+    pub fn kind<T: OwnKind>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+}
+
+/// Two kinds are equal when they are of one type and equal as that type:
+/// two models' kinds that happen to say the same are still different.
 impl PartialEq for Own {
     fn eq(&self, other: &Own) -> bool {
-        self.0.to_string() == other.0.to_string()
+        self.0.same(other.0.as_ref())
     }
 }
 
@@ -496,7 +523,16 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+/// The LP's failure is the cause of [`Error::Solver`]; the other
+/// variants have none beneath them.
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Solver(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<LpError> for Error {
     fn from(e: LpError) -> Error {
@@ -788,5 +824,99 @@ impl Checker {
     /// No error so far?
     pub fn is_clean(&self) -> bool {
         self.errors.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One model's kind of invalid value.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Unreadable(String);
+
+    /// Another model's kind, whose message can be the same.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Contradicts(String);
+
+    impl fmt::Display for Unreadable {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl fmt::Display for Contradicts {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    #[test]
+    fn own_errors_are_equal_by_kind_and_value() {
+        let a = Invalid::own(Unreadable("cannot be read".into()));
+        assert_eq!(a, Invalid::own(Unreadable("cannot be read".into())));
+        assert_ne!(a, Invalid::own(Unreadable("is empty".into())));
+    }
+
+    #[test]
+    fn own_errors_of_two_kinds_differ_even_when_they_say_the_same() {
+        let a = Invalid::own(Unreadable("cannot be read".into()));
+        let b = Invalid::own(Contradicts("cannot be read".into()));
+        assert_eq!(a.to_string(), b.to_string());
+        assert_ne!(a, b);
+        assert_ne!(b, a);
+    }
+
+    #[test]
+    fn own_errors_compare_their_values_with_the_kinds_equality() {
+        // The kind's own `PartialEq` decides, not its text: NaN equals
+        // nothing, itself included, as in the other variants' derived one.
+        #[derive(Debug, PartialEq)]
+        struct Limit(f64);
+        impl fmt::Display for Limit {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "exceeds {}", self.0)
+            }
+        }
+        let nan = Invalid::own(Limit(f64::NAN));
+        assert_eq!(nan.to_string(), "exceeds NaN");
+        assert_ne!(nan, nan.clone());
+        assert_eq!(Invalid::own(Limit(1.0)), Invalid::own(Limit(1.0)));
+    }
+
+    #[test]
+    fn an_own_error_is_read_back_as_its_kind() {
+        let Invalid::Own(own) = Invalid::own(Unreadable("cannot be read".into())) else {
+            unreachable!("Invalid::own makes an Invalid::Own")
+        };
+        assert_eq!(
+            own.kind::<Unreadable>(),
+            Some(&Unreadable("cannot be read".into()))
+        );
+        assert_eq!(own.kind::<Contradicts>(), None);
+    }
+
+    #[test]
+    fn a_solver_error_has_the_lp_error_as_its_source() {
+        use std::error::Error as _;
+        let error = Error::from(LpError::Infeasible);
+        let source = error.source().expect("a solver error has a source");
+        assert_eq!(source.downcast_ref::<LpError>(), Some(&LpError::Infeasible));
+        assert_eq!(source.to_string(), "the linear program is infeasible");
+    }
+
+    #[test]
+    fn errors_other_than_the_solvers_have_no_source() {
+        use std::error::Error as _;
+        let errors = [
+            Error::field("load", Invalid::NotFinite),
+            Error::Malformed("not json".into()),
+            Error::Cancelled,
+            Error::TimeLimit(1.0),
+            Error::Drawing("no canvas".into()),
+        ];
+        for error in errors {
+            assert!(error.source().is_none(), "{error}");
+        }
     }
 }
