@@ -7,16 +7,25 @@
 //! [verifier](crate::core::domain::verify), and describes it as data a chart can
 //! draw ([`gantt`](crate::core::presentation::gantt)).
 //!
-//! The crate is laid out as the architecture:
-//! - [`core`]: what every model shares (processing times, the
-//!   platform, schedules and their verifier, the LP adapter, errors,
-//!   progress, responses, the [`Model`](crate::core::framework::model::Model) trait);
-//! - [`models`]: one folder per model (request, validation, solver, report,
-//!   presets);
-//! - [`maps`]: the isoefficiency map, Table 1 and generalised maps;
+//! The crate is laid out as the architecture; imports only go down:
+//! - [`core`]: what every model shares and that names no model, in four
+//!   layers, each using only those before it: [`domain`](core::domain)
+//!   (numbers, errors, processing times, the platform, schedules and their
+//!   verifier), [`presentation`](core::presentation) (forms, views, charts
+//!   and responses, as data), [`solving`](core::solving) (the LP adapter,
+//!   branch and bound, time limits, progress) and
+//!   [`framework`](core::framework) (the
+//!   [`Model`](crate::core::framework::model::Model) trait and what reaches
+//!   the models through it);
+//! - [`models`]: one folder per model, whole (request, validation, solver,
+//!   report, presets, tab, exercises), the isoefficiency map, Table 1 and
+//!   the fit of measurements among them;
+//! - [`maps`]: the generalised maps, over any model that declares map
+//!   parameters; [`exercises`]: exercise sheets over every model;
 //! - [`registry`]: the one list of models that the edges walk;
-//! - thin edges: [`api`] (JSON in, JSON out), the binding module `web`
-//!   (wasm only), the CLI `dlt`, and [`plot`] (drawing).
+//! - thin edges: [`api`] (JSON in, JSON out), [`sweep`] (a request split
+//!   over many machines and joined), the binding module `web` (wasm only),
+//!   the CLI `dlt`, and [`plot`] (drawing).
 //!
 //! The models and solvers are plain Rust, used the same way by the native
 //! command-line tool `dlt` and, compiled to WebAssembly, by the page. The

@@ -33,8 +33,9 @@ static MAPS: &[&dyn Entry] = &[
 pub const OPENING: &str = "hierarchical";
 
 /// Every model and map in the order a course takes them (by their number,
-/// M1 to M8; the tools over every model after them), which is the order of
-/// the page's tabs, `dlt example` and the docs.
+/// M1 to M9, the fit of measurements last among them; the tools without a
+/// number after them), which is the order of the page's tabs,
+/// `dlt example` and the docs.
 pub fn all() -> impl Iterator<Item = &'static dyn Entry> {
     let mut entries: Vec<&'static dyn Entry> =
         crate::models::LIST.iter().chain(MAPS).copied().collect();
