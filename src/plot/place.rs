@@ -314,33 +314,7 @@ struct Spot {
 /// its start (left of it first).
 fn spots(points: &[(i32, i32)], w: i32, h: i32) -> Vec<Spot> {
     let g = LABEL_GAP;
-    let boxes = |(x, y): (i32, i32), from_start: bool| {
-        let right = Rect::at(x + g, y - h / 2, w, h);
-        let left = Rect::at(x - g - w, y - h / 2, w, h);
-        let above_left = Rect::at(x - w, y - g - h, w, h);
-        let below_left = Rect::at(x - w, y + g + 1, w, h);
-        let above_right = Rect::at(x + 1, y - g - h, w, h);
-        let below_right = Rect::at(x + 1, y + g + 1, w, h);
-        if from_start {
-            [
-                left,
-                above_right,
-                below_right,
-                above_left,
-                below_left,
-                right,
-            ]
-        } else {
-            [
-                right,
-                above_left,
-                below_left,
-                above_right,
-                below_right,
-                left,
-            ]
-        }
-    };
+    let boxes = |p, from_start| boxes_around(p, w, h, from_start);
     // Beside an end, a box may also slide up or down as long as the end
     // stays level with its text.
     let slid = |(x, y): (i32, i32), dx: i32| {
@@ -372,6 +346,36 @@ fn spots(points: &[(i32, i32)], w: i32, h: i32) -> Vec<Spot> {
         out.extend(slid(anchor, -g - w).map(|rect| Spot { anchor, rect, tier }));
     }
     out
+}
+
+/// The boxes of a `w × h` label around point `(x, y)` of its line: right
+/// of it first, or left of it first at the line's start.
+fn boxes_around((x, y): (i32, i32), w: i32, h: i32, from_start: bool) -> [Rect; 6] {
+    let g = LABEL_GAP;
+    let right = Rect::at(x + g, y - h / 2, w, h);
+    let left = Rect::at(x - g - w, y - h / 2, w, h);
+    let (above, below) = (y - g - h, y + g + 1);
+    let (above_left, below_left) = (Rect::at(x - w, above, w, h), Rect::at(x - w, below, w, h));
+    let (above_right, below_right) = (Rect::at(x + 1, above, w, h), Rect::at(x + 1, below, w, h));
+    if from_start {
+        [
+            left,
+            above_right,
+            below_right,
+            above_left,
+            below_left,
+            right,
+        ]
+    } else {
+        [
+            right,
+            above_left,
+            below_left,
+            above_right,
+            below_right,
+            left,
+        ]
+    }
 }
 
 /// How far back from its line's end a label is tried before the line's
