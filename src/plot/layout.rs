@@ -143,19 +143,7 @@ pub fn layout(chart: &LineChart, width: u32, height: u32) -> Option<Layout> {
         frame.py[1] - frame.py[0],
     );
     let taken: Vec<Rect> = legend.iter().map(|l| l.frame).collect();
-    let lines = pixel_lines(chart, &frame);
-    let mut wanted: Vec<Wanted> = labels
-        .into_iter()
-        .map(|(text, _, line)| Wanted {
-            text,
-            line,
-            points: lines[line].clone(),
-        })
-        .collect();
-    // The bold line the others are read against (a map's MAX) is placed
-    // first, so that it keeps its end.
-    wanted.sort_by_key(|w| chart.lines[w.line].style != Style::Bold);
-    let placed = place_labels(wanted, &plot, &taken, &lines, fonts.label);
+    let placed = placed_labels(chart, labels, &frame, &plot, &taken, fonts.label);
     Some(Layout {
         size: (width, height),
         fonts,
@@ -169,6 +157,30 @@ pub fn layout(chart: &LineChart, width: u32, height: u32) -> Option<Layout> {
         legend,
         labels: placed,
     })
+}
+
+/// The labels placed beside their lines in `plot`, off the boxes `taken`.
+fn placed_labels(
+    chart: &LineChart,
+    labels: Vec<(String, [f64; 2], usize)>,
+    frame: &Frame,
+    plot: &Rect,
+    taken: &[Rect],
+    size: u32,
+) -> Vec<EndLabel> {
+    let lines = pixel_lines(chart, frame);
+    let mut wanted: Vec<Wanted> = labels
+        .into_iter()
+        .map(|(text, _, line)| Wanted {
+            text,
+            line,
+            points: lines[line].clone(),
+        })
+        .collect();
+    // The bold line the others are read against (a map's MAX) is placed
+    // first, so that it keeps its end.
+    wanted.sort_by_key(|w| chart.lines[w.line].style != Style::Bold);
+    place_labels(wanted, plot, taken, &lines, size)
 }
 
 /// The frame, ticks, margins and label areas computed together.
@@ -279,6 +291,10 @@ pub fn ticks(axis: &Axis, [lo, hi]: [f64; 2], hint: usize) -> Ticks {
         for (label, v) in labels.iter_mut().zip(&values) {
             if (v - v.round()).abs() > 1e-9 {
                 label.clear();
+            } else if !axis.names.is_empty() {
+                let k = v.round();
+                let name = (k >= 0.0).then(|| axis.names.get(k as usize)).flatten();
+                *label = name.cloned().unwrap_or_default();
             }
         }
     }

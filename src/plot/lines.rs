@@ -179,7 +179,7 @@ where
     DB: DrawingBackend,
     CT: CoordTranslate<From = (f64, f64)>,
 {
-    let mut bars = Vec::new();
+    let (mut bars, mut outlines) = (Vec::new(), Vec::new());
     for &(x, top) in points {
         let base = match stack.iter_mut().find(|(sx, _)| *sx == x) {
             Some(entry) => std::mem::replace(&mut entry.1, top),
@@ -189,13 +189,15 @@ where
             }
         };
         if top > base {
-            bars.push(Rectangle::new(
-                [(x - 0.35, base), (x + 0.35, top)],
-                rgb(look.colour).filled(),
-            ));
+            let corners = [(x - 0.35, base), (x + 0.35, top)];
+            bars.push(Rectangle::new(corners, rgb(look.colour).filled()));
+            // Outlined as the Gantt chart's bars are, so that a pale state
+            // (idle) stands out from the background.
+            outlines.push(Rectangle::new(corners, BLACK.mix(0.35)));
         }
     }
     c.draw_series(bars).map_err(drawing)?;
+    c.draw_series(outlines).map_err(drawing)?;
     Ok(())
 }
 
