@@ -498,7 +498,9 @@ fn waking_below_sleeping_and_limits_on_heuristics_are_refused_by_name() {
         .unwrap_err()
         .to_string();
     assert!(
-        error.starts_with("makespan_limit: is not used by this model: the heuristics (algorithm"),
+        error.starts_with(
+            "makespan_limit: is used only by the exact search (algorithm exact or compare)"
+        ),
         "{error}"
     );
 }
