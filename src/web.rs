@@ -208,7 +208,9 @@ pub fn gantt_svg(gantt: JsValue, model: &str, width: u32, height: u32) -> Result
 /// Draws a line chart (one of a response's `charts`) on a canvas laid out
 /// at `width × height` CSS pixels, at `ratio` device pixels per CSS pixel;
 /// returns its frame in CSS pixels (for [`chart_value_at`]), or `null`
-/// when nothing was drawn.
+/// when nothing was drawn. The canvas's `data-labels` attribute is set to
+/// the labels drawn, as [`chart_labels`] gives them (for tests and tools
+/// that check the picture).
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(
     canvas: HtmlCanvasElement,
@@ -218,12 +220,29 @@ pub fn draw_chart(
     ratio: f64,
 ) -> Result<JsValue, JsError> {
     let chart: LineChart = from_js(chart)?;
-    let mut frame = None;
-    on_canvas(canvas, (width, height), ratio, |area| {
-        frame = plot::draw_lines(area, &chart)?;
+    let mut laid = None;
+    on_canvas(canvas.clone(), (width, height), ratio, |area| {
+        laid = plot::draw_lines(area, &chart)?;
         Ok(())
     })?;
-    to_js(&frame)
+    let labels = laid.as_ref().map_or(&[][..], |l| &l.labels[..]);
+    let json = serde_json::to_string(labels).map_err(js_error)?;
+    canvas
+        .set_attribute("data-labels", &json)
+        .map_err(|_| js_error("the canvas takes no attribute"))?;
+    to_js(&laid.map(|l| l.frame))
+}
+
+/// The labels of a line chart laid out at `width × height` CSS pixels, in
+/// CSS pixels: `[{text, line, rect: {x0, y0, x1, y1}, anchor: [x, y],
+/// end: [x, y]}]`, each label's box `rect` written beside the point
+/// `anchor` of line `line` (the line's `end`, or a point back along the
+/// line when the end had no room). Labels with no room are left out.
+#[wasm_bindgen(js_name = chartLabels)]
+pub fn chart_labels(chart: JsValue, width: u32, height: u32) -> Result<JsValue, JsError> {
+    let chart: LineChart = from_js(chart)?;
+    let labels = plot::layout::layout(&chart, width, height).map_or_else(Vec::new, |l| l.labels);
+    to_js(&labels)
 }
 
 /// The data coordinates `[x, y]` at a pixel of a drawn chart, or `null`

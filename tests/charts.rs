@@ -213,6 +213,121 @@ fn reference_map_labels_stand_apart_inside_the_plot() {
     }
 }
 
+/// The sizes the page lays the map out at: a 1 280 pixel wide window
+/// (the canvas at its widest, 900, and the map 600 high) and a 360 pixel
+/// wide phone (the canvas as wide as the page leaves it, 300 high), with
+/// widths around the phone's.
+const PAGE_SIZES: [(u32, u32); 4] = [(900, 600), (344, 300), (328, 300), (360, 300)];
+
+/// The distance in pixels from `p` to the box.
+fn distance_to_box(p: (i32, i32), r: &Rect) -> f64 {
+    let dx = f64::from((r.x0 - p.0).max(p.0 - (r.x1 - 1)).max(0));
+    let dy = f64::from((r.y0 - p.1).max(p.1 - (r.y1 - 1)).max(0));
+    dx.hypot(dy)
+}
+
+/// The distance in pixels from `p` to the line through `points`.
+fn distance_to_line(p: (i32, i32), points: &[(i32, i32)]) -> f64 {
+    let (px, py) = (f64::from(p.0), f64::from(p.1));
+    let segment = |a: (i32, i32), b: (i32, i32)| {
+        let (ax, ay, bx, by) = (
+            f64::from(a.0),
+            f64::from(a.1),
+            f64::from(b.0),
+            f64::from(b.1),
+        );
+        let length = (bx - ax).powi(2) + (by - ay).powi(2);
+        let t = if length == 0.0 {
+            0.0
+        } else {
+            (((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / length).clamp(0.0, 1.0)
+        };
+        (px - ax - t * (bx - ax)).hypot(py - ay - t * (by - ay))
+    };
+    match points {
+        [single] => segment(*single, *single),
+        _ => points
+            .windows(2)
+            .map(|s| segment(s[0], s[1]))
+            .fold(f64::INFINITY, f64::min),
+    }
+}
+
+/// Every label of `chart` at `size` is written beside a point of its own
+/// line (its box a few pixels from that point, the point on the line),
+/// apart from the others and inside the plot; returns the labels whose
+/// point is one of their line's ends.
+fn assert_labels_on_their_lines(chart: &LineChart, (w, h): (u32, u32)) -> Vec<String> {
+    let laid = layout(chart, w, h).unwrap();
+    let lines = pixel_lines(chart, &laid.frame);
+    let mut at_ends = Vec::new();
+    for (i, a) in laid.labels.iter().enumerate() {
+        let what = format!("{} at {w}×{h}: {} {:?}", chart.name, a.text, a);
+        assert_eq!(
+            chart.lines[a.line].label.as_deref(),
+            Some(a.text.as_str()),
+            "{what}"
+        );
+        assert!(
+            distance_to_box(a.anchor, &a.rect) <= 4.5,
+            "{what}: away from its point"
+        );
+        assert!(
+            distance_to_line(a.anchor, &lines[a.line]) <= 1.5,
+            "{what}: point off its line"
+        );
+        assert_eq!(
+            lines[a.line].last(),
+            Some(&a.end),
+            "{what}: not its line's end"
+        );
+        assert!(a.rect.inside(&laid.plot()), "{what}: outside the plot");
+        for b in &laid.labels[i + 1..] {
+            assert!(
+                !a.rect.overlaps(&b.rect),
+                "{what} overlaps {} {:?}",
+                b.text,
+                b.rect
+            );
+        }
+        if [lines[a.line].first(), lines[a.line].last()].contains(&Some(&a.anchor)) {
+            at_ends.push(a.text.clone());
+        }
+    }
+    at_ends
+}
+
+/// The isoefficiency map's labels at the page's sizes: each beside its own
+/// line, none stacked apart from it; MAX at its line's end; all of them at
+/// the widest; most of them at one of their line's ends.
+#[test]
+fn map_labels_sit_on_their_own_lines_at_the_pages_sizes() {
+    for overlays in [false, true] {
+        let chart = reference_map(overlays);
+        let labelled = chart.lines.iter().filter(|l| l.label.is_some()).count();
+        for size in PAGE_SIZES {
+            let laid = layout(&chart, size.0, size.1).unwrap();
+            let max = laid.labels.iter().find(|l| l.text == "MAX");
+            let max = max.unwrap_or_else(|| panic!("no MAX at {size:?}"));
+            assert_eq!(max.anchor, max.end, "MAX away from its end at {size:?}");
+            let at_ends = assert_labels_on_their_lines(&chart, size);
+            if size.0 >= 900 {
+                assert_eq!(laid.labels.len(), labelled, "labels left out at {size:?}");
+            }
+            assert!(
+                2 * at_ends.len() >= laid.labels.len(),
+                "at {size:?} only {at_ends:?} at an end of {}",
+                laid.labels.len()
+            );
+        }
+    }
+    for chart in generalised_maps() {
+        for size in PAGE_SIZES {
+            assert_labels_on_their_lines(&chart, size);
+        }
+    }
+}
+
 #[test]
 fn generalised_map_labels_stand_apart_inside_the_plot() {
     for chart in generalised_maps() {

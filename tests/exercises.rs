@@ -616,6 +616,23 @@ fn a_right_answer_is_said_once() {
     );
 }
 
+/// A fraction is read where a number is expected, as a result is often
+/// worked out by hand (`64/65` for an efficiency), with or without its
+/// unit; a fraction by zero is no number.
+#[test]
+fn a_fraction_is_read_as_its_value() {
+    let efficiency = Answer::number("efficiency", 64.0 / 65.0, "");
+    for typed in ["64/65", "64 / 65", "128/130"] {
+        assert_eq!(check(&efficiency, typed).status, Status::Right, "{typed}");
+    }
+    assert_eq!(check(&efficiency, "65/64").status, Status::Wrong);
+    let v = check(&efficiency, "64/0");
+    assert_eq!(v.status, Status::Unreadable);
+    assert!(v.message.contains("64/65"), "{}", v.message);
+    let makespan = Answer::number("makespan", 2.5, "s");
+    assert_eq!(check(&makespan, "5/2 s").status, Status::Right);
+}
+
 /// The M2 split's worked solution derives the loads: each α through α₃
 /// with the machines' numbers put in, then α₃ from their sum; its numbers
 /// agree with the closed form.

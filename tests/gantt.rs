@@ -67,7 +67,7 @@ fn svg_has_a_bar_per_activity_and_a_legend() {
         "compute out of core",
         "P1",
         "P2",
-        "time",
+        "time (s)",
     ] {
         assert!(svg.contains(&format!(">{name}<")), "missing label {name}");
     }
@@ -125,28 +125,35 @@ fn the_mapreduce_gantt_marks_its_gaps_with_the_count() {
     );
     let response = dlt_calc::api::run(&request, &mut Silent).unwrap();
     let gantt = response.gantt().unwrap();
-    let shown = |prefix: char| {
+    let shown = |prefix: &str| {
         gantt
             .rows
             .iter()
             .filter(|r| r.label.starts_with(prefix))
             .count()
     };
-    let hidden_mappers = mappers - shown('M');
-    let hidden_reducers = reducers - shown('R');
+    let hidden_mappers = mappers - shown("map ");
+    let hidden_reducers = reducers - shown("reduce ");
     assert_eq!(hidden_mappers, 976);
     let words = |n: usize, noun: &str| format!("… {n} {noun} not shown");
     let slots = dlt_calc::plot::slots(gantt);
     let gap_at = |text: &str| slots.iter().position(|s| *s == Slot::Gap(text.into()));
     let m = gap_at(&words(hidden_mappers, "mappers")).expect("the mappers' gap is marked");
     let r = gap_at(&words(hidden_reducers, "reducers")).expect("the reducers' gap is marked");
-    // Each mark sits between the rows it separates (M11 | M988, R7 | R92).
+    // Each mark sits between the rows it separates (map 11 | map 988,
+    // reduce 7 | reduce 92).
     let label = |k: usize| match &slots[k] {
         Slot::Row(i) => gantt.rows[*i].label.clone(),
         Slot::Gap(g) => g.clone(),
     };
-    assert_eq!((label(m - 1), label(m + 1)), ("M11".into(), "M988".into()));
-    assert_eq!((label(r - 1), label(r + 1)), ("R7".into(), "R92".into()));
+    assert_eq!(
+        (label(m - 1), label(m + 1)),
+        ("map 11".into(), "map 988".into())
+    );
+    assert_eq!(
+        (label(r - 1), label(r + 1)),
+        ("reduce 7".into(), "reduce 92".into())
+    );
     let styles = gantt_styles("mapreduce");
     let height = dlt_calc::plot::gantt_height(gantt, &styles, 900);
     let svg = gantt_svg(gantt, &styles, 900, height).unwrap();

@@ -498,7 +498,9 @@ fn waking_below_sleeping_and_limits_on_heuristics_are_refused_by_name() {
         .unwrap_err()
         .to_string();
     assert!(
-        error.starts_with("makespan_limit: is not used by this model: the heuristics (algorithm"),
+        error.starts_with(
+            "makespan_limit: is used only by the exact search (algorithm exact or compare)"
+        ),
         "{error}"
     );
 }
@@ -713,7 +715,7 @@ fn table_of(
 }
 
 /// A row of several machines is expanded, and its copies are named by the
-/// row and the copy (`M2·1`, `M2·2`), not renumbered (`M2`, `M3`).
+/// row and the copy (`P2·1`, `P2·2`), not renumbered (`P2`, `P3`).
 #[test]
 fn copies_of_a_row_are_named_by_row_and_copy() {
     let request = Instance::mixed();
@@ -721,10 +723,10 @@ fn copies_of_a_row_are_named_by_row_and_copy() {
     assert_eq!(counts, [1, 2, 1]);
     let report = request.solve(&mut Silent).expect("solves");
     let names: Vec<String> = (0..4).map(|i| report.machine_name(i)).collect();
-    assert_eq!(names, ["M1", "M2·1", "M2·2", "M3"]);
+    assert_eq!(names, ["P1", "P2·1", "P2·2", "P3"]);
     let (_, _, rows) = table_of(&report, "heterogeneous-energy-parts");
     let shown: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
-    assert_eq!(shown, ["originator", "M1", "M2·1", "M2·2", "M3", "all"]);
+    assert_eq!(shown, ["originator", "P1", "P2·1", "P2·2", "P3", "all"]);
     let (_, _, chunks) = table_of(&report, "heterogeneous-chunks");
     assert!(chunks.iter().all(|r| names.contains(&r[0])), "{chunks:?}");
 }
@@ -818,4 +820,59 @@ fn the_front_says_heuristics_may_send_more_chunks() {
             "{row:?}"
         );
     }
+}
+
+/// One colour per machine state in both charts: every state the energy
+/// chart stacks is drawn in the colour the Gantt chart's legend gives the
+/// same words, no colour stands for two states in either chart, computing
+/// is split in and out of core as the Gantt chart draws it, and the energy
+/// chart's axis names the machines as the tables and the Gantt chart do.
+#[test]
+fn the_energy_chart_and_the_gantt_chart_share_one_table_of_states() {
+    use dlt_calc::api::{gantt_styles, run, Request};
+    use dlt_calc::plot::legend_items;
+    // A preset with chunks in and out of core.
+    let response = run(&Request::example("heterogeneous").unwrap(), &mut Silent).unwrap();
+    let gantt = response.gantt().unwrap();
+    let styles = gantt_styles("heterogeneous");
+    let (items, _) = legend_items(gantt, &styles, 900, 12);
+    let mut states: Vec<(String, (u8, u8, u8))> = items
+        .iter()
+        .filter_map(|i| Some((i.text.clone(), i.swatch?)))
+        .collect();
+    let energy = response.charts().iter().find(|c| c.name == "energy");
+    let energy = energy.expect("an energy chart");
+    let named: Vec<&str> = energy.lines.iter().map(|l| l.name.as_str()).collect();
+    assert!(
+        named.contains(&"compute in core") && named.contains(&"compute out of core"),
+        "{named:?}"
+    );
+    for line in &energy.lines {
+        let colour = line.own_colour().expect("a state's own colour");
+        match states.iter().find(|(text, _)| *text == line.name) {
+            Some((_, c)) => assert_eq!(*c, colour, "{} in two colours", line.name),
+            None => states.push((line.name.clone(), colour)),
+        }
+    }
+    for (i, (a, ca)) in states.iter().enumerate() {
+        for (b, cb) in &states[i + 1..] {
+            assert!(ca != cb, "{a} and {b} share a colour");
+        }
+    }
+    let rows: Vec<&str> = gantt.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(energy.x.names[0], "originator");
+    assert_eq!(&energy.x.names[1..], rows.as_slice());
+    assert!(rows.iter().all(|r| r.starts_with('P')), "{rows:?}");
+    let laid = dlt_calc::plot::layout::layout(energy, 900, 560).unwrap();
+    let shown: Vec<&String> = laid
+        .ticks
+        .0
+        .labels
+        .iter()
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(
+        !shown.is_empty() && shown.iter().all(|l| energy.x.names.contains(l)),
+        "{shown:?}"
+    );
 }

@@ -219,3 +219,36 @@ proptest! {
         }
     }
 }
+
+/// Large counts are written one way in a result: the preset's 200 million
+/// chunks read `200 000 000` in its note, its verdict and its table (the
+/// page's reading of numbers leaves them so), never `200000000` beside
+/// `200·10⁶`.
+#[test]
+fn large_counts_have_one_notation() {
+    use dlt_calc::api::{run, Request};
+    use dlt_calc::core::domain::number::{human, readable};
+    let response = run(&Request::example("installments").unwrap(), &mut Silent).unwrap();
+    let page = response.for_page();
+    let text = page["view"].to_string();
+    let chunks = human(2e8);
+    assert!(
+        !text.contains("200000000") && !text.contains("·10⁶ chunk"),
+        "{text}"
+    );
+    let view = page["view"].as_array().unwrap();
+    let note = view
+        .iter()
+        .find(|b| b["id"] == "installments-chunk")
+        .unwrap();
+    let note = note["text"].as_str().unwrap();
+    assert!(note.contains(&format!("{chunks} chunks")), "{note}");
+    assert_eq!(readable(note), note, "the page rewrites the count");
+    let verdict = view[0]["verdict"]["text"].as_str().unwrap();
+    assert!(verdict.contains(&format!("({chunks} chunks")), "{verdict}");
+    let table = view
+        .iter()
+        .find(|b| b["id"] == "installments-machines")
+        .unwrap();
+    assert_eq!(table["rows"][0][1], human(2e7));
+}

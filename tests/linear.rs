@@ -254,6 +254,15 @@ fn every_bad_field_has_its_message() {
             },
             "order[0]: refers to entry 1, but there are only 1",
         ),
+        (
+            // The model uses a deadline, with the energy objective only.
+            Instance {
+                deadline: Some(10.0),
+                ..ok()
+            },
+            "deadline: is used only with the energy objective, where it bounds the length of \
+             the least-energy schedule; the objective here is time",
+        ),
     ];
     for (inst, want) in cases {
         let err = inst.solve(&mut Silent).expect_err(want).to_string();

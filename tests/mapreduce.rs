@@ -461,8 +461,8 @@ fn presets_validate_and_solve() {
     let out = MapReduce::solve(&small.request, &mut Silent).unwrap();
     let gantt = out.gantt.unwrap();
     assert_eq!(gantt.rows.len(), 8);
-    assert_eq!(gantt.rows[0].label, "M0");
-    assert_eq!(gantt.rows[4].label, "R0");
+    assert_eq!(gantt.rows[0].label, "map 0");
+    assert_eq!(gantt.rows[4].label, "reduce 0");
 }
 
 #[test]

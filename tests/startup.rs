@@ -551,3 +551,38 @@ fn a_cut_scan_still_bounds_the_shorter_sequences() {
         r.lower_bound
     );
 }
+
+/// The page's view of a preset: each block as JSON.
+fn view_of(preset: &str) -> Vec<serde_json::Value> {
+    use dlt_calc::api::{run, Request};
+    let response = run(&Request::example(preset).unwrap(), &mut Silent).unwrap();
+    response.for_page()["view"].as_array().unwrap().clone()
+}
+
+/// A surprising number is explained where it appears: an efficiency above
+/// 1 says why beside it, and the chunk just over the usable RAM (6738.5167
+/// MB against ρ = 6738.5036 MB) says how little slower it computes out of
+/// core, instead of reading as a fault beside the Gantt chart's ×1 shade.
+#[test]
+fn the_reference_explains_its_superlinear_efficiency_and_its_chunk_at_the_swap_point() {
+    let view = view_of("startup");
+    let block = |id: &str| view.iter().find(|b| b["id"] == id).unwrap().clone();
+    let note = block("startup-efficiency")["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        note.contains("E > 1, superlinear: one machine alone"),
+        "{note}"
+    );
+    assert!(note.contains("18 of the 20 chunks"), "{note}");
+    let rows = block("startup-chunks")["rows"].as_array().unwrap().clone();
+    let memory: Vec<&str> = rows.iter().map(|r| r[3].as_str().unwrap()).collect();
+    assert!(
+        memory.contains(&"out of core (just over the usable RAM: 0.00717 % slower than in core)"),
+        "{memory:?}"
+    );
+    assert!(memory
+        .iter()
+        .all(|m| *m == "in core" || m.starts_with("out of core (")));
+}

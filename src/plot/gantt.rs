@@ -12,7 +12,7 @@ use super::text::{text_height, text_width, Fonts};
 use crate::core::domain::error::Error;
 use crate::core::presentation::chart::Axis;
 use crate::core::presentation::gantt::{
-    slowdown_colour, Activity, ActivityStyle, Gantt, Shade, SLOWDOWN_SCALE,
+    slowdown_colour, Activity, ActivityStyle, Gantt, Shade, SLOWDOWN_SCALE, TIME_UNIT,
 };
 
 /// How the chart draws each activity: the shared kinds' styles, then the
@@ -127,7 +127,7 @@ pub fn gantt_height(gantt: &Gantt, styles: Styles, width: u32) -> u32 {
 
 /// The time ticks across a plot `plot_width` pixels wide.
 fn time_ticks(horizon: f64, plot_width: i32, font: u32) -> Ticks {
-    let axis = Axis::linear("time");
+    let axis = Axis::linear(&format!("time ({TIME_UNIT})"));
     let mut hint = 10;
     loop {
         let t = ticks(&axis, [0.0, horizon], hint);
@@ -192,7 +192,7 @@ pub fn draw_gantt<DB: DrawingBackend>(
         .y_label_formatter(&label)
         .x_labels(x_ticks.hint)
         .x_label_formatter(&|v| x_ticks.label_of(*v))
-        .x_desc("time")
+        .x_desc(format!("time ({TIME_UNIT})"))
         .axis_desc_style(("sans-serif", fonts.axis))
         .label_style(("sans-serif", fonts.tick))
         .draw()

@@ -10,7 +10,7 @@ use plotters::prelude::{IntoLogRange, LogCoord};
 
 use super::looks::{looks, Look};
 use super::place::{
-    band_height, in_band, in_corner, legend_entries, place_labels, EndLabel, Legend,
+    band_height, in_band, in_corner, legend_entries, place_labels, EndLabel, Legend, Wanted,
 };
 pub use super::text::Fonts;
 use super::text::{shortened, text_height, text_width, wrap, Rect};
@@ -82,7 +82,8 @@ pub struct Layout {
     pub looks: Vec<Look>,
     /// The legend, if the chart has one (or dashed lines to explain).
     pub legend: Option<Legend>,
-    /// End labels, each in its box.
+    /// Labels, each in its box beside a point of its line (in placing
+    /// order: the bold line's first).
     pub labels: Vec<EndLabel>,
 }
 
@@ -142,11 +143,7 @@ pub fn layout(chart: &LineChart, width: u32, height: u32) -> Option<Layout> {
         frame.py[1] - frame.py[0],
     );
     let taken: Vec<Rect> = legend.iter().map(|l| l.frame).collect();
-    let ends = labels
-        .into_iter()
-        .map(|(text, [x, y], line)| (text, frame.pixel_at(x, y), line))
-        .collect();
-    let placed = place_labels(ends, &plot, &taken, fonts.label);
+    let placed = placed_labels(chart, labels, &frame, &plot, &taken, fonts.label);
     Some(Layout {
         size: (width, height),
         fonts,
@@ -160,6 +157,30 @@ pub fn layout(chart: &LineChart, width: u32, height: u32) -> Option<Layout> {
         legend,
         labels: placed,
     })
+}
+
+/// The labels placed beside their lines in `plot`, off the boxes `taken`.
+fn placed_labels(
+    chart: &LineChart,
+    labels: Vec<(String, [f64; 2], usize)>,
+    frame: &Frame,
+    plot: &Rect,
+    taken: &[Rect],
+    size: u32,
+) -> Vec<EndLabel> {
+    let lines = pixel_lines(chart, frame);
+    let mut wanted: Vec<Wanted> = labels
+        .into_iter()
+        .map(|(text, _, line)| Wanted {
+            text,
+            line,
+            points: lines[line].clone(),
+        })
+        .collect();
+    // The bold line the others are read against (a map's MAX) is placed
+    // first, so that it keeps its end.
+    wanted.sort_by_key(|w| chart.lines[w.line].style != Style::Bold);
+    place_labels(wanted, plot, taken, &lines, size)
 }
 
 /// The frame, ticks, margins and label areas computed together.
@@ -270,6 +291,10 @@ pub fn ticks(axis: &Axis, [lo, hi]: [f64; 2], hint: usize) -> Ticks {
         for (label, v) in labels.iter_mut().zip(&values) {
             if (v - v.round()).abs() > 1e-9 {
                 label.clear();
+            } else if !axis.names.is_empty() {
+                let k = v.round();
+                let name = (k >= 0.0).then(|| axis.names.get(k as usize)).flatten();
+                *label = name.cloned().unwrap_or_default();
             }
         }
     }

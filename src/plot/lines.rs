@@ -10,7 +10,7 @@ use super::layout::{layout, pixel_lines, Layout};
 use super::looks::{marker_points, Look, Marker};
 use super::place::Legend;
 use crate::core::domain::error::Error;
-use crate::core::presentation::chart::{Frame, LineChart, Style};
+use crate::core::presentation::chart::{LineChart, Style};
 
 /// The least distance between two markers along a line, in pixels.
 const MARKER_SPACING: i32 = 36;
@@ -20,8 +20,8 @@ fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-/// Draws `chart` on `area`; returns where the data landed (`None`: the
-/// chart has nothing to draw).
+/// Draws `chart` on `area`; returns where everything was placed (`None`:
+/// the chart has nothing to draw).
 ///
 /// # Errors
 ///
@@ -29,7 +29,7 @@ fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
 pub fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
-) -> Result<Option<Frame>, Error> {
+) -> Result<Option<Layout>, Error> {
     area.fill(&WHITE).map_err(drawing)?;
     let (width, height) = area.dim_in_pixel();
     let Some(layout) = layout(chart, width, height) else {
@@ -66,7 +66,7 @@ pub fn draw_lines<DB: DrawingBackend>(
     if let Some(legend) = &layout.legend {
         draw_legend(area, legend, layout.fonts.legend)?;
     }
-    Ok(Some(layout.frame))
+    Ok(Some(layout))
 }
 
 /// The title's lines, centred at the top.
@@ -179,7 +179,7 @@ where
     DB: DrawingBackend,
     CT: CoordTranslate<From = (f64, f64)>,
 {
-    let mut bars = Vec::new();
+    let (mut bars, mut outlines) = (Vec::new(), Vec::new());
     for &(x, top) in points {
         let base = match stack.iter_mut().find(|(sx, _)| *sx == x) {
             Some(entry) => std::mem::replace(&mut entry.1, top),
@@ -189,13 +189,15 @@ where
             }
         };
         if top > base {
-            bars.push(Rectangle::new(
-                [(x - 0.35, base), (x + 0.35, top)],
-                rgb(look.colour).filled(),
-            ));
+            let corners = [(x - 0.35, base), (x + 0.35, top)];
+            bars.push(Rectangle::new(corners, rgb(look.colour).filled()));
+            // Outlined as the Gantt chart's bars are, so that a pale state
+            // (idle) stands out from the background.
+            outlines.push(Rectangle::new(corners, BLACK.mix(0.35)));
         }
     }
     c.draw_series(bars).map_err(drawing)?;
+    c.draw_series(outlines).map_err(drawing)?;
     Ok(())
 }
 

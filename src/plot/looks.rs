@@ -79,7 +79,7 @@ pub fn looks(chart: &LineChart) -> Vec<Look> {
             0 => line.markers.then_some(Marker::Circle),
             r => Some(ROUNDS[(r - 1) % ROUNDS.len()]),
         };
-        let colour = PALETTE[slot % PALETTE.len()];
+        let colour = line.own_colour().unwrap_or(PALETTE[slot % PALETTE.len()]);
         let look = match line.style {
             Style::Bold => Look::solid(BLACK, 3, None),
             Style::Dashed => Look {

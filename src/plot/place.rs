@@ -8,8 +8,9 @@ use super::looks::Look;
 use super::text::{text_height, text_width, Fonts, Rect};
 use crate::core::presentation::chart::{Frame, LineChart, Style};
 
-/// A label written at a line's end, in its box.
-#[derive(Debug, Clone, PartialEq)]
+/// A label written beside a point of its line, in its box (the page
+/// reads these from a drawn chart's canvas, see the binding module).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct EndLabel {
     /// The text.
     pub text: String,
@@ -17,6 +18,12 @@ pub struct EndLabel {
     pub rect: Rect,
     /// The index of its line in the chart (for its colour).
     pub line: usize,
+    /// The point of its line it is written beside (a few pixels from its
+    /// box, see [`LABEL_GAP`]): the line's end, else a point back along the
+    /// line, or its start, where the end had no room.
+    pub anchor: (i32, i32),
+    /// The line's end (its last drawable point).
+    pub end: (i32, i32),
 }
 
 /// One legend entry: a swatch in the line's look and the text.
@@ -182,40 +189,226 @@ pub fn in_band(mut entries: Vec<Entry>, size: (i32, i32), fonts: Fonts) -> Legen
     Legend { frame, entries }
 }
 
-/// End labels' boxes: each near its line's end (`end`, in data
-/// coordinates), right of it or, failing that, left; moved up or down until
-/// it overlaps no label placed before it and nothing in `taken`; always
-/// within `plot`. A label with no free place anywhere is left out (the
-/// pointer read-out still names the line).
+/// The space between a label and the point of its line it is written
+/// beside, in pixels (one more above and below, where a line's stroke
+/// spreads): a label's box is at most `LABEL_GAP + 2` pixels from it.
+pub const LABEL_GAP: i32 = 3;
+
+/// The step, in pixels along a line, between the points a label may be
+/// moved to when its line's end has no room.
+const ALONG: f64 = 4.0;
+
+/// A label to place: its text, its line's index, and the line's drawable
+/// points in pixels, its end last.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wanted {
+    /// The words.
+    pub text: String,
+    /// The index of its line in the chart.
+    pub line: usize,
+    /// The line's points in pixels (the piece that carries the label).
+    pub points: Vec<(i32, i32)>,
+}
+
+/// Labels' boxes, each written beside a point of its own line: its end if
+/// there is room there (right of it, else above or below it), else a
+/// point a little back along the line, else its start (its other end),
+/// else any point along it with room. A box lies inside `plot`, overlaps
+/// no other label and nothing in `taken`, and crosses none of `lines`
+/// where such a place exists. Every label gets its chance at its end
+/// before any is moved along its line. A label with no place anywhere
+/// along its line is left out (the pointer read-out still names the
+/// line): never stacked away from its line.
 pub fn place_labels(
-    labels: Vec<(String, (i32, i32), usize)>,
+    wanted: Vec<Wanted>,
     plot: &Rect,
     taken: &[Rect],
+    lines: &[Vec<(i32, i32)>],
     size: u32,
 ) -> Vec<EndLabel> {
     let h = text_height(size);
-    let mut placed: Vec<EndLabel> = Vec::new();
-    for (text, (ex, ey), line) in labels {
-        let w = text_width(&text, size) + 2;
-        let free = |r: &Rect, placed: &[EndLabel]| {
-            r.inside(plot)
-                && !taken.iter().any(|t| t.overlaps(r))
-                && !placed.iter().any(|p| p.rect.overlaps(r))
-        };
-        let steps = plot.height() / (h / 2).max(1) + 1;
-        let found = (0..4)
-            .flat_map(|shift| {
-                let x = ex + 4 - shift * (w + 8);
-                (0..=steps)
-                    .flat_map(move |k| [k, -k])
-                    .map(move |k| Rect::at(x, ey - h / 2 + k * (h / 2), w, h).within(plot))
-            })
-            .find(|r| free(r, &placed));
-        if let Some(rect) = found {
-            placed.push(EndLabel { text, rect, line });
+    let spots: Vec<Vec<Spot>> = wanted
+        .iter()
+        .map(|want| spots(&want.points, text_width(&want.text, size) + 2, h))
+        .collect();
+    let mut chosen: Vec<Option<Spot>> = vec![None; wanted.len()];
+    // Each tier for every label before the next: clear of every line at
+    // the end, near it, at the start, anywhere; then over other lines.
+    let tiers = [
+        Tier::End,
+        Tier::EndSlid,
+        Tier::AroundEnd,
+        Tier::NearEnd,
+        Tier::Start,
+        Tier::Far,
+        Tier::Over,
+    ];
+    for tier in tiers {
+        for (k, want) in wanted.iter().enumerate() {
+            if chosen[k].is_some() {
+                continue;
+            }
+            let own = std::slice::from_ref(&want.points);
+            let others = if tier == Tier::Over { own } else { lines };
+            let free = |r: &Rect| {
+                r.inside(plot)
+                    && !taken.iter().any(|t| t.overlaps(r))
+                    && !chosen.iter().flatten().any(|c| c.rect.overlaps(r))
+                    && !crosses(r, others)
+            };
+            chosen[k] = spots[k]
+                .iter()
+                .find(|s| (tier == Tier::Over || s.tier == tier) && free(&s.rect))
+                .copied();
         }
     }
-    placed
+    wanted
+        .into_iter()
+        .zip(chosen)
+        .filter_map(|(want, spot)| {
+            let spot = spot?;
+            Some(EndLabel {
+                rect: spot.rect,
+                anchor: spot.anchor,
+                end: *want.points.last()?,
+                text: want.text,
+                line: want.line,
+            })
+        })
+        .collect()
+}
+
+/// Where along its line a label is tried, in the order tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    /// Right of the line's end.
+    End,
+    /// Right of the line's end, slid up or down a little.
+    EndSlid,
+    /// Above, below or left of the line's end.
+    AroundEnd,
+    /// Back along the line, up to [`NEAR_END`] pixels from the end.
+    NearEnd,
+    /// At the line's start (its other end).
+    Start,
+    /// Anywhere else along the line.
+    Far,
+    /// Anywhere along the line, over other lines.
+    Over,
+}
+
+/// A box a label may take beside a point of its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Spot {
+    /// The point of the line.
+    anchor: (i32, i32),
+    /// The box.
+    rect: Rect,
+    /// How far along the line it is.
+    tier: Tier,
+}
+
+/// The boxes a `w × h` label of the line through `points` may take, best
+/// first, each beside a point of the line: around its end (right of it
+/// first), around points every [`ALONG`] pixels back along it, and around
+/// its start (left of it first).
+fn spots(points: &[(i32, i32)], w: i32, h: i32) -> Vec<Spot> {
+    let g = LABEL_GAP;
+    let boxes = |p, from_start| boxes_around(p, w, h, from_start);
+    // Beside an end, a box may also slide up or down as long as the end
+    // stays level with its text.
+    let slid = |(x, y): (i32, i32), dx: i32| {
+        (1..=(h / 2 - 2) / 2)
+            .flat_map(move |k| [k, -k].map(|d| Rect::at(x + dx, y - h / 2 + 2 * d, w, h)))
+    };
+    let mut out = Vec::new();
+    for (k, (anchor, along)) in along_back(points).into_iter().enumerate() {
+        let tier = match k {
+            0 => Tier::End,
+            _ if along <= NEAR_END => Tier::NearEnd,
+            _ => Tier::Far,
+        };
+        let mut around = boxes(anchor, false).map(|rect| Spot { anchor, rect, tier });
+        if k == 0 {
+            // Right of the end first, then slid, then around it.
+            out.push(around[0]);
+            let tier = Tier::EndSlid;
+            out.extend(slid(anchor, g).map(|rect| Spot { anchor, rect, tier }));
+            around.iter_mut().for_each(|s| s.tier = Tier::AroundEnd);
+            out.extend_from_slice(&around[1..]);
+        } else {
+            out.extend(around);
+        }
+    }
+    if let (Some(&anchor), true) = (points.first(), points.len() > 1) {
+        let tier = Tier::Start;
+        out.extend(boxes(anchor, true).map(|rect| Spot { anchor, rect, tier }));
+        out.extend(slid(anchor, -g - w).map(|rect| Spot { anchor, rect, tier }));
+    }
+    out
+}
+
+/// The boxes of a `w × h` label around point `(x, y)` of its line: right
+/// of it first, or left of it first at the line's start.
+fn boxes_around((x, y): (i32, i32), w: i32, h: i32, from_start: bool) -> [Rect; 6] {
+    let g = LABEL_GAP;
+    let right = Rect::at(x + g, y - h / 2, w, h);
+    let left = Rect::at(x - g - w, y - h / 2, w, h);
+    let (above, below) = (y - g - h, y + g + 1);
+    let (above_left, below_left) = (Rect::at(x - w, above, w, h), Rect::at(x - w, below, w, h));
+    let (above_right, below_right) = (Rect::at(x + 1, above, w, h), Rect::at(x + 1, below, w, h));
+    if from_start {
+        [
+            left,
+            above_right,
+            below_right,
+            above_left,
+            below_left,
+            right,
+        ]
+    } else {
+        [
+            right,
+            above_left,
+            below_left,
+            above_right,
+            below_right,
+            left,
+        ]
+    }
+}
+
+/// How far back from its line's end a label is tried before the line's
+/// start, in pixels.
+const NEAR_END: f64 = 80.0;
+
+/// The points of a line from its end back to its start, every [`ALONG`]
+/// pixels of its length (and at every corner), with their distance from
+/// the end along the line.
+fn along_back(points: &[(i32, i32)]) -> Vec<((i32, i32), f64)> {
+    let mut out: Vec<((i32, i32), f64)> = points.last().map(|&p| (p, 0.0)).into_iter().collect();
+    let mut gone = 0.0;
+    for s in points.windows(2).rev() {
+        let ((x1, y1), (x0, y0)) = (s[1], s[0]);
+        let length = f64::from(x1 - x0).hypot(f64::from(y1 - y0));
+        let steps = (length / ALONG).ceil().max(1.0) as i32;
+        for k in 1..=steps {
+            let t = f64::from(k) / f64::from(steps);
+            let at = |a: i32, b: i32| (f64::from(a) + t * f64::from(b - a)).round() as i32;
+            out.push(((at(x1, x0), at(y1, y0)), gone + t * length));
+        }
+        gone += length;
+    }
+    out
+}
+
+/// Whether `rect` meets a piece of one of `lines` (or one of their single
+/// points).
+fn crosses(rect: &Rect, lines: &[Vec<(i32, i32)>]) -> bool {
+    lines.iter().any(|line| match line.as_slice() {
+        [single] => rect.contains(*single),
+        _ => line.windows(2).any(|s| rect.cut_by(s[0], s[1])),
+    })
 }
 
 #[cfg(test)]
@@ -234,17 +427,46 @@ mod tests {
         }
     }
 
-    /// Three labels at one line end: stacked apart, all inside the plot.
+    /// A label wanted at the end of a line through `points`.
+    fn wanted(text: &str, line: usize, points: Vec<(i32, i32)>) -> Wanted {
+        Wanted {
+            text: text.into(),
+            line,
+            points,
+        }
+    }
+
+    /// Three lines ending at one point: the first label at the end, the
+    /// others beside their own lines, apart and inside the plot, none
+    /// stacked away from its line.
     #[test]
-    fn labels_at_one_end_are_stacked_apart_inside_the_plot() {
+    fn labels_at_one_end_stay_on_their_lines_apart_inside_the_plot() {
         let plot = Rect::at(100, 50, 400, 300);
-        let labels = (0..3).map(|i| (format!("33.{i}"), (498, 52), i)).collect();
-        let placed = place_labels(labels, &plot, &[], 11);
+        let lines: Vec<Vec<(i32, i32)>> = (0..3)
+            .map(|i| vec![(150 + 50 * i, 300 - 100 * i), (400, 200)])
+            .collect();
+        let labels = (0..3)
+            .map(|i| wanted(&format!("33.{i}"), i, lines[i].clone()))
+            .collect();
+        let placed = place_labels(labels, &plot, &[], &lines, 11);
         assert_eq!(placed.len(), 3);
         for (i, a) in placed.iter().enumerate() {
             assert!(a.rect.inside(&plot), "{a:?}");
             assert!(placed[i + 1..].iter().all(|b| !a.rect.overlaps(&b.rect)));
+            let near = Rect {
+                x0: a.rect.x0 - LABEL_GAP - 2,
+                y0: a.rect.y0 - LABEL_GAP - 2,
+                x1: a.rect.x1 + LABEL_GAP + 2,
+                y1: a.rect.y1 + LABEL_GAP + 2,
+            };
+            assert!(near.contains(a.anchor), "{a:?}");
+            let line = &lines[a.line];
+            assert!(line
+                .windows(2)
+                .any(|s| Rect::at(a.anchor.0 - 1, a.anchor.1 - 1, 3, 3).cut_by(s[0], s[1])));
         }
+        assert_eq!(placed[0].anchor, (400, 200));
+        assert_eq!(placed[0].rect.x0, 400 + LABEL_GAP);
     }
 
     /// A label is kept off a taken box (the legend), and left out when
@@ -253,10 +475,25 @@ mod tests {
     fn labels_avoid_the_legend_and_are_left_out_without_room() {
         let plot = Rect::at(0, 0, 100, 40);
         let legend = Rect::at(50, 0, 50, 20);
-        let placed = place_labels(vec![("MAX".into(), (90, 5), 0)], &plot, &[legend], 11);
+        let line = vec![(10, 5), (90, 5)];
+        let placed = place_labels(
+            vec![wanted("MAX", 0, line.clone())],
+            &plot,
+            &[legend],
+            &[line],
+            11,
+        );
         assert!(!placed[0].rect.overlaps(&legend));
         let tiny = Rect::at(0, 0, 10, 10);
-        assert!(place_labels(vec![("MAX".into(), (5, 5), 0)], &tiny, &[], 11).is_empty());
+        let line = vec![(1, 5), (5, 5)];
+        let none = place_labels(
+            vec![wanted("MAX", 0, line.clone())],
+            &tiny,
+            &[],
+            &[line],
+            11,
+        );
+        assert!(none.is_empty());
     }
 
     /// A line across the upper right corner sends the legend to the upper

@@ -3,7 +3,7 @@
 //! little wider than a sans-serif font's, never narrower.
 
 /// A box in pixels: `x0 ≤ x < x1`, `y0 ≤ y < y1`, `y` down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Rect {
     /// Left.
     pub x0: i32,
@@ -62,6 +62,29 @@ impl Rect {
         let dx = (outer.x1 - self.x1).min(0).max(outer.x0 - self.x0);
         let dy = (outer.y1 - self.y1).min(0).max(outer.y0 - self.y0);
         self.moved(dx, dy)
+    }
+
+    /// Whether the segment from `a` to `b` passes through one of the box's
+    /// pixels (taken as points), computed exactly by clipping the segment
+    /// to the box: fast enough to try a label at many places.
+    pub fn cut_by(&self, a: (i32, i32), b: (i32, i32)) -> bool {
+        let (ax, ay) = (f64::from(a.0), f64::from(a.1));
+        let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+        let (x0, x1) = (f64::from(self.x0), f64::from(self.x1 - 1));
+        let (y0, y1) = (f64::from(self.y0), f64::from(self.y1 - 1));
+        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+        for (p, q) in [(-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return false;
+                }
+            } else if p < 0.0 {
+                t0 = t0.max(q / p);
+            } else {
+                t1 = t1.min(q / p);
+            }
+        }
+        t0 <= t1
     }
 
     /// Whether the segment from `a` to `b` passes through the box (checked

@@ -873,8 +873,8 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   await near('#heterogeneous-energy', want.report.energy);
   // The preset's cells show six significant digits; the request keeps every
   // digit (the makespan above is the CLI's for the full numbers).
-  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M2 a2"]'), '5.68624');
-  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M2 b2"]'), '-22145');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="P2 a2"]'), '5.68624');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="P2 b2"]'), '-22145');
   assert.match(await page.textContent('#heterogeneous-verdict'), /verified.*proven optimal/);
   assert.match(await page.textContent('#heterogeneous-energy-parts'), /asleep/);
   const bars = await colouredPixels(page, '#heterogeneous-result figure[data-name="energy"] canvas');
@@ -893,10 +893,10 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   assert.ok(states.wake > 100 && states.inCore > 1000, `machine states not drawn: ${JSON.stringify(states)}`);
   // The first machine switched off: it wakes in 120 s, the schedule is longer.
   const before = await full(page, '#heterogeneous-makespan');
-  await page.selectOption('select[aria-label="M1 mode"]', 'off');
+  await page.selectOption('select[aria-label="P1 mode"]', 'off');
   // The mode fills in its wake-up time and sleep power (0.5 % of idle).
-  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M1 S"]'), '120');
-  assert.equal(await page.inputValue('#heterogeneous input[aria-label="M1 P sleep"]'), '0.5');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="P1 S"]'), '120');
+  assert.equal(await page.inputValue('#heterogeneous input[aria-label="P1 P sleep"]'), '0.5');
   const example = JSON.parse(execFileSync(dlt, ['example', 'heterogeneous']));
   const off = cli({ ...example, machines: example.machines.map((m, i) => (i === 0 ? { ...m, mode: 'off' } : m)) });
   await page.waitForFunction(([old]) => (document.querySelector('#heterogeneous-makespan')?.title || document.querySelector('#heterogeneous-makespan')?.textContent) !== old, [before], { timeout: 30000 });
@@ -905,7 +905,7 @@ test('heterogeneous: proven fastest as the CLI computes it, machine states drawn
   off.report.makespan, { timeout: 30000 });
   // A bad a2 is named next to its cell, and the result stays.
   const kept = await full(page, '#heterogeneous-makespan');
-  await page.fill('input[aria-label="M2 a2"]', '0.01');
+  await page.fill('input[aria-label="P2 a2"]', '0.01');
   const slot = '#heterogeneous [data-error-for="machines[1].a2"]';
   await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent ?? '') !== '', slot);
   assert.match(await page.textContent(slot), /must be slower than the level above it/);

@@ -58,6 +58,9 @@ pub enum Invalid {
     /// Not used by this model (the reason stated), so rejected rather than
     /// silently ignored.
     Unused(&'static str),
+    /// Used by this model only with other settings (the reason says
+    /// which), so rejected with these rather than silently ignored.
+    UsedOnly(&'static str),
     /// Must be given, for the reason stated.
     Needed(String),
     /// Larger in magnitude than the calculator accepts (`limit`).
@@ -211,6 +214,7 @@ impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Invalid::Unused(reason) => write!(f, "is not used by this model: {reason}"),
+            Invalid::UsedOnly(reason) => write!(f, "is used only {reason}"),
             Invalid::Needed(reason) => write!(f, "must be given: {reason}"),
             Invalid::Unreadable(msg) | Invalid::Text(msg) => write!(f, "{msg}"),
             Invalid::TooMuchWork(why) => write!(f, "asks for too much work: {why}"),

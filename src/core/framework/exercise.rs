@@ -198,7 +198,8 @@ pub enum Status {
 
 /// Checks `typed` against `answer`: a number as people type them
 /// (`5.75`, `5,75`, `1.2e5`, `1.2·10^5`, `1.2 × 10⁵`, `120 000`, `80 %`,
-/// with or without the unit), or an option by its text or its number.
+/// a fraction `64/65`, with or without the unit), or an option by its text
+/// or its number.
 pub fn check(answer: &Answer, typed: &str) -> Verdict {
     let verdict = |status, message: String| Verdict { status, message };
     match answer {
@@ -288,26 +289,39 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
     } else {
         text.replace(',', "")
     };
-    // `a x 10^b`, `10^b`.
-    let (mantissa, exponent) = match text.split_once("10^") {
-        Some((m, e)) => (m.strip_suffix('x').unwrap_or(m), Some(e)),
-        None => (text.as_str(), None),
-    };
-    let mantissa = if mantissa.is_empty() { "1" } else { mantissa };
-    let read = |s: &str| s.parse::<f64>().ok().filter(|x| x.is_finite());
-    let value = match exponent {
-        None => read(mantissa),
-        Some(e) => match (read(mantissa), read(e)) {
-            (Some(m), Some(e)) => Some(m * 10f64.powf(e)),
+    // A fraction `a/b`, as a result is often worked out (`64/65`).
+    let value = match text.split_once('/') {
+        Some((a, b)) => match (read_plain(a), read_plain(b)) {
+            (Some(a), Some(b)) if b != 0.0 => Some(a / b).filter(|v| v.is_finite()),
             _ => None,
         },
+        None => read_plain(&text),
     };
     match value {
         Some(v) => Ok(v * scale),
         None => Err(format!(
-            "{:?} is not a number (write e.g. 5.75, 1.2e5 or 1.2·10^5)",
+            "{:?} is not a number (write e.g. 5.75, 1.2e5, 1.2·10^5 or 64/65)",
             crate::core::domain::error::shorten(typed.trim())
         )),
+    }
+}
+
+/// A number in plain characters (see [`plain`]): `5.75`, `1.2e5`,
+/// `1.2x10^5`, `10^-3`.
+fn read_plain(text: &str) -> Option<f64> {
+    let (mantissa, exponent) = match text.split_once("10^") {
+        Some((m, e)) => (m.strip_suffix('x').unwrap_or(m), Some(e)),
+        None => (text, None),
+    };
+    // `10^3` alone is `1x10^3`; an empty text is no number.
+    let mantissa = match (mantissa, exponent) {
+        ("", Some(_)) => "1",
+        _ => mantissa,
+    };
+    let read = |s: &str| s.parse::<f64>().ok().filter(|x| x.is_finite());
+    match exponent {
+        None => read(mantissa),
+        Some(e) => Some(read(mantissa)? * 10f64.powf(read(e)?)).filter(|v| v.is_finite()),
     }
 }
 
@@ -415,12 +429,29 @@ mod tests {
             ("80 %", "", 0.8),
             ("80 %", "%", 80.0),
             ("−2.5", "", -2.5),
+            ("64/65", "", 64.0 / 65.0),
+            (" 64 / 65 ", "", 64.0 / 65.0),
+            ("1/2 s/MB", "s/MB", 0.5),
+            ("3/4 %", "", 0.0075),
+            ("1.2·10^5/4", "", 3e4),
+            ("−1/8", "", -0.125),
         ];
         for &(typed, unit, want) in cases {
             let got = read_number(typed, unit).unwrap_or_else(|e| panic!("{typed}: {e}"));
             assert!((got - want).abs() <= 1e-12 * want.abs(), "{typed}: {got}");
         }
-        for bad in ["", "abc", "5..7", "1e999", "x"] {
+        for bad in [
+            "",
+            "abc",
+            "5..7",
+            "1e999",
+            "x",
+            "1/0",
+            "1/",
+            "/2",
+            "1/2/3",
+            "1e300/1e-300",
+        ] {
             assert!(read_number(bad, "").is_err(), "{bad:?}");
         }
     }

@@ -19,6 +19,10 @@ pub struct Axis {
     /// unit in its label.
     #[serde(default, skip_serializing_if = "is_false")]
     pub pure: bool,
+    /// Names written at the whole numbers `0, 1, …` instead of the numbers
+    /// (machines named as in the tables: `originator`, `P1`, `P2·1`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -64,6 +68,11 @@ pub struct Line {
     /// level's line); its own name otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// Its own colour, `#rrggbb`, for a line that stands for something
+    /// drawn in that colour elsewhere (a machine state, as its model's
+    /// Gantt chart draws it); the palette's otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
 }
 
 /// A chart with a title, two axes and its lines.
@@ -96,6 +105,7 @@ impl Axis {
             log: false,
             whole: false,
             pure: false,
+            names: Vec::new(),
         }
     }
 
@@ -106,6 +116,7 @@ impl Axis {
             log: true,
             whole: false,
             pure: false,
+            names: Vec::new(),
         }
     }
 
@@ -123,6 +134,15 @@ impl Axis {
                 .is_some_and(|i| self.label[i..].contains(close))
         };
         self.whole || self.pure || named('(', ')') || named('[', ']')
+    }
+
+    /// The same axis for things named at `0, 1, …` (machines): ticks only
+    /// at whole numbers, each written as its name.
+    pub fn named(self, names: Vec<String>) -> Axis {
+        Axis {
+            names,
+            ..self.whole().pure()
+        }
     }
 
     /// The same axis for whole numbers (ticks only at whole numbers).
@@ -146,6 +166,7 @@ impl Axis {
             log: lo > 0.0 && hi / lo > 30.0,
             whole: false,
             pure: false,
+            names: Vec::new(),
         }
     }
 }
@@ -161,6 +182,7 @@ impl Line {
             style: Style::Solid,
             label: None,
             group: None,
+            colour: None,
         }
     }
 
@@ -169,6 +191,24 @@ impl Line {
         Line {
             group: Some(name.into()),
             ..self
+        }
+    }
+
+    /// The same line in the colour `(r, g, b)`.
+    pub fn coloured(self, (r, g, b): (u8, u8, u8)) -> Line {
+        Line {
+            colour: Some(format!("#{r:02x}{g:02x}{b:02x}")),
+            ..self
+        }
+    }
+
+    /// Its own colour as `(r, g, b)`, if it has a readable one.
+    pub fn own_colour(&self) -> Option<(u8, u8, u8)> {
+        let hex = self.colour.as_deref()?.strip_prefix('#')?;
+        let byte = |k: usize| u8::from_str_radix(hex.get(k..k + 2)?, 16).ok();
+        match hex.len() {
+            6 => Some((byte(0)?, byte(2)?, byte(4)?)),
+            _ => None,
         }
     }
 

@@ -223,6 +223,10 @@ pub struct Gantt {
     pub gaps: Vec<Gap>,
 }
 
+/// The unit of a chart's times: every model's times are in seconds, as its
+/// tables say.
+pub const TIME_UNIT: &str = "s";
+
 /// Gaps shorter than this fraction of the makespan are not drawn as idle.
 const MIN_IDLE: f64 = 1e-9;
 

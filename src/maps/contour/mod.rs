@@ -17,6 +17,7 @@ use std::marker::PhantomData;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod border;
 mod march;
 mod model;
 mod presets;
@@ -377,15 +378,15 @@ impl Contour {
     pub fn chart<C: Catalogue>(&self, request: &Request<C>) -> LineChart {
         let name = |e: f64| format!("{e}");
         let lines = self
-            .lines
-            .iter()
+            .drawn()
+            .into_iter()
             .flat_map(|(level, pieces)| {
                 let count = pieces.len();
-                pieces.iter().enumerate().map(move |(i, piece)| {
-                    let mut line = Line::new(&name(*level), piece.clone(), false);
+                pieces.into_iter().enumerate().map(move |(i, piece)| {
+                    let mut line = Line::new(&name(level), piece, false);
                     if i + 1 == count {
                         // Written as the axes' ticks are: `5·10⁶`, not `5000000`.
-                        line.label = tick_labels(&[*level], false).pop();
+                        line.label = tick_labels(&[level], false).pop();
                     }
                     line
                 })
@@ -422,6 +423,15 @@ impl Contour {
             lines,
             legend: false,
         }
+    }
+
+    /// Per level, the pieces a chart draws: the traced ones without their
+    /// segments along the grid's edges (see [`border`]).
+    pub fn drawn(&self) -> Vec<(f64, Vec<Vec<[f64; 2]>>)> {
+        self.lines
+            .iter()
+            .map(|(level, pieces)| (*level, border::off_edges(pieces, &self.x, &self.y)))
+            .collect()
     }
 
     /// The grid as CSV: `x,y,value` per cell (empty value where invalid).

@@ -3,7 +3,7 @@
 use super::Contour;
 use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::presentation::map::Parameter;
-use crate::core::presentation::view::{gap, Block};
+use crate::core::presentation::view::{gap, number, Block};
 
 /// The fields of one axis.
 fn axis(axis: &'static str, legend: &'static str, suggestions: Vec<(String, String)>) -> Group {
@@ -114,7 +114,22 @@ pub fn form(mapped: &[(&'static str, Vec<Parameter>)]) -> Form {
 impl Contour {
     /// The grid's summary.
     pub fn view(&self) -> Vec<Block> {
-        let drawn = self.lines.iter().filter(|l| !l.1.is_empty()).count();
+        let drawn = self.drawn();
+        let on_edge: Vec<String> = drawn
+            .iter()
+            .zip(&self.lines)
+            .filter(|((_, kept), (_, traced))| kept.is_empty() && !traced.is_empty())
+            .map(|((level, _), _)| number(*level))
+            .collect();
+        let on_edge = match on_edge.as_slice() {
+            [] => String::new(),
+            [one] => format!(" (level {one} is met only along the grid's edge, not drawn)"),
+            many => format!(
+                " (levels {} are met only along the grid's edge, not drawn)",
+                many.join(", ")
+            ),
+        };
+        let drawn = drawn.iter().filter(|l| !l.1.is_empty()).count();
         let left_out = if self.invalid_cells > 0 {
             format!(
                 ", {} cells with invalid parameters left out",
@@ -126,7 +141,7 @@ impl Contour {
         vec![Block::note(
             "contour-summary",
             format!(
-                "{} × {} grid, {drawn} of {} levels drawn{left_out}; largest gap {}.",
+                "{} × {} grid, {drawn} of {} levels drawn{on_edge}{left_out}; largest gap {}.",
                 self.x.len(),
                 self.y.len(),
                 self.lines.len(),

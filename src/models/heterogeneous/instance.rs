@@ -503,11 +503,11 @@ impl Instance {
         ] {
             let Some(limit) = limit else { continue };
             if self.objective == Objective::Pareto {
-                let why = "a Pareto front (objective pareto) sweeps the makespan limit itself";
-                c.fail(field, Invalid::Unused(why));
+                let why = "with objective makespan or energy: a Pareto front (objective pareto) sweeps the makespan limit itself";
+                c.fail(field, Invalid::UsedOnly(why));
             } else if heuristic {
-                let why = "the heuristics (algorithm ssc, gss, super-ssc, super-gss) take no limits; choose exact or compare";
-                c.fail(field, Invalid::Unused(why));
+                let why = "by the exact search (algorithm exact or compare): the heuristics (ssc, gss, super-ssc, super-gss) take no limits";
+                c.fail(field, Invalid::UsedOnly(why));
             } else {
                 c.positive(field, limit);
             }

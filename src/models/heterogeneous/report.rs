@@ -125,7 +125,7 @@ pub struct Report {
     #[serde(default)]
     pub chunk_limit: usize,
     /// The count of each row of the machine table, so that an expanded
-    /// machine is named by its row and copy (`M2·1`, `M2·2`).
+    /// machine is named by its row and copy (`P2·1`, `P2·2`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rows: Vec<usize>,
 }
@@ -133,19 +133,20 @@ pub struct Report {
 impl Report {
     /// The name of expanded machine `i` (from 0): its row of the machine
     /// table, from 1, and for a row of several machines the copy, from 1
-    /// (`M2·1`); `M<i+1>` when the rows are not known.
+    /// (`P2·1`); `P<i+1>` when the rows are not known. `P`, not `M`, so
+    /// that no machine reads as a model's number (M1 to M9).
     pub fn machine_name(&self, i: usize) -> String {
         let mut first = 0;
         for (row, &count) in self.rows.iter().enumerate() {
             if i < first + count {
                 return if count == 1 {
-                    format!("M{}", row + 1)
+                    format!("P{}", row + 1)
                 } else {
-                    format!("M{}·{}", row + 1, i - first + 1)
+                    format!("P{}·{}", row + 1, i - first + 1)
                 };
             }
             first += count;
         }
-        format!("M{}", i + 1)
+        format!("P{}", i + 1)
     }
 }

@@ -97,7 +97,7 @@ pub fn form() -> Form {
         rows: Some(Rows {
             path: "machines",
             item: "machine",
-            prefix: "M",
+            prefix: "P",
             caption: "Machines (a row of count identical machines; choosing a mode fills in its S and sleep power, which you may change; left empty, they are the mode's)",
             columns: vec![
                 col("k", "count", "count", "how many such machines", "", "1 to 10 000", "1"),
@@ -217,7 +217,7 @@ impl Report {
             .collect();
         Block::table(
             "heterogeneous-chunks",
-            "Chunks in sending order (machines by their row of the table, from 1, and copy: M2·1)",
+            "Chunks in sending order (machines by their row of the table, from 1, and copy: P2·1)",
             &[
                 "machine",
                 "size (MB)",
@@ -254,13 +254,13 @@ impl Report {
         rows.push(row("all".into(), &p.sum));
         Block::table(
             "heterogeneous-energy-parts",
-            "Energy by state (J)",
+            "Energy by state (J): idle is the power while on; receive and computing draw above it",
             &[
                 "",
                 "asleep",
                 "waking",
                 "idle",
-                "network",
+                "receive",
                 "computing",
                 "total",
             ],
@@ -428,8 +428,8 @@ pub fn gantt(instance: &Instance, report: &Report) -> Gantt {
     }
 }
 
-/// The energy breakdown as stacked bars (the originator at 0, machines
-/// from 1, at most 40), and the Pareto front with the heuristics' points.
+/// The energy breakdown as stacked bars (the originator, then the machines,
+/// at most 40), and the Pareto front with the heuristics' points.
 pub fn charts(report: &Report) -> Vec<LineChart> {
     let mut charts = vec![energy_chart(report)];
     if !report.front.is_empty() {
@@ -438,34 +438,107 @@ pub fn charts(report: &Report) -> Vec<LineChart> {
     charts
 }
 
-/// Each machine's energy, by state, stacked.
+/// Each machine's energy, by state, stacked: each state named and
+/// coloured as the Gantt chart draws it ([`state_style`]), computing split
+/// in and out of core when a chunk is computed out of core; machines named
+/// as in the tables.
 fn energy_chart(report: &Report) -> LineChart {
     let p = &report.energy_parts;
     let parts: Vec<&super::Parts> = std::iter::once(&p.originator)
         .chain(p.machines.iter().take(40))
         .collect();
+    // The share of each one's computing time in core (the originator: none).
+    let in_core: Vec<f64> = std::iter::once(1.0)
+        .chain((0..parts.len() - 1).map(|i| in_core_share(report, i)))
+        .collect();
+    let split = in_core.iter().any(|&s| s < 1.0);
+    let states: Vec<Activity> = STATES
+        .into_iter()
+        .filter(|a| split || *a != Activity::compute(1))
+        .collect();
     let mut tops = vec![0.0; parts.len()];
-    let lines = (0..5)
-        .map(|k| {
+    let lines = states
+        .iter()
+        .map(|state| {
             let points = parts
                 .iter()
+                .zip(&in_core)
                 .zip(tops.iter_mut())
                 .enumerate()
-                .map(|(x, (e, top))| {
-                    *top += e.states()[k].1;
+                .map(|(x, ((e, share), top))| {
+                    *top += state_energy(e, state, if split { *share } else { 1.0 });
                     [x as f64, *top]
                 })
                 .collect();
-            Line::new(p.sum.states()[k].0, points, false).styled(Style::Bar)
+            let style = state_style(state);
+            Line::new(style.legend, points, false)
+                .styled(Style::Bar)
+                .coloured(style.colour)
         })
+        .collect();
+    let names = std::iter::once("originator".to_string())
+        .chain((0..parts.len() - 1).map(|i| report.machine_name(i)))
         .collect();
     LineChart {
         name: "energy".into(),
-        title: "Energy by state: the originator (0) and each machine".into(),
-        x: Axis::linear("machine (0: the originator)").whole(),
+        title: "Energy by state: the originator and each machine (idle: the power while on)".into(),
+        x: Axis::linear("machine").named(names),
         y: Axis::linear("energy (J)"),
         lines,
         legend: true,
+    }
+}
+
+/// The states of a machine, in the order the energy chart stacks them,
+/// each as the activity the Gantt chart draws it as: the one table both
+/// charts take a state's name and colour from.
+const STATES: [Activity; 6] = [
+    SLEEP,
+    WAKE,
+    Activity::IDLE,
+    Activity::RECEIVE,
+    Activity::compute(0),
+    Activity::compute(1),
+];
+
+/// How both charts draw a state: the shared kinds' style or the
+/// cluster's own, as the Gantt chart looks it up.
+pub fn state_style(state: &Activity) -> ActivityStyle {
+    state
+        .shared_style()
+        .or_else(|| style(state))
+        .unwrap_or_else(ActivityStyle::unknown)
+}
+
+/// The energy of `e` in `state`; computing split by `in_core`, the share
+/// of computing time in core (`P^comp` is one power in and out of core).
+fn state_energy(e: &super::Parts, state: &Activity, in_core: f64) -> f64 {
+    match STATES.iter().position(|s| s == state) {
+        Some(0) => e.sleep,
+        Some(1) => e.wake,
+        Some(2) => e.idle,
+        Some(3) => e.network,
+        Some(4) => e.compute * in_core,
+        Some(5) => e.compute * (1.0 - in_core),
+        _ => 0.0,
+    }
+}
+
+/// The share of machine `i`'s computing time spent in core (1 when it
+/// computes nothing).
+fn in_core_share(report: &Report, i: usize) -> f64 {
+    let (mut core, mut all) = (0.0, 0.0);
+    for c in report.schedule.chunks.iter().filter(|c| c.machine == i) {
+        let t = c.compute.end - c.compute.start;
+        all += t;
+        if c.level == 0 {
+            core += t;
+        }
+    }
+    if all > 0.0 {
+        core / all
+    } else {
+        1.0
     }
 }
 

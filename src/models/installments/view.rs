@@ -1,6 +1,7 @@
 //! M4 on the page: the form and the report's layout.
 
 use super::Report;
+use crate::core::domain::number::human;
 use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::presentation::response::Describe;
 use crate::core::presentation::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
@@ -83,7 +84,7 @@ impl Describe for Report {
                 format!(
                     "β = {} ({source}), {} chunk{}.",
                     number(self.chunk),
-                    number(self.chunks as f64),
+                    human(self.chunks as f64),
                     if self.chunks == 1 { "" } else { "s" }
                 ),
             ),
@@ -111,8 +112,9 @@ impl Report {
                 ok: true,
                 text: format!(
                     " ({} chunks: evaluated exactly in closed form; checked chunk by chunk up \
-                     to 200 000 chunks)",
-                    number(self.chunks as f64)
+                     to {} chunks)",
+                    human(self.chunks as f64),
+                    human(super::MAX_VERIFIED as f64)
                 ),
             },
         }
@@ -128,7 +130,7 @@ impl Report {
             .map(|(i, u)| {
                 vec![
                     format!("P{}", i + 1),
-                    u.chunks.to_string(),
+                    human(u.chunks as f64),
                     number(u.load),
                     number(u.busy),
                     number(u.finish),

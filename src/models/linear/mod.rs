@@ -475,7 +475,10 @@ impl Instance {
             if self.objective != Objective::Energy {
                 c.fail(
                     "deadline",
-                    Invalid::Unused("a deadline bounds the energy objective only"),
+                    Invalid::UsedOnly(
+                        "with the energy objective, where it bounds the length of the \
+                         least-energy schedule; the objective here is time (the fastest set)",
+                    ),
                 );
             } else {
                 c.positive("deadline", deadline);

@@ -83,7 +83,7 @@ pub fn form() -> Form {
         rows: Some(Rows {
             path: "machines",
             item: "machine type",
-            prefix: "M",
+            prefix: "type ",
             caption: "Machines (served top to bottom; count = identical copies)",
             columns: vec![
                 Column::startup("1"),

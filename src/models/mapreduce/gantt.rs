@@ -100,7 +100,7 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
         ];
         bars.extend(merged(std::mem::take(&mut sends[k]), horizon));
         rows.push(Row {
-            label: format!("M{k}"),
+            label: format!("map {k}"),
             bars,
         });
     }
@@ -114,7 +114,7 @@ pub fn gantt(request: &Instance, report: &Report) -> Gantt {
             activity: REDUCE,
         });
         rows.push(Row {
-            label: format!("R{j}"),
+            label: format!("reduce {j}"),
             bars,
         });
     }

@@ -231,12 +231,12 @@ impl Report {
                 } else {
                     "nothing to send".into()
                 };
-                vec![span(r), number(self.sizes[r.start]), when]
+                vec![span("map", r), number(self.sizes[r.start]), when]
             })
             .collect();
         Block::table(
             "mapreduce-sizes",
-            "Chunks of the mappers (numbered from 0; equal chunks in one row)",
+            "Chunks of the mappers (map 0, map 1, … as on the Gantt chart; equal chunks in one row)",
             &["mappers", "chunk α (B)", "sending (s)"],
             cut(rows, runs.len(), "rows"),
         )
@@ -252,12 +252,12 @@ impl Report {
             .take(ROWS_SHOWN)
             .map(|r| {
                 let i = self.reducers[r.start];
-                vec![span(r), number(i.start), number(i.end)]
+                vec![span("reduce", r), number(i.start), number(i.end)]
             })
             .collect();
         Block::table(
             "mapreduce-reducers",
-            "Reducers: when each has every piece and reduces",
+            "Reducers (reduce 0, reduce 1, …): when each has every piece and reduces",
             &["reducers", "starts (s)", "ends (s)"],
             cut(rows, runs.len(), "rows"),
         )
@@ -381,12 +381,12 @@ fn runs<T>(items: &[T], equal: impl Fn(&T, &T) -> bool) -> Vec<std::ops::Range<u
     runs
 }
 
-/// `3` or `0–99`.
-fn span(r: &std::ops::Range<usize>) -> String {
+/// `map 3` or `map 0–99`: machines named as on the Gantt chart.
+fn span(what: &str, r: &std::ops::Range<usize>) -> String {
     if r.len() == 1 {
-        r.start.to_string()
+        format!("{what} {}", r.start)
     } else {
-        format!("{}–{}", r.start, r.end - 1)
+        format!("{what} {}–{}", r.start, r.end - 1)
     }
 }
 

@@ -4,7 +4,7 @@ use super::{Report, Status};
 use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::presentation::response::Describe;
 use crate::core::presentation::view::{
-    gap, interval, memory, number, seconds, Block, VerdictLine, ROWS_SHOWN,
+    gap, interval, memory, number, percent, seconds, Block, VerdictLine, ROWS_SHOWN,
 };
 
 /// The fields of the start-up model's processing time and network (also
@@ -161,7 +161,7 @@ impl Describe for Report {
                     (j + 1).to_string(),
                     format!("P{}", c.machine + 1),
                     number(c.size),
-                    memory(c.level),
+                    self.memory_of(c),
                     interval(&c.send),
                     interval(&c.compute),
                 ]
@@ -178,10 +178,11 @@ impl Describe for Report {
             Block::note(
                 "startup-efficiency",
                 format!(
-                    "Efficiency E = T(1,1,V)/(m·T) = {}{at_most}; speedup {}; T(1,1,V) = {} s.",
+                    "Efficiency E = T(1,1,V)/(m·T) = {}{at_most}; speedup {}; T(1,1,V) = {} s.{}",
                     number(self.efficiency),
                     number(self.speedup),
-                    number(self.single)
+                    number(self.single),
+                    self.superlinear()
                 ),
             ),
             Block::table(
@@ -199,6 +200,63 @@ impl Describe for Report {
             ),
         ]
     }
+}
+
+impl Report {
+    /// Why an efficiency above 1 is no error, said beside it: one machine
+    /// alone computes the whole load out of core, the `m` machines compute
+    /// their chunks in core.
+    fn superlinear(&self) -> String {
+        if self.efficiency <= 1.0 {
+            return String::new();
+        }
+        let chunks = &self.schedule.chunks;
+        let in_core = chunks.iter().filter(|c| c.level == 0).count();
+        format!(
+            " E > 1, superlinear: one machine alone computes the whole load V out of core, \
+             many times slower per MB, while here {in_core} of the {} chunks fit in the \
+             machines' memory and compute in core.",
+            chunks.len()
+        )
+    }
+
+    /// The in-core time per MB, read from a chunk computed in core (none
+    /// when every chunk is out of core).
+    fn in_core_rate(&self) -> Option<f64> {
+        let c = self
+            .schedule
+            .chunks
+            .iter()
+            .find(|c| c.level == 0 && c.size > 0.0)?;
+        Some((c.compute.end - c.compute.start) / c.size)
+    }
+
+    /// A chunk's memory, and for one out of core how much slower than in
+    /// core it computes: a chunk just over the usable RAM computes out of
+    /// core but hardly slower (`0.00707 % slower`), which the Gantt chart
+    /// shades as its lightest (×1), not as a fault.
+    fn memory_of(&self, c: &crate::core::domain::schedule::Chunk) -> String {
+        match self.in_core_rate() {
+            Some(rate) if c.level >= 1 && rate * c.size > 0.0 => {
+                let slowdown = (c.compute.end - c.compute.start) / (rate * c.size);
+                let how = if slowdown < 1.01 {
+                    format!(
+                        "just over the usable RAM: {} slower than in core",
+                        percent(slowdown - 1.0)
+                    )
+                } else {
+                    format!("×{} the in-core time", number(round3(slowdown)))
+                };
+                format!("{} ({how})", memory(c.level))
+            }
+            _ => memory(c.level),
+        }
+    }
+}
+
+/// `x` to three significant digits.
+fn round3(x: f64) -> f64 {
+    format!("{x:.2e}").parse().unwrap_or(x)
 }
 
 /// The formulas of the "About the model" panel.
