@@ -1513,6 +1513,91 @@ test('every tab at 2× pixel density, screenshots to look at', async (page) => {
   }
 });
 
+test('the tabs follow the WAI-ARIA tabs pattern: one in the Tab order, arrows, Home and End', async (page) => {
+  await page.goto(`${base}?tab=linear`);
+  await result(page, 'linear');
+  const strip = await page.evaluate(() => {
+    const list = document.querySelector('[role="tablist"]');
+    const tabs = [...list.querySelectorAll('[role="tab"]')];
+    return {
+      own: tabs.every((t) => t.parentElement === list),
+      focusable: tabs.filter((t) => t.tabIndex === 0).map((t) => t.id),
+      selected: tabs.filter((t) => t.getAttribute('aria-selected') === 'true').map((t) => t.id),
+      // Each tab controls its panel, which is labelled by the tab.
+      paired: tabs.every((t) => document.getElementById(t.getAttribute('aria-controls'))?.getAttribute('aria-labelledby') === t.id),
+      first: tabs[0].id,
+      last: tabs.at(-1).id,
+    };
+  });
+  assert.ok(strip.own, 'a tab is not a child of the tablist');
+  assert.deepEqual(strip.focusable, ['tab-linear']);
+  assert.deepEqual(strip.selected, ['tab-linear']);
+  assert.ok(strip.paired, 'a tab and its panel do not name each other');
+  const at = () => page.evaluate(() => [document.activeElement.id,
+    document.querySelector('[role="tab"][aria-selected="true"]').id, document.querySelector('[role="tab"][tabindex="0"]').id]);
+  await page.focus('#tab-linear');
+  await page.keyboard.press('End');
+  assert.deepEqual(await at(), [strip.last, strip.last, strip.last]);
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await at(), [strip.first, strip.first, strip.first]);
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await at(), [strip.last, strip.last, strip.last]);
+  await page.keyboard.press('Home');
+  assert.deepEqual(await at(), [strip.first, strip.first, strip.first]);
+  // Tab leaves the strip (for the status bar's jump to the result, then the panel).
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.getAttribute('role')), 'tab', 'Tab went to another tab');
+});
+
+/** axe-core's findings on `page` as it stands, by the WCAG 2.1 A and AA
+ * rules, that are serious or critical. */
+async function accessibility(page) {
+  if (!await page.evaluate(() => Boolean(globalThis.axe))) {
+    // Evaluated by the browser's debugger, not as a script of the page,
+    // which the page's Content-Security-Policy would refuse.
+    await page.evaluate(readFileSync(path.join(root, 'tests/e2e/node_modules/axe-core/axe.min.js'), 'utf8'));
+  }
+  const found = await page.evaluate(() => globalThis.axe.run(document,
+    { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }));
+  return found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('accessibility: axe finds nothing serious on any tab with its result, at 1 280 px and 360 px', async (shared) => {
+  const context = await shared.context().browser().newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const found = [];
+  try {
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const tab of TABS) {
+        await page.goto(`${base}?tab=${tab}`);
+        await page.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
+        await page.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+        // The formulas' panel open, so that its content is checked too.
+        await page.click(`#${tab}-about summary`);
+        found.push(...(await accessibility(page)).map((f) => `${width} px, ${tab}: ${f}`));
+      }
+    }
+    // Every exercise answered (a number or a choice), with a hint and its
+    // worked solution shown.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    page.on('dialog', (d) => d.accept());
+    for (const id of await page.$$eval('li.exercise', (es) => es.map((e) => `#${e.id}`))) {
+      if (await page.locator(`${id}-option-1`).count()) await page.check(`${id}-option-1`);
+      else await page.fill(`${id}-answer`, '1');
+      await page.click(`${id}-check`);
+      await page.waitForFunction((s) => document.querySelector(s).textContent !== '', `${id}-verdict`);
+      await page.click(`${id}-hint`);
+      await page.click(`${id}-show-solution`);
+    }
+    found.push(...(await accessibility(page)).map((f) => `exercises answered: ${f}`));
+    assert.deepEqual(found, []);
+  } finally {
+    await context.close();
+  }
+});
+
 async function main() {
   mkdirSync(shots, { recursive: true });
   const server = await serve(root, port, base, 'E2E_PORT');
