@@ -4,7 +4,7 @@
 // Expects `make dist` (www/pkg and dist/) and `cargo build --release --bin dlt` first.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -1555,7 +1555,9 @@ async function accessibility(page) {
   if (!await page.evaluate(() => Boolean(globalThis.axe))) {
     // Evaluated by the browser's debugger, not as a script of the page,
     // which the page's Content-Security-Policy would refuse.
-    await page.evaluate(readFileSync(path.join(root, 'tests/e2e/node_modules/axe-core/axe.min.js'), 'utf8'));
+    const engine = path.join(root, 'tests/e2e/node_modules/axe-core/axe.min.js');
+    if (!existsSync(engine)) throw new Error('axe-core is missing: run (cd tests/e2e && npm ci --no-audit --no-fund)');
+    await page.evaluate(readFileSync(engine, 'utf8'));
   }
   const found = await page.evaluate(() => globalThis.axe.run(document,
     { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }));
