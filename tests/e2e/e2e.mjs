@@ -1513,6 +1513,78 @@ test('every tab at 2× pixel density, screenshots to look at', async (page) => {
   }
 });
 
+/** What the page offers to be used, and how its loading is shown. */
+function firstScreen(page) {
+  return page.evaluate(() => {
+    const shown = (e) => !e.closest('[hidden]') && e.getClientRects().length > 0;
+    const bar = document.querySelector('#progress');
+    return {
+      controls: [...document.querySelectorAll('button, input, select, textarea, a[href], [tabindex]')]
+        .filter((e) => shown(e) && !e.disabled).map((e) => e.id || e.tagName),
+      footer: shown(document.querySelector('footer')),
+      bar: shown(bar) ? (bar.position < 0 ? 'indeterminate' : bar.value) : 'hidden',
+      status: document.querySelector('#status-text').textContent,
+    };
+  });
+}
+
+test('first visit: a progress bar while the wasm loads, and no control before the calculator works', async (shared) => {
+  const browser = shared.context().browser();
+  // Held before its first byte: the bar cannot know the size yet.
+  let context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  let page = await context.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  let asked = 0;
+  await page.route('**/pkg/dlt_calc_bg.wasm', async (route) => { asked++; await held; await route.continue(); });
+  try {
+    await page.goto(base);
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('.wasm'))
+      || document.querySelector('#status-text').textContent.startsWith('Loading'));
+    await page.waitForTimeout(300);
+    const before = await firstScreen(page);
+    assert.ok(asked >= 1, 'the wasm was not asked for');
+    assert.deepEqual(before, { controls: ['large-text'], footer: false, bar: 'indeterminate', status: 'Loading the calculator…' });
+    release();
+    await page.waitForFunction(() => document.querySelector('#status-text').textContent === 'Ready.'
+      || /^Comput/.test(document.querySelector('#status-text').textContent), null, { timeout: 60000 });
+    await result(page, 'hierarchical');
+    const after = await firstScreen(page);
+    assert.ok(after.controls.includes('jump-result') && after.controls.includes('tab-hierarchical')
+      && after.controls.includes('hierarchical-compute'), JSON.stringify(after.controls));
+    assert.ok(after.footer);
+    assert.match((await page.textContent('footer')).trim(), /^dlt-calc \d+\.\d+\.\d+\./);
+  } finally {
+    release();
+    await context.close();
+  }
+  // Arriving slowly (2 MB/s): the bar and the status count the megabytes.
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 2e6, uploadThroughput: 2e6 });
+    await page.goto(base);
+    const seen = [];
+    for (let k = 0; k < 40 && !/^(Starting|Ready|Comput)/.test(seen.at(-1)?.status ?? ''); k++) {
+      seen.push(await firstScreen(page));
+      await page.waitForTimeout(100);
+    }
+    const counting = seen.filter((s) => /^Loading the calculator: [\d.]+ of [\d.]+ MB$/.test(s.status));
+    assert.ok(counting.length >= 2, `no count of the download: ${JSON.stringify(seen.map((s) => [s.status, s.bar]))}`);
+    for (const s of counting) {
+      assert.deepEqual(s.controls, ['large-text']);
+      assert.ok(typeof s.bar === 'number' && s.bar >= 0 && s.bar <= 1, JSON.stringify(s));
+    }
+    assert.ok(counting.at(-1).bar > counting[0].bar, `the bar sat still: ${JSON.stringify(counting.map((s) => s.bar))}`);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await result(page, 'hierarchical');
+  } finally {
+    await context.close();
+  }
+});
+
 test('the tabs follow the WAI-ARIA tabs pattern: one in the Tab order, arrows, Home and End', async (page) => {
   await page.goto(`${base}?tab=linear`);
   await result(page, 'linear');

@@ -254,14 +254,32 @@ function largeText() {
   });
 }
 
+/** The download of the calculator (the wasm): `received` of `total`
+ * bytes, the bar without a value while the total is not known. */
+function loading(received, total) {
+  const bar = $('#progress');
+  bar.hidden = false;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  if (total > 0 && received <= total) {
+    bar.value = received / total;
+    $('#status-text').textContent = `Loading the calculator: ${mb(received)} of ${mb(total)} MB`;
+  } else {
+    bar.removeAttribute('value');
+    $('#status-text').textContent = received > 0 ? `Loading the calculator: ${mb(received)} MB` : 'Loading the calculator…';
+  }
+}
+
 async function main() {
   largeText();
   try {
-    await start();
+    await start(loading);
   } catch (err) {
     status(`The calculator could not be loaded: ${err}`);
     return;
   }
+  // Compiled; the workers load their copies before anything computes.
+  $('#status-text').textContent = 'Starting the calculator…';
+  $('#progress').removeAttribute('value');
   $('#version').textContent = core.version();
   const computer = new Computer();
   const pool = new Pool();
@@ -360,6 +378,10 @@ async function main() {
         + 'Serve the folder over http (or use another browser) to compute in the background.',
     }));
   }
+  // Shown only now that they work: the jump needs a tab on screen, the
+  // footer the calculator's version.
+  $('#jump-result').hidden = false;
+  $('footer').hidden = false;
   status('Ready.');
   pool.warm();
   show(active.spec.id);
