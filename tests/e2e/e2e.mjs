@@ -4,7 +4,7 @@
 // Expects `make dist` (www/pkg and dist/) and `cargo build --release --bin dlt` first.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -792,6 +792,12 @@ test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ
   await page.screenshot({ path: path.join(shots, 'mapreduce.png'), fullPage: true });
 });
 
+test('the service worker keeps every script of the page for offline use', async () => {
+  const kept = readFileSync(path.join(root, 'www', 'sw.js'), 'utf8');
+  const missing = readdirSync(path.join(root, 'www', 'js')).filter((f) => f.endsWith('.js') && !kept.includes(`'js/${f}'`));
+  assert.deepEqual(missing, [], 'scripts the offline page would lack');
+});
+
 test('after one visit the page works offline, and says why it cannot work from a file', async (page) => {
   const context = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
   const errors = [];
@@ -1510,6 +1516,125 @@ test('every tab at 2× pixel density, screenshots to look at', async (page) => {
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
+  }
+});
+
+test('every tab names its model by the number the README gives it (M1 … M9)', async (page) => {
+  await page.goto(base);
+  await result(page, 'hierarchical');
+  // The README's table of models: | `metrics` | M1 | … |
+  const numbers = Object.fromEntries([...readFileSync(path.join(root, 'README.md'), 'utf8')
+    .matchAll(/^\| `([a-z0-9]+)` \| (M\d)? *\|/gm)].map((m) => [m[1], m[2] ?? '']));
+  const tabs = await page.$$eval('[role="tab"]', (ts) => ts.map((t) => [t.id.slice(4), t.textContent]));
+  assert.deepEqual(tabs.map(([id]) => id).sort(), Object.keys(numbers).sort(), 'the README lists other models than the tabs');
+  for (const [id, text] of tabs) {
+    if (numbers[id]) assert.ok(text.startsWith(`${numbers[id]} `), `${id}: "${text}" is not ${numbers[id]}`);
+    else assert.doesNotMatch(text, /^M\d/, `${id}: "${text}" has a number the README does not give it`);
+  }
+});
+
+/** Every table of the tab on screen: its width, its wrap's, whether it
+ * says it scrolls, whether it is laid out a block per row, and whether
+ * its caption's text lies within the wrap. */
+function tables(page) {
+  return page.evaluate(() => [...document.querySelectorAll('section:not([hidden]) .table-wrap')]
+    .filter((w) => w.checkVisibility())
+    .map((w) => {
+      const table = w.querySelector(':scope > table');
+      const hint = w.querySelector('.scroll-hint');
+      const caption = table.querySelector('caption > span')?.getBoundingClientRect();
+      const room = w.getBoundingClientRect();
+      return {
+        id: table.id, width: table.offsetWidth, room: w.clientWidth, hint: !hint.hidden && hint.getClientRects().length > 0,
+        stacked: table.classList.contains('stacked'),
+        captionInside: Boolean(caption) && caption.left >= room.left - 1 && caption.right <= room.right + 1,
+      };
+    }));
+}
+
+test('wide tables: none scrolls at 1 280 px (M7 folds its powers), a phone is told which do, captions are never cut', async (page) => {
+  const settled = async (tab) => {
+    await page.goto(`${base}?tab=${tab}`);
+    await page.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
+    await page.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+    // The layout follows the wraps' widths a frame later.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  };
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const tab of TABS) {
+      await settled(tab);
+      for (const t of await tables(page)) {
+        assert.ok(t.width <= t.room && !t.hint, `1280 px, ${tab}: ${JSON.stringify(t)}`);
+        assert.ok(t.captionInside, `1280 px, ${tab}: a caption is cut: ${JSON.stringify(t)}`);
+      }
+    }
+    // M7's machines fit by folding the five power columns; shown, they scroll, and say so.
+    await settled('heterogeneous');
+    const fold = '#heterogeneous-rows-fold-power';
+    assert.equal(await page.getAttribute(fold, 'aria-expanded'), 'false');
+    assert.match(await page.textContent(fold), /^Show the 5 power columns \(P sleep, P wake, P idle, P net, P comp\)$/);
+    assert.ok(await page.isHidden('[data-field="machines[0].power.idle"]'));
+    const folded = await page.$eval('#heterogeneous-rows', (t) => t.offsetWidth);
+    await page.click(fold);
+    assert.equal(await page.getAttribute(fold, 'aria-expanded'), 'true');
+    assert.ok(await page.isVisible('[data-field="machines[0].power.idle"]'));
+    await page.waitForFunction(() => !document.querySelector('#heterogeneous-rows .scroll-hint').hidden);
+    assert.ok(await page.$eval('#heterogeneous-rows', (t) => t.offsetWidth) > folded);
+    // Folded again, a message in a power column unfolds them: no message is folded away.
+    await page.click(fold);
+    await page.$eval('[data-field="machines[0].power.idle"]', (input) => {
+      input.value = '-1';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((f) => document.querySelector(f).getAttribute('aria-expanded') === 'true', fold);
+    assert.ok(await page.isVisible('[data-error-for="machines[0].power.idle"]'));
+
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const tab of TABS) {
+      await settled(tab);
+      for (const t of await tables(page)) {
+        assert.equal(t.hint, t.width > t.room + 1, `360 px, ${tab}: a table scrolls sideways unsaid (or says so wrongly): ${JSON.stringify(t)}`);
+        assert.ok(t.captionInside, `360 px, ${tab}: a caption is cut: ${JSON.stringify(t)}`);
+      }
+    }
+    // The fit's tables of prose are a block per row on a phone, not squeezed columns.
+    await settled('fit');
+    const fit = await tables(page);
+    assert.ok(fit.find((t) => t.id === 'fit-requests').stacked, JSON.stringify(fit));
+    assert.ok(fit.every((t) => t.width <= t.room), JSON.stringify(fit));
+    const narrowest = await page.$$eval('#fit-requests td', (tds) => Math.min(...tds.map((td) => td.getBoundingClientRect().width)));
+    assert.ok(narrowest > 300, `a cell of the fitted requests is ${narrowest} px wide`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
+test('M1: the charts follow the headline; the 131 lines of curves are folded under them', async (page) => {
+  await page.goto(`${base}?tab=metrics`);
+  await page.waitForSelector('#metrics-result:not([hidden]):not(.stale)', { timeout: 60000 });
+  const order = await page.evaluate(() => {
+    const result = document.querySelector('#metrics-result');
+    const at = (e) => [...result.querySelectorAll('*')].indexOf(e);
+    const fold = document.querySelector('#metrics-curves').closest('details');
+    return {
+      figure: at(result.querySelector('figure')), table: at(document.querySelector('#metrics-curves')),
+      folded: Boolean(fold) && !fold.open, rows: document.querySelectorAll('#metrics-curves tbody tr').length,
+      gap: result.querySelector('figure').getBoundingClientRect().top - result.querySelector('.headline').getBoundingClientRect().bottom,
+    };
+  });
+  assert.ok(order.figure < order.table, JSON.stringify(order));
+  assert.ok(order.folded, 'the long table is not folded');
+  assert.ok(order.rows > 100, JSON.stringify(order));
+  assert.ok(order.gap < 400, `the first chart is ${order.gap} px under the headline`);
+  await page.click('#metrics-curves-fold summary');
+  assert.ok(await page.isVisible('#metrics-curves tbody tr:last-child'));
+  // Opened on a phone, it says that it scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 800 });
+  try {
+    await page.waitForFunction(() => !document.querySelector('#metrics-curves .scroll-hint').hidden);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
   }
 });
 

@@ -301,7 +301,8 @@ async function main() {
     tab.setAttribute('aria-selected', 'false');
     tab.setAttribute('aria-controls', s.spec.id);
     tab.dataset.tab = s.spec.id;
-    tab.innerHTML = s.spec.tab;
+    // The number the docs give the model (M1 … M9); maps and exercises have none.
+    tab.innerHTML = s.tab.number ? `<span class="model-number">M${s.tab.number}</span> ${s.spec.tab}` : s.spec.tab;
     list.append(tab);
     $('main').append(s.root);
   }

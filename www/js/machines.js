@@ -5,6 +5,7 @@ import { core } from './core.js';
 import { copyIcon, el, marked } from './dom.js';
 import { hint } from './form.js';
 import { fit } from './fields.js';
+import { foldable, folding, watch } from './wide.js';
 
 /** The most rows a paste fills (as many as a link may carry). */
 const MAX_ROWS = 2_000;
@@ -15,12 +16,21 @@ export function machineTable(section) {
   const t = section.spec.rows;
   section.tbody = el('tbody');
   section.tbody.addEventListener('paste', (e) => paste(section, e));
-  const table = el('div', { className: 'table-wrap' }, el('table', { className: 'inputs' },
-    el('caption', {}, t.caption),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'),
-      ...t.columns.map((c) => marked(el('th', { scope: 'col', title: hint(c) }), c.unit ? `${c.head} [${c.unit}]` : c.head)),
+  // A group of columns (M7's five powers) may fold where the table is too wide.
+  const groups = foldable(t.columns);
+  section.columnGroup = new Map(groups.flatMap((g) => g.keys.map((key) => [key, g.name])));
+  const grouped = (c) => (section.columnGroup.has(c.key) ? { dataset: { group: section.columnGroup.get(c.key) } } : {});
+  const heads = t.columns.map((c) => marked(el('th', { scope: 'col', title: hint(c), ...grouped(c) }),
+    c.unit ? `${c.head} <span class="unit">[${c.unit}]</span>` : c.head));
+  const table = el('table', { className: 'inputs', id: `${section.spec.id}-rows` },
+    el('caption', {}, el('span', {}, t.caption)),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), ...heads,
       el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'order and remove')))),
-    section.tbody));
+    section.tbody);
+  const wrap = watch(el('div', { className: 'table-wrap' }, table));
+  const folds = groups.map((g) => folding(wrap, table, g.name,
+    heads.filter((h) => h.dataset.group === g.name).map((h) => h.textContent.replace(/\s*\[[^\]]*\]$/, ''))));
+  const tools = folds.length ? [el('div', { className: 'row table-tools' }, ...folds)] : [];
   const error = el('span', { className: 'field-error', dataset: { errorFor: t.path }, role: 'alert' });
   const add = el('button', { type: 'button', id: `${section.spec.id}-add` }, `Add ${t.item}`);
   add.addEventListener('click', () => {
@@ -30,7 +40,7 @@ export function machineTable(section) {
     section.changed();
     section.commit();
   });
-  return [table, error, el('div', { className: 'row' }, add)];
+  return [...tools, wrap, error, el('div', { className: 'row' }, add)];
 }
 
 /** Row `i` of `section`'s table, showing `values`. */
@@ -53,7 +63,8 @@ export function machineRow(section, i, values) {
     // A cell that fills others (a mode its wake-up time and sleep power):
     // the model says what, from the row as it stands.
     if (c.fills) input.addEventListener('change', () => fillRow(section, tr, c.key));
-    tr.append(el('td', {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
+    const group = section.columnGroup?.get(c.key);
+    tr.append(el('td', group ? { dataset: { group } } : {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
   }
   tr.append(rowEdits(section, i));
   return tr;
@@ -134,4 +145,15 @@ function paste(section, e) {
   });
   section.fill(s);
   section.changed();
+}
+
+/** Unfolds the columns of `section`'s table that hide a field's message:
+ * a message is never folded away. */
+export function revealMessages(section) {
+  const fold = section.tbody?.closest('.table-wrap')?.fold;
+  if (!fold?.folded) return;
+  if (section.tbody.querySelector('td[data-group] [aria-invalid="true"], td[data-group] .field-error:not(:empty)')) {
+    fold.auto = false;
+    fold.set(false);
+  }
 }

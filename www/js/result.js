@@ -3,6 +3,11 @@
 // and the exports of each (CSV, SVG, PNG, JSON).
 import { core } from './core.js';
 import { download, el, marked, readable } from './dom.js';
+import { prose, watch } from './wide.js';
+
+/** A result table longer than this many rows is folded under the charts
+ * (M1's 131 lines of curves pushed its charts off the first screens). */
+const LONG_TABLE = 40;
 
 /** How much larger the page's text is drawn (the large-text toggle). */
 export function textScale() {
@@ -55,8 +60,11 @@ export function table(caption, head, rows, id) {
     });
     return th;
   });
-  return el('div', { className: 'table-wrap' }, el('table', { className: 'data', id: id ?? '' },
-    el('caption', {}, caption), el('thead', {}, el('tr', {}, ...heads)), body), csv);
+  // The caption's text stays in view, wrapped at the wrap's width, while a
+  // wide table scrolls sideways under it.
+  const shown = prose(el('table', { className: 'data', id: id ?? '' },
+    el('caption', {}, el('span', {}, caption)), el('thead', {}, el('tr', {}, ...heads)), body), head, rows);
+  return watch(el('div', { className: 'table-wrap' }, shown, csv));
 }
 
 /** One block of an answer's view (see the core's `view` module); an
@@ -146,9 +154,14 @@ function charts(section, response) {
 export function showResult(section, response) {
   // Buttons that open other tabs (`open` blocks) side by side.
   const parts = [];
+  // Long tables come after the charts, folded.
+  const long = [];
   for (const b of response.view ?? []) {
     const part = block(b, section.ui);
-    if (b.kind === 'open' && parts.at(-1)?.classList.contains('open-tabs')) parts.at(-1).append(part);
+    if (b.kind === 'table' && b.rows.length > LONG_TABLE) {
+      long.push(el('details', { className: 'long-table', id: `${b.id}-fold` },
+        el('summary', {}, `${b.caption} (${b.rows.length} rows)`), part));
+    } else if (b.kind === 'open' && parts.at(-1)?.classList.contains('open-tabs')) parts.at(-1).append(part);
     else parts.push(b.kind === 'open' ? el('div', { className: 'open-tabs' }, part) : part);
   }
   const { figures, name } = charts(section, response);
@@ -162,7 +175,7 @@ export function showResult(section, response) {
       new Blob([core.responseCsv(response)], { type: 'text/csv' })));
     exports.append(' ', csv);
   }
-  section.result.replaceChildren(...parts, ...figures, exports);
+  section.result.replaceChildren(...parts, ...figures, ...long, exports);
   section.result.hidden = false;
   section.result.dataset.drawn = String(Number(section.result.dataset.drawn ?? 0) + 1);
 }

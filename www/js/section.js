@@ -6,7 +6,7 @@ import { Cancelled, Crashed } from './compute.js';
 import { $, el, marked, secs } from './dom.js';
 import { fields, fromRequest, toRequest, viewOptions } from './form.js';
 import { fit, presetTexts, presetWidths, scalar } from './fields.js';
-import { machineRow, machineTable } from './machines.js';
+import { machineRow, machineTable, revealMessages } from './machines.js';
 import { TABLE_MISSING, TABLE_PLACEHOLDER, showTable } from './measurements.js';
 import { fromParams, toParams } from './link.js';
 import { showResult } from './result.js';
@@ -220,6 +220,7 @@ export class Section {
       this.root.querySelector(`[data-field="${CSS.escape(whole)}"]`)?.setAttribute('aria-invalid', 'true');
     }
     this.showError(unplaced.join('\n'));
+    revealMessages(this);
     return list.length === 0;
   }
 
@@ -331,6 +332,7 @@ export class Section {
       const slot = named && this.root.querySelector(`[data-error-for="${CSS.escape(this.slotPath(named[1]))}"]`);
       if (slot) {
         slot.textContent = named[2];
+        revealMessages(this);
         this.showError('');
       } else {
         this.showError(err.message);
