@@ -25,7 +25,10 @@ WWW = ROOT / "www"
 DIST = ROOT / "dist"
 DLT = ROOT / "target" / "release" / "dlt"
 # The page's modules, each after the modules it imports.
-MODULES = ["pkg/dlt_calc.js", "js/core.js", "js/cache.js", "js/form.js", "js/compute.js", "js/section.js", "js/pooled.js", "js/exercises.js", "js/app.js"]
+MODULES = ["pkg/dlt_calc.js", "js/core.js", "js/cache.js", "js/form.js", "js/compute.js", "js/dom.js",
+           "js/wide.js",
+           "js/measurements.js", "js/fields.js", "js/machines.js", "js/link.js", "js/result.js", "js/section.js",
+           "js/pooled.js", "js/exercises.js", "js/app.js"]
 
 
 def read(path):

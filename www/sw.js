@@ -6,7 +6,8 @@
 const CACHE = 'dlt-calc-2';
 const FILES = [
   './', 'index.html', 'style.css', 'manifest.webmanifest', 'icon.svg',
-  'js/app.js', 'js/cache.js', 'js/compute.js', 'js/core.js', 'js/exercises.js', 'js/form.js', 'js/notice.js', 'js/pooled.js', 'js/section.js', 'js/worker.js',
+  'js/app.js', 'js/cache.js', 'js/compute.js', 'js/core.js', 'js/dom.js', 'js/exercises.js', 'js/fields.js', 'js/form.js',
+  'js/link.js', 'js/machines.js', 'js/measurements.js', 'js/notice.js', 'js/pooled.js', 'js/result.js', 'js/section.js', 'js/wide.js', 'js/worker.js',
   'pkg/dlt_calc.js', 'pkg/dlt_calc_bg.wasm',
 ];
 

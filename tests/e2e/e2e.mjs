@@ -4,7 +4,7 @@
 // Expects `make dist` (www/pkg and dist/) and `cargo build --release --bin dlt` first.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -792,6 +792,12 @@ test('MapReduce: the reference as the CLI computes it, its Gantt chart, a bad γ
   await page.screenshot({ path: path.join(shots, 'mapreduce.png'), fullPage: true });
 });
 
+test('the service worker keeps every script of the page for offline use', async () => {
+  const kept = readFileSync(path.join(root, 'www', 'sw.js'), 'utf8');
+  const missing = readdirSync(path.join(root, 'www', 'js')).filter((f) => f.endsWith('.js') && !kept.includes(`'js/${f}'`));
+  assert.deepEqual(missing, [], 'scripts the offline page would lack');
+});
+
 test('after one visit the page works offline, and says why it cannot work from a file', async (page) => {
   const context = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
   const errors = [];
@@ -1508,6 +1514,284 @@ test('every tab at 2× pixel density, screenshots to look at', async (page) => {
       await dense.screenshot({ path: path.join(shots, `2x-${tab}.png`), fullPage: true });
     }
     assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('every tab names its model by the number the README gives it (M1 … M9)', async (page) => {
+  await page.goto(base);
+  await result(page, 'hierarchical');
+  // The README's table of models: | `metrics` | M1 | … |
+  const numbers = Object.fromEntries([...readFileSync(path.join(root, 'README.md'), 'utf8')
+    .matchAll(/^\| `([a-z0-9]+)` \| (M\d)? *\|/gm)].map((m) => [m[1], m[2] ?? '']));
+  const tabs = await page.$$eval('[role="tab"]', (ts) => ts.map((t) => [t.id.slice(4), t.textContent]));
+  assert.deepEqual(tabs.map(([id]) => id).sort(), Object.keys(numbers).sort(), 'the README lists other models than the tabs');
+  for (const [id, text] of tabs) {
+    if (numbers[id]) assert.ok(text.startsWith(`${numbers[id]} `), `${id}: "${text}" is not ${numbers[id]}`);
+    else assert.doesNotMatch(text, /^M\d/, `${id}: "${text}" has a number the README does not give it`);
+  }
+});
+
+/** Every table of the tab on screen: its width, its wrap's, whether it
+ * says it scrolls, whether it is laid out a block per row, and whether
+ * its caption's text lies within the wrap. */
+function tables(page) {
+  return page.evaluate(() => [...document.querySelectorAll('section:not([hidden]) .table-wrap')]
+    .filter((w) => w.checkVisibility())
+    .map((w) => {
+      const table = w.querySelector(':scope > table');
+      const hint = w.querySelector('.scroll-hint');
+      const caption = table.querySelector('caption > span')?.getBoundingClientRect();
+      const room = w.getBoundingClientRect();
+      return {
+        id: table.id, width: table.offsetWidth, room: w.clientWidth, hint: !hint.hidden && hint.getClientRects().length > 0,
+        stacked: table.classList.contains('stacked'),
+        captionInside: Boolean(caption) && caption.left >= room.left - 1 && caption.right <= room.right + 1,
+      };
+    }));
+}
+
+test('wide tables: none scrolls at 1 280 px (M7 folds its powers), a phone is told which do, captions are never cut', async (page) => {
+  const settled = async (tab) => {
+    await page.goto(`${base}?tab=${tab}`);
+    await page.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
+    await page.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+    // The layout follows the wraps' widths a frame later.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  };
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const tab of TABS) {
+      await settled(tab);
+      for (const t of await tables(page)) {
+        assert.ok(t.width <= t.room && !t.hint, `1280 px, ${tab}: ${JSON.stringify(t)}`);
+        assert.ok(t.captionInside, `1280 px, ${tab}: a caption is cut: ${JSON.stringify(t)}`);
+      }
+    }
+    // M7's machines fit by folding the five power columns; shown, they scroll, and say so.
+    await settled('heterogeneous');
+    const fold = '#heterogeneous-rows-fold-power';
+    assert.equal(await page.getAttribute(fold, 'aria-expanded'), 'false');
+    assert.match(await page.textContent(fold), /^Show the 5 power columns \(P sleep, P wake, P idle, P net, P comp\)$/);
+    assert.ok(await page.isHidden('[data-field="machines[0].power.idle"]'));
+    const folded = await page.$eval('#heterogeneous-rows', (t) => t.offsetWidth);
+    await page.click(fold);
+    assert.equal(await page.getAttribute(fold, 'aria-expanded'), 'true');
+    assert.ok(await page.isVisible('[data-field="machines[0].power.idle"]'));
+    await page.waitForFunction(() => !document.querySelector('#heterogeneous-rows .scroll-hint').hidden);
+    assert.ok(await page.$eval('#heterogeneous-rows', (t) => t.offsetWidth) > folded);
+    // Folded again, a message in a power column unfolds them: no message is folded away.
+    await page.click(fold);
+    await page.$eval('[data-field="machines[0].power.idle"]', (input) => {
+      input.value = '-1';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction((f) => document.querySelector(f).getAttribute('aria-expanded') === 'true', fold);
+    assert.ok(await page.isVisible('[data-error-for="machines[0].power.idle"]'));
+
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const tab of TABS) {
+      await settled(tab);
+      for (const t of await tables(page)) {
+        assert.equal(t.hint, t.width > t.room + 1, `360 px, ${tab}: a table scrolls sideways unsaid (or says so wrongly): ${JSON.stringify(t)}`);
+        assert.ok(t.captionInside, `360 px, ${tab}: a caption is cut: ${JSON.stringify(t)}`);
+      }
+    }
+    // The fit's tables of prose are a block per row on a phone, not squeezed columns.
+    await settled('fit');
+    const fit = await tables(page);
+    assert.ok(fit.find((t) => t.id === 'fit-requests').stacked, JSON.stringify(fit));
+    assert.ok(fit.every((t) => t.width <= t.room), JSON.stringify(fit));
+    const narrowest = await page.$$eval('#fit-requests td', (tds) => Math.min(...tds.map((td) => td.getBoundingClientRect().width)));
+    assert.ok(narrowest > 300, `a cell of the fitted requests is ${narrowest} px wide`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
+test('M1: the charts follow the headline; the 131 lines of curves are folded under them', async (page) => {
+  await page.goto(`${base}?tab=metrics`);
+  await page.waitForSelector('#metrics-result:not([hidden]):not(.stale)', { timeout: 60000 });
+  const order = await page.evaluate(() => {
+    const result = document.querySelector('#metrics-result');
+    const at = (e) => [...result.querySelectorAll('*')].indexOf(e);
+    const fold = document.querySelector('#metrics-curves').closest('details');
+    return {
+      figure: at(result.querySelector('figure')), table: at(document.querySelector('#metrics-curves')),
+      folded: Boolean(fold) && !fold.open, rows: document.querySelectorAll('#metrics-curves tbody tr').length,
+      gap: result.querySelector('figure').getBoundingClientRect().top - result.querySelector('.headline').getBoundingClientRect().bottom,
+    };
+  });
+  assert.ok(order.figure < order.table, JSON.stringify(order));
+  assert.ok(order.folded, 'the long table is not folded');
+  assert.ok(order.rows > 100, JSON.stringify(order));
+  assert.ok(order.gap < 400, `the first chart is ${order.gap} px under the headline`);
+  await page.click('#metrics-curves-fold summary');
+  assert.ok(await page.isVisible('#metrics-curves tbody tr:last-child'));
+  // Opened on a phone, it says that it scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 800 });
+  try {
+    await page.waitForFunction(() => !document.querySelector('#metrics-curves .scroll-hint').hidden);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
+/** What the page offers to be used, and how its loading is shown. */
+function firstScreen(page) {
+  return page.evaluate(() => {
+    const shown = (e) => !e.closest('[hidden]') && e.getClientRects().length > 0;
+    const bar = document.querySelector('#progress');
+    return {
+      controls: [...document.querySelectorAll('button, input, select, textarea, a[href], [tabindex]')]
+        .filter((e) => shown(e) && !e.disabled).map((e) => e.id || e.tagName),
+      footer: shown(document.querySelector('footer')),
+      bar: shown(bar) ? (bar.position < 0 ? 'indeterminate' : bar.value) : 'hidden',
+      status: document.querySelector('#status-text').textContent,
+    };
+  });
+}
+
+test('first visit: a progress bar while the wasm loads, and no control before the calculator works', async (shared) => {
+  const browser = shared.context().browser();
+  // Held before its first byte: the bar cannot know the size yet.
+  let context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  let page = await context.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  let asked = 0;
+  await page.route('**/pkg/dlt_calc_bg.wasm', async (route) => { asked++; await held; await route.continue(); });
+  try {
+    await page.goto(base);
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('.wasm'))
+      || document.querySelector('#status-text').textContent.startsWith('Loading'));
+    await page.waitForTimeout(300);
+    const before = await firstScreen(page);
+    assert.ok(asked >= 1, 'the wasm was not asked for');
+    assert.deepEqual(before, { controls: ['large-text'], footer: false, bar: 'indeterminate', status: 'Loading the calculator…' });
+    release();
+    await page.waitForFunction(() => document.querySelector('#status-text').textContent === 'Ready.'
+      || /^Comput/.test(document.querySelector('#status-text').textContent), null, { timeout: 60000 });
+    await result(page, 'hierarchical');
+    const after = await firstScreen(page);
+    assert.ok(after.controls.includes('jump-result') && after.controls.includes('tab-hierarchical')
+      && after.controls.includes('hierarchical-compute'), JSON.stringify(after.controls));
+    assert.ok(after.footer);
+    assert.match((await page.textContent('footer')).trim(), /^dlt-calc \d+\.\d+\.\d+\./);
+  } finally {
+    release();
+    await context.close();
+  }
+  // Arriving slowly (2 MB/s): the bar and the status count the megabytes.
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 2e6, uploadThroughput: 2e6 });
+    await page.goto(base);
+    const seen = [];
+    for (let k = 0; k < 40 && !/^(Starting|Ready|Comput)/.test(seen.at(-1)?.status ?? ''); k++) {
+      seen.push(await firstScreen(page));
+      await page.waitForTimeout(100);
+    }
+    const counting = seen.filter((s) => /^Loading the calculator: [\d.]+ of [\d.]+ MB$/.test(s.status));
+    assert.ok(counting.length >= 2, `no count of the download: ${JSON.stringify(seen.map((s) => [s.status, s.bar]))}`);
+    for (const s of counting) {
+      assert.deepEqual(s.controls, ['large-text']);
+      assert.ok(typeof s.bar === 'number' && s.bar >= 0 && s.bar <= 1, JSON.stringify(s));
+    }
+    assert.ok(counting.at(-1).bar > counting[0].bar, `the bar sat still: ${JSON.stringify(counting.map((s) => s.bar))}`);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await result(page, 'hierarchical');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the tabs follow the WAI-ARIA tabs pattern: one in the Tab order, arrows, Home and End', async (page) => {
+  await page.goto(`${base}?tab=linear`);
+  await result(page, 'linear');
+  const strip = await page.evaluate(() => {
+    const list = document.querySelector('[role="tablist"]');
+    const tabs = [...list.querySelectorAll('[role="tab"]')];
+    return {
+      own: tabs.every((t) => t.parentElement === list),
+      focusable: tabs.filter((t) => t.tabIndex === 0).map((t) => t.id),
+      selected: tabs.filter((t) => t.getAttribute('aria-selected') === 'true').map((t) => t.id),
+      // Each tab controls its panel, which is labelled by the tab.
+      paired: tabs.every((t) => document.getElementById(t.getAttribute('aria-controls'))?.getAttribute('aria-labelledby') === t.id),
+      first: tabs[0].id,
+      last: tabs.at(-1).id,
+    };
+  });
+  assert.ok(strip.own, 'a tab is not a child of the tablist');
+  assert.deepEqual(strip.focusable, ['tab-linear']);
+  assert.deepEqual(strip.selected, ['tab-linear']);
+  assert.ok(strip.paired, 'a tab and its panel do not name each other');
+  const at = () => page.evaluate(() => [document.activeElement.id,
+    document.querySelector('[role="tab"][aria-selected="true"]').id, document.querySelector('[role="tab"][tabindex="0"]').id]);
+  await page.focus('#tab-linear');
+  await page.keyboard.press('End');
+  assert.deepEqual(await at(), [strip.last, strip.last, strip.last]);
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await at(), [strip.first, strip.first, strip.first]);
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await at(), [strip.last, strip.last, strip.last]);
+  await page.keyboard.press('Home');
+  assert.deepEqual(await at(), [strip.first, strip.first, strip.first]);
+  // Tab leaves the strip (for the status bar's jump to the result, then the panel).
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.getAttribute('role')), 'tab', 'Tab went to another tab');
+});
+
+/** axe-core's findings on `page` as it stands, by the WCAG 2.1 A and AA
+ * rules, that are serious or critical. */
+async function accessibility(page) {
+  if (!await page.evaluate(() => Boolean(globalThis.axe))) {
+    // Evaluated by the browser's debugger, not as a script of the page,
+    // which the page's Content-Security-Policy would refuse.
+    const engine = path.join(root, 'tests/e2e/node_modules/axe-core/axe.min.js');
+    if (!existsSync(engine)) throw new Error('axe-core is missing: run (cd tests/e2e && npm ci --no-audit --no-fund)');
+    await page.evaluate(readFileSync(engine, 'utf8'));
+  }
+  const found = await page.evaluate(() => globalThis.axe.run(document,
+    { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }));
+  return found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('accessibility: axe finds nothing serious on any tab with its result, at 1 280 px and 360 px', async (shared) => {
+  const context = await shared.context().browser().newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const found = [];
+  try {
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const tab of TABS) {
+        await page.goto(`${base}?tab=${tab}`);
+        await page.waitForSelector(`#${tab}-result:not([hidden]):not(.stale)`, { timeout: 120000 });
+        await page.waitForFunction(() => !/^Computing/.test(document.querySelector('#status-text')?.textContent ?? ''), null, { timeout: 120000 });
+        // The formulas' panel open, so that its content is checked too.
+        await page.click(`#${tab}-about summary`);
+        found.push(...(await accessibility(page)).map((f) => `${width} px, ${tab}: ${f}`));
+      }
+    }
+    // Every exercise answered (a number or a choice), with a hint and its
+    // worked solution shown.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    page.on('dialog', (d) => d.accept());
+    for (const id of await page.$$eval('li.exercise', (es) => es.map((e) => `#${e.id}`))) {
+      if (await page.locator(`${id}-option-1`).count()) await page.check(`${id}-option-1`);
+      else await page.fill(`${id}-answer`, '1');
+      await page.click(`${id}-check`);
+      await page.waitForFunction((s) => document.querySelector(s).textContent !== '', `${id}-verdict`);
+      await page.click(`${id}-hint`);
+      await page.click(`${id}-show-solution`);
+    }
+    found.push(...(await accessibility(page)).map((f) => `exercises answered: ${f}`));
+    assert.deepEqual(found, []);
   } finally {
     await context.close();
   }

@@ -161,8 +161,8 @@ function show(id, { entry = false } = {}) {
     tab.tabIndex = on ? 0 : -1;
     // On a phone the tabs scroll sideways: the chosen one is brought in
     // (the strip alone scrolls, not the page).
-    const strip = tab.closest('ul');
-    if (on && strip.scrollWidth > strip.clientWidth) strip.scrollLeft = Math.max(0, tab.parentElement.offsetLeft - 40);
+    const strip = tab.parentElement;
+    if (on && strip.scrollWidth > strip.clientWidth) strip.scrollLeft = Math.max(0, tab.offsetLeft - 40);
   }
   if (entry) commit(); else saveUrl();
   // A tab computes when first shown, when its inputs changed while it was
@@ -254,14 +254,32 @@ function largeText() {
   });
 }
 
+/** The download of the calculator (the wasm): `received` of `total`
+ * bytes, the bar without a value while the total is not known. */
+function loading(received, total) {
+  const bar = $('#progress');
+  bar.hidden = false;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  if (total > 0 && received <= total) {
+    bar.value = received / total;
+    $('#status-text').textContent = `Loading the calculator: ${mb(received)} of ${mb(total)} MB`;
+  } else {
+    bar.removeAttribute('value');
+    $('#status-text').textContent = received > 0 ? `Loading the calculator: ${mb(received)} MB` : 'Loading the calculator…';
+  }
+}
+
 async function main() {
   largeText();
   try {
-    await start();
+    await start(loading);
   } catch (err) {
     status(`The calculator could not be loaded: ${err}`);
     return;
   }
+  // Compiled; the workers load their copies before anything computes.
+  $('#status-text').textContent = 'Starting the calculator…';
+  $('#progress').removeAttribute('value');
   $('#version').textContent = core.version();
   const computer = new Computer();
   const pool = new Pool();
@@ -273,17 +291,19 @@ async function main() {
   const models = core.tabs();
   DEFAULT_TAB = (models.find((t) => t.opens) ?? models[0]).model;
   sections = models.map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
-  const list = $('nav [role="tablist"]');
+  // The WAI-ARIA tabs pattern: the tabs are the tablist's own children,
+  // one of them in the Tab order at a time (see `show`).
+  const list = $('[role="tablist"]');
   for (const s of sections) {
     const tab = document.createElement('button');
-    Object.assign(tab, { type: 'button', id: `tab-${s.spec.id}` });
+    Object.assign(tab, { type: 'button', id: `tab-${s.spec.id}`, tabIndex: -1 });
     tab.setAttribute('role', 'tab');
+    tab.setAttribute('aria-selected', 'false');
     tab.setAttribute('aria-controls', s.spec.id);
     tab.dataset.tab = s.spec.id;
-    tab.innerHTML = s.spec.tab;
-    const item = document.createElement('li');
-    item.append(tab);
-    list.append(item);
+    // The number the docs give the model (M1 … M9); maps and exercises have none.
+    tab.innerHTML = s.tab.number ? `<span class="model-number">M${s.tab.number}</span> ${s.spec.tab}` : s.spec.tab;
+    list.append(tab);
     $('main').append(s.root);
   }
   showBibliography(works);
@@ -311,12 +331,15 @@ async function main() {
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => { if (tab.dataset.tab !== active?.spec.id) show(tab.dataset.tab, { entry: true }); });
+    // Arrows move to the next or previous tab (around the ends), Home and
+    // End to the first and last; the tab reached is shown at once.
     tab.addEventListener('keydown', (e) => {
-      const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
-      if (!step) return;
-      const next = tabs[(i + step + tabs.length) % tabs.length];
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      const next = tabs[(to + tabs.length) % tabs.length];
       next.focus();
-      show(next.dataset.tab, { entry: true });
+      if (next.dataset.tab !== active?.spec.id) show(next.dataset.tab, { entry: true });
     });
   });
   const cancel = () => {
@@ -356,6 +379,10 @@ async function main() {
         + 'Serve the folder over http (or use another browser) to compute in the background.',
     }));
   }
+  // Shown only now that they work: the jump needs a tab on screen, the
+  // footer the calculator's version.
+  $('#jump-result').hidden = false;
+  $('footer').hidden = false;
   status('Ready.');
   pool.warm();
   show(active.spec.id);

@@ -14,9 +14,37 @@ export function isCrash(err) {
   return err instanceof WebAssembly.RuntimeError || err instanceof RangeError;
 }
 
-/** Loads the first instance (the single-file page hands over the wasm). */
-export async function start() {
-  await first.default(globalThis.dltBundle?.wasm);
+/** Loads the first instance (the single-file page hands over the wasm);
+ * `onProgress(received, total)` follows the download of the wasm (a total
+ * of 0: not known). */
+export async function start(onProgress = () => {}) {
+  const bundled = globalThis.dltBundle?.wasm;
+  if (bundled) {
+    await first.default(bundled);
+    return;
+  }
+  const response = await fetch(new URL('../pkg/dlt_calc_bg.wasm', import.meta.url));
+  await first.default({ module_or_path: counted(response, onProgress) });
+}
+
+/** `response` with its bytes counted as they arrive, still compiled as
+ * they stream in. */
+function counted(response, onProgress) {
+  if (!response.ok || !response.body || typeof TransformStream !== 'function') return response;
+  // A compressed body's length is not the length of the bytes read from it.
+  const encoding = response.headers.get('Content-Encoding');
+  const total = encoding && encoding !== 'identity' ? 0 : Number(response.headers.get('Content-Length')) || 0;
+  let received = 0;
+  onProgress(received, total);
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      received += chunk.byteLength;
+      onProgress(received, total);
+      controller.enqueue(chunk);
+    },
+  });
+  // Named wasm whatever the server said, so that it compiles as it streams.
+  return new Response(response.body.pipeThrough(counter), { headers: { 'Content-Type': 'application/wasm' } });
 }
 
 /** A fresh instance in place of the current one: a new copy of the module

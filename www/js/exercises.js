@@ -4,7 +4,8 @@
 // (checkAnswer), kept in this browser's local storage per sheet, and
 // exported as CSV. Nothing here computes an answer.
 import { core } from './core.js';
-import { Section, el, download, fmt } from './section.js';
+import { Section } from './section.js';
+import { download, el, fmt } from './dom.js';
 
 const STORE = 'dlt-calc:answers:';
 

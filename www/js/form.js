@@ -132,6 +132,13 @@ export function fields(form) {
   return form.groups.flatMap((g) => g.fields.map((f) => ({ ...f, optional: g.optional })));
 }
 
+/** What a field (or a column) means and the values it takes, said on hover. */
+export function hint(f) {
+  const unit = f.unit ? `, in ${f.unit}` : '';
+  const range = f.range ? `; ${f.range}` : '';
+  return `${f.help ?? ''}${unit}${range}`.replace(/^[,;] /, '');
+}
+
 /** The request of a form state ({scalars: {key: text|bool}, rows: [{key: text}]}). */
 export function toRequest(model, form, state) {
   const request = { model };

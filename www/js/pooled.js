@@ -3,7 +3,8 @@
 // come, so lines appear while the rest is computed. Nothing here knows a
 // model: the split, the join and the wording come from the core.
 import { core } from './core.js';
-import { Section, el, secs } from './section.js';
+import { Section } from './section.js';
+import { el, secs } from './dom.js';
 import { keep, recall } from './cache.js';
 
 /** Milliseconds between two redraws of provisional answers. */

@@ -1,188 +1,21 @@
-// One calculator tab: a form (scalar fields and a table of machines) built
-// from the model's description in Rust, its state in the URL, field messages
-// from the wasm core, runs in the shared worker, and the result (the
-// answer's blocks, then the Gantt chart and line charts, each exportable).
+// One calculator tab: a form built from the model's description in Rust
+// (fields.js, machines.js), its state in the URL (link.js), field messages
+// from the wasm core, runs in the shared worker, and the result (result.js).
 import { core, isCrash } from './core.js';
 import { Cancelled, Crashed } from './compute.js';
-import { LONG_TEXT, fields, fromLinkText, fromRequest, linkText, textHash, toRequest, viewOptions } from './form.js';
-
-/** The most rows a paste fills (as many as a link may carry). */
-const MAX_ROWS = 2_000;
-
-/** The largest file a table's text area reads (a million rows of a few
- * numbers each are some 30 MB). */
-const MAX_FILE = 64 * 1024 * 1024;
+import { $, el, marked, secs } from './dom.js';
+import { fields, fromRequest, toRequest, viewOptions } from './form.js';
+import { fit, presetTexts, presetWidths, scalar } from './fields.js';
+import { machineRow, machineTable, revealMessages } from './machines.js';
+import { TABLE_MISSING, TABLE_PLACEHOLDER, showTable } from './measurements.js';
+import { fromParams, toParams } from './link.js';
+import { showResult } from './result.js';
 
 /** The longest request (JSON characters) checked on the page as it is
  * typed; a longer one (a pasted table of 10⁵ rows, whose check takes some
  * 150 ms) is checked by the worker when it computes, which names its first
  * problem in the same place. */
 const LIVE_CHECK = 200_000;
-
-/** The longest table shown whole in its text area: Chromium takes some
- * 1.5 s to lay out a text area of 10⁵ lines, more than the fit of them, so
- * a longer table shows its first lines, read-only, and is kept whole
- * beside them (it is the table sent, linked and exported). */
-const SHOWN_WHOLE = 200_000;
-const SHOWN_LINES = 100;
-
-/** Puts table `text` in `area`: whole, or its first lines when long. */
-function showTable(area, text) {
-  if (text.length <= SHOWN_WHOLE) {
-    area.whole = undefined;
-    area.readOnly = false;
-    area.value = text;
-    return;
-  }
-  let cut = 0;
-  for (let k = 0; k < SHOWN_LINES && cut >= 0; k++) cut = text.indexOf('\n', cut + 1);
-  // Fewer lines than shown, but long ones: the first characters.
-  if (cut < 0) cut = SHOWN_WHOLE / 10;
-  let more = 0;
-  for (let at = cut; at >= 0 && at < text.length - 1; at = text.indexOf('\n', at + 1)) more++;
-  area.whole = text;
-  area.readOnly = true;
-  area.value = `${text.slice(0, cut)}\n# … and ${more} more lines, not shown (${(text.length / 1e6).toFixed(1)} MB in all); `
-    + 'the whole table is used. Clear the box to type or paste another.';
-}
-
-/** What an empty table's text area says. */
-const TABLE_PLACEHOLDER = 'paste a table, or drop a file here';
-/** What it says when a link's table was kept by another browser. */
-const TABLE_MISSING = 'the table of this link was kept by the browser that made the link and is not here: paste or upload it again';
-
-const $ = (sel, root = document) => root.querySelector(sel);
-
-/** A number for display: up to 10 significant digits, no trailing noise. */
-export function fmt(x) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
-  const r = Number(x.toPrecision(10));
-  return Math.abs(r) < 1e-300 ? '0' : String(r);
-}
-
-/** A duration measured by the page (seconds), to three significant digits:
- * a clock difference is not worth ten (`0.006199999999`). */
-export function secs(x) {
-  return fmt(Number(x.toPrecision(3)));
-}
-
-export function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...children.filter((c) => c != null));
-  return e;
-}
-
-/** `e` showing `text` for reading (its numbers to four significant digits,
- * written by the core), with the full text on hover; exports keep it. */
-export function readable(e, text) {
-  const full = String(text ?? '');
-  const short = core.readable(full);
-  e.textContent = short;
-  if (short !== full) e.title = full;
-  return e;
-}
-
-/** A table with a caption, a header row and rows of cells (strings), and a
- * button that downloads it as CSV (the cells as shown). */
-export function table(caption, head, rows, id) {
-  const csv = el('button', { type: 'button', className: 'export-table-csv' }, 'Table as CSV');
-  const quote = (c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
-  csv.addEventListener('click', () => download(`${id || 'table'}.csv`, new Blob(
-    [[head, ...rows].map((r) => r.map((c) => quote(String(c))).join(',')).join('\n') + '\n'], { type: 'text/csv' })));
-  const body = el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => readable(el(i === 0 ? 'th' : 'td'), c)))));
-  // A click on a column's head sorts the rows by it (numbers as numbers,
-  // units and percent signs ignored), again to reverse.
-  const heads = head.map((h, k) => {
-    const sort = el('button', { type: 'button', className: 'sort', title: `sort by ${h}` }, h);
-    const th = el('th', { scope: 'col' }, sort);
-    sort.addEventListener('click', () => {
-      const up = th.getAttribute('aria-sort') !== 'ascending';
-      for (const other of heads) other.removeAttribute('aria-sort');
-      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
-      // The full text (a shown number may be shortened).
-      const text = (tr) => tr.cells[k]?.title || tr.cells[k]?.textContent || '';
-      const number = (tr) => parseFloat(text(tr).replace(/[\s\u2009]/g, ''));
-      const trs = [...body.rows];
-      const numeric = trs.every((tr) => Number.isFinite(number(tr)));
-      trs.sort((a, b) => (up ? 1 : -1) * (numeric ? number(a) - number(b) : text(a).localeCompare(text(b))));
-      body.append(...trs);
-    });
-    return th;
-  });
-  return el('div', { className: 'table-wrap' }, el('table', { className: 'data', id: id ?? '' },
-    el('caption', {}, caption), el('thead', {}, el('tr', {}, ...heads)), body), csv);
-}
-
-export function download(name, blob) {
-  const a = el('a', { href: URL.createObjectURL(blob), download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-/** Puts `html` (markup written in Rust: <i>, <sub>, <sup>) in `e`. */
-function marked(e, html) {
-  e.innerHTML = html;
-  return e;
-}
-
-/** How much larger the page's text is drawn (the large-text toggle). */
-export function textScale() {
-  return document.documentElement.classList.contains('large-text') ? 1.4 : 1;
-}
-
-/** A chart's layout width in CSS pixels: as wide as it is shown (so that
- * its text, 11 px and up, is never shrunk on a phone), divided by the text
- * scale (so that the projector's large text is drawn larger; the canvas is
- * then shown up to 1 260 px wide), at most the 900 px the charts are
- * designed for. */
-function canvasWidth(container) {
-  const shown = container.clientWidth || 900;
-  const scale = textScale();
-  return Math.max(260, Math.round(Math.min(900 * scale, shown) / scale));
-}
-
-/** Device pixels per layout pixel of a chart: the screen's density times
- * the text scale, so that the core draws the canvas's buffer that many
- * times larger and a chart is as sharp as the screen (PNG exports keep
- * this density; SVG exports are at the layout size). */
-function pixelRatio() {
-  return (window.devicePixelRatio || 1) * textScale();
-}
-
-/** What a field means and the values it takes, said on hover. */
-function hint(f) {
-  const unit = f.unit ? `, in ${f.unit}` : '';
-  const range = f.range ? `; ${f.range}` : '';
-  return `${f.help ?? ''}${unit}${range}`.replace(/^[,;] /, '');
-}
-
-/** One block of an answer's view (see the core's `view` module); an
- * `open` block is a button that opens its request in its model's tab. */
-function block(b, ui) {
-  if (b.kind === 'open') {
-    const button = el('button', { type: 'button', id: b.id, className: 'open-tab' }, b.label);
-    button.addEventListener('click', () => ui.open?.(b.request));
-    return button;
-  }
-  if (b.kind === 'headline') {
-    const p = el('p', { className: 'headline' });
-    marked(p, b.label);
-    p.append(' = ', readable(el('output', { id: b.id }), b.value));
-    if (b.verdict) {
-      p.append(el('span', { id: b.verdict.id, className: `verdict ${b.verdict.ok ? 'ok' : 'bad'}` }, b.verdict.text));
-    }
-    return p;
-  }
-  if (b.kind === 'note') return readable(el('p', { id: b.id, className: b.aside ? 'note' : '' }), b.text);
-  return table(b.caption, b.head, b.rows, b.id);
-}
 
 /** The places in the bibliography (`works`) of the works a tab cites. */
 function cited(spec, works) {
@@ -202,71 +35,6 @@ function about(spec, works) {
   panel.append(list);
   if (places.length) panel.append(from);
   return panel;
-}
-
-/** Two overlapping squares, drawn: the "⧉" character is a missing-glyph
- * box with some systems' fonts. */
-function copyIcon() {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  for (const [k, v] of Object.entries({ viewBox: '0 0 16 16', width: '1em', height: '1em', 'aria-hidden': 'true', class: 'icon' })) {
-    svg.setAttribute(k, v);
-  }
-  for (const [x, y] of [[1.5, 1.5], [5.5, 5.5]]) {
-    const r = document.createElementNS(ns, 'rect');
-    for (const [k, v] of Object.entries({ x, y, width: 9, height: 9, rx: 1.5, fill: x > 2 ? '#fff' : 'none', stroke: 'currentColor', 'stroke-width': 1.5 })) {
-      r.setAttribute(k, String(v));
-    }
-    svg.append(r);
-  }
-  return svg;
-}
-
-/** The most characters a number field shows at its usual width; a
- * longer preset value widens the field. */
-const USUAL_CHARS = 8;
-
-/** Each number field's width in characters: as wide as its longest
- * value in any preset of the tab (`1000000000000000` was cut). */
-function presetWidths(tab, form) {
-  const widths = {};
-  const note = (key, text) => { widths[key] = Math.max(widths[key] ?? 0, String(text ?? '').length); };
-  for (const [name] of tab.presets) {
-    let state;
-    try { state = fromRequest(form, core.example(name)); } catch { continue; }
-    for (const [k, v] of Object.entries(state.scalars)) if (typeof v === 'string') note(k, v);
-    for (const row of state.rows) for (const [k, v] of Object.entries(row)) note(`row.${k}`, v);
-  }
-  return widths;
-}
-
-/** The long texts of the tab's presets (tables of measurements) by their
- * hashes: a link names them by hash, and every browser has them. */
-function presetTexts(tab, form) {
-  const known = new Map();
-  if (!fields(form).some((f) => f.kind === 'csv')) return known;
-  for (const [name] of tab.presets) {
-    let state;
-    try { state = fromRequest(form, core.example(name)); } catch { continue; }
-    for (const v of Object.values(state.scalars)) {
-      if (typeof v === 'string' && v.length > LONG_TEXT) known.set(textHash(v), v);
-    }
-  }
-  return known;
-}
-
-/** A table's text area as tall as its lines, from 4 to 10 (it scrolls
- * beyond, and may be dragged taller). */
-function grow(area) {
-  const text = area.value;
-  let lines = 1;
-  for (let at = text.indexOf('\n'); at >= 0 && lines < 10; at = text.indexOf('\n', at + 1)) lines++;
-  area.rows = Math.max(4, lines);
-}
-
-/** Widens a number field to `chars` characters when they exceed the usual. */
-function fit(input, chars) {
-  if (chars > USUAL_CHARS) input.style.width = `calc(${chars + 1}ch + 0.8rem)`;
 }
 
 export class Section {
@@ -312,6 +80,7 @@ export class Section {
 
   // ---- the form ---------------------------------------------------------
 
+  /** Builds the form: preset chooser, fields, table of rows, actions. */
   build() {
     const { spec } = this;
     this.widths = presetWidths(this.tab, spec);
@@ -331,30 +100,10 @@ export class Section {
     for (const group of spec.groups) {
       const row = el('div', { className: 'row' });
       if (group.legend) row.append(marked(el('span', { className: 'legend' }), group.legend));
-      for (const f of group.fields) row.append(...this.scalar(f));
+      for (const f of group.fields) row.append(...scalar(this, f));
       form.append(row);
     }
-    if (spec.rows) {
-      const t = spec.rows;
-      this.tbody = el('tbody');
-      this.tbody.addEventListener('paste', (e) => this.paste(e));
-      form.append(el('div', { className: 'table-wrap' }, el('table', { className: 'inputs' },
-        el('caption', {}, t.caption),
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'),
-          ...t.columns.map((c) => marked(el('th', { scope: 'col', title: hint(c) }), c.unit ? `${c.head} [${c.unit}]` : c.head)),
-          el('th', { scope: 'col' }, el('span', { className: 'sr-only' }, 'order and remove')))),
-        this.tbody)));
-      form.append(el('span', { className: 'field-error', dataset: { errorFor: t.path }, role: 'alert' }));
-      const add = el('button', { type: 'button', id: `${spec.id}-add` }, `Add ${t.item}`);
-      add.addEventListener('click', () => {
-        const s = this.read();
-        s.rows.push({ ...(s.rows.at(-1) ?? Object.fromEntries(t.columns.map((c) => [c.key, c.blank]))) });
-        this.fill(s);
-        this.changed();
-        this.commit();
-      });
-      form.append(el('div', { className: 'row' }, add));
-    }
+    if (spec.rows) form.append(...machineTable(this));
     const compute = el('button', { type: 'submit', className: 'primary', id: `${spec.id}-compute` }, 'Compute');
     const copy = el('button', { type: 'button', id: `${spec.id}-copy-link` }, 'Copy link');
     copy.addEventListener('click', () => this.ui.copyLink());
@@ -386,241 +135,9 @@ export class Section {
     this.staleNote.textContent = stale ? why : '';
   }
 
-  scalar(f) {
-    const id = `${this.spec.id}-${f.key}`;
-    const field = f.path;
-    const error = el('span', { className: 'field-error', dataset: { errorFor: field }, role: 'alert' });
-    if (f.kind === 'check' || f.kind === 'view') {
-      const input = el('input', { type: 'checkbox', id, dataset: { field, key: f.key } });
-      const label = el('label', { className: 'check', title: f.help }, input, ' ');
-      label.insertAdjacentHTML('beforeend', f.label);
-      return [label, error];
-    }
-    if (f.kind === 'csv') return this.csvField(f, id, error);
-    if (f.kind === 'choice') {
-      const select = el('select', { id, dataset: { field, key: f.key } },
-        ...f.options.map((o) => el('option', { value: o }, o)));
-      const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
-      return [el('span', { className: 'field' }, label, select), error];
-    }
-    const wide = f.kind === 'json' || f.kind === 'text' || f.kind === 'list';
-    const input = f.kind === 'json'
-      ? el('textarea', { id, autocomplete: 'off', spellcheck: false, className: 'textarea', dataset: { field, key: f.key } })
-      : el('input', {
-        id, autocomplete: 'off', placeholder: f.placeholder ?? '', dataset: { field, key: f.key },
-        ...(wide ? { className: 'text', spellcheck: false } : { inputMode: 'decimal' }),
-      });
-    // Values offered as the field is typed (every parameter of a map).
-    const offered = f.suggestions?.length
-      ? el('datalist', { id: `${id}-offered` }, ...f.suggestions.map(([value, what]) => el('option', { value, label: what })))
-      : null;
-    if (offered) input.setAttribute('list', offered.id);
-    // A placeholder (what an empty optional field means) is shown whole too.
-    if (!wide) fit(input, Math.max(this.widths[f.key] ?? 0, Math.min(16, (f.placeholder ?? '').length)));
-    const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
-    const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
-    const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];
-    const take = f.from_tabs?.length ? [this.taking(f, input)] : [];
-    return [...take, el('span', { className: kind }, label, input, ...unit, offered), error];
-  }
-
-  /** A table's text area (CSV or TSV), pasted or typed, or filled from a
-   * file by "Upload…" or by dropping the file on it. */
-  csvField(f, id, error) {
-    const area = el('textarea', { id, autocomplete: 'off', spellcheck: false, className: 'textarea csv', rows: 4,
-      placeholder: f.placeholder || TABLE_PLACEHOLDER, wrap: 'off', dataset: { field: f.path, key: f.key } });
-    const file = el('input', { type: 'file', id: `${id}-file`, className: 'sr-only', tabIndex: -1,
-      accept: '.csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain' });
-    const upload = el('label', { htmlFor: file.id, className: 'button', id: `${id}-upload`, tabIndex: 0,
-      role: 'button', title: 'read a .csv, .tsv or .txt file into the box' }, 'Upload…');
-    upload.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); file.click(); } });
-    const put = async (blob) => {
-      const slot = this.root.querySelector(`[data-error-for="${CSS.escape(f.path)}"]`);
-      if (blob.size > MAX_FILE) {
-        slot.textContent = `${blob.name} is ${Math.round(blob.size / 1e6)} MB; the most read is ${MAX_FILE / 1024 / 1024} MB`;
-        return;
-      }
-      try {
-        showTable(area, await blob.text());
-      } catch (err) {
-        slot.textContent = `${blob.name} could not be read: ${err.message ?? err}`;
-        return;
-      }
-      area.placeholder = f.placeholder || TABLE_PLACEHOLDER;
-      grow(area);
-      area.dispatchEvent(new Event('input', { bubbles: true }));
-      area.dispatchEvent(new Event('change', { bubbles: true }));
-    };
-    // The file chooser is not an input of the request.
-    for (const type of ['input', 'change']) file.addEventListener(type, (e) => e.stopPropagation());
-    file.addEventListener('change', () => {
-      if (file.files?.[0]) put(file.files[0]);
-      file.value = '';
-    });
-    const files = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
-    area.addEventListener('dragover', (e) => {
-      if (!files(e)) return;
-      e.preventDefault();
-      area.classList.add('dropping');
-    });
-    area.addEventListener('dragleave', () => area.classList.remove('dropping'));
-    area.addEventListener('drop', (e) => {
-      area.classList.remove('dropping');
-      const dropped = e.dataTransfer?.files?.[0];
-      if (!dropped) return;
-      e.preventDefault();
-      put(dropped);
-    });
-    // A long table pasted is shown by its first lines (before the
-    // browser lays the whole of it out).
-    area.addEventListener('input', () => {
-      if (area.value.length > SHOWN_WHOLE) showTable(area, area.value);
-      grow(area);
-    });
-    (this.syncs ??= []).push(() => grow(area));
-    const clear = el('button', { type: 'button', id: `${id}-clear`, title: 'empty the box (its table is left out)' }, 'Clear');
-    clear.addEventListener('click', () => {
-      showTable(area, '');
-      grow(area);
-      area.dispatchEvent(new Event('input', { bubbles: true }));
-      area.dispatchEvent(new Event('change', { bubbles: true }));
-    });
-    const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
-    const help = f.help ? el('span', { className: 'note csv-help' }, f.help) : null;
-    return [el('span', { className: 'field textarea csv' }, el('span', { className: 'csv-head' }, label, upload, file, clear, help), area), error];
-  }
-
-  /** A JSON field's value taken from another tab's inputs (only when
-   * that tab finds them valid), or that tab opened to edit them. */
-  taking(f, input) {
-    const id = `${this.spec.id}-${f.key}`;
-    const tabs = core.tabs().filter((t) => f.from_tabs.includes(t.model));
-    const select = el('select', { id: `${id}-tab`, 'aria-label': 'the tab whose inputs to take' },
-      ...tabs.map((t) => marked(el('option', { value: t.model }), t.form.tab)));
-    // Choosing a tab changes no input of this one.
-    select.addEventListener('input', (e) => e.stopPropagation());
-    select.addEventListener('change', (e) => e.stopPropagation());
-    const take = el('button', { type: 'button', id: `${id}-take` }, 'Take the inputs of');
-    take.addEventListener('click', () => {
-      const request = this.ui.requestOf?.(select.value);
-      if (!request) return;
-      const name = select.selectedOptions[0]?.textContent ?? select.value;
-      if (core.problems(request).length > 0) {
-        // Said next to the field (the status line belongs to computations).
-        const slot = this.root.querySelector(`[data-error-for="${CSS.escape(f.path)}"]`);
-        if (slot) slot.textContent = `the ${name} tab has invalid inputs: fix them there first (Edit them in their tab)`;
-        return;
-      }
-      input.value = JSON.stringify(request);
-      this.changed({ now: true });
-      this.commit();
-    });
-    // The field's value when it is a request of one of those tabs.
-    const base = () => {
-      try { const b = JSON.parse(input.value); return tabs.some((t) => t.model === b?.model) ? b : null; } catch { return null; }
-    };
-    // The tab the base is for, when it is typed or set from a preset or a link.
-    const sync = () => { const b = base(); if (b) select.value = b.model; };
-    const edit = el('button', { type: 'button', id: `${id}-edit` }, 'Edit them in their tab');
-    edit.addEventListener('click', () => {
-      sync();
-      this.ui.open(base() ?? { model: select.value, ...this.ui.requestOf?.(select.value) });
-    });
-    input.addEventListener('change', sync);
-    (this.syncs ??= []).push(sync);
-    return el('span', { className: 'field take' }, take, select, edit);
-  }
-
+  /** Row `i` of the table of rows, showing `values`. */
   row(i, values) {
-    const t = this.spec.rows;
-    const tr = el('tr', {}, el('th', { scope: 'row' }, `${t.prefix}${i + 1}`));
-    for (const c of t.columns) {
-      const field = `${t.path}[${i}].${c.path}`;
-      const label = `${t.prefix}${i + 1} ${c.label ?? c.key}`;
-      const input = c.kind === 'choice'
-        ? el('select', { dataset: { field, key: c.key }, 'aria-label': label },
-          ...c.options.map((o) => el('option', { value: o }, o)))
-        : el('input', {
-          inputMode: 'decimal', autocomplete: 'off', value: values[c.key] ?? '', placeholder: c.placeholder ?? '',
-          dataset: { field, key: c.key }, 'aria-label': label,
-        });
-      if (c.kind !== 'choice') fit(input, Math.max(this.widths[`row.${c.key}`] ?? 0, String(values[c.key] ?? '').length));
-      // An older link's word for an option (a renamed exercise) is read as the option.
-      if (c.kind === 'choice') input.value = c.aliases?.[values[c.key]] ?? (values[c.key] || c.options[0]);
-      // A cell that fills others (a mode its wake-up time and sleep power):
-      // the model says what, from the row as it stands.
-      if (c.fills) input.addEventListener('change', () => this.fillRow(tr, c.key));
-      tr.append(el('td', {}, input, el('span', { className: 'field-error', dataset: { errorFor: field } })));
-    }
-    // Serving order is the table's order: rows move up and down.
-    const edit = (label, symbol, change) => {
-      const b = el('button', { type: 'button', className: 'row-edit', title: `${label} ${t.prefix}${i + 1}`,
-        'aria-label': `${label} ${t.prefix}${i + 1}` }, typeof symbol === 'string' ? symbol : symbol());
-      b.addEventListener('click', () => {
-        const s = this.read();
-        change(s.rows);
-        this.fill(s);
-        this.changed();
-        this.commit();
-      });
-      return b;
-    };
-    const swap = (rows, a, b) => { if (b >= 0 && b < rows.length) [rows[a], rows[b]] = [rows[b], rows[a]]; };
-    tr.append(el('td', { className: 'row-edits' },
-      edit('duplicate', copyIcon, (rows) => rows.splice(i + 1, 0, { ...rows[i] })),
-      edit('move up', '↑', (rows) => swap(rows, i, i - 1)),
-      edit('move down', '↓', (rows) => swap(rows, i, i + 1)),
-      edit('remove', '×', (rows) => rows.splice(i, 1))));
-    return tr;
-  }
-
-  /** Fills the cells of row `tr` that a change of its `key` cell sets. */
-  fillRow(tr, key) {
-    const cells = [...tr.querySelectorAll('input, select')];
-    const row = Object.fromEntries(cells.map((input) => [input.dataset.key, input.value]));
-    const filled = core.fillRow(this.tab.model, key, row);
-    for (const input of cells) {
-      const v = filled[input.dataset.key];
-      if (v !== undefined && v !== input.value) input.value = v;
-    }
-    this.changed();
-  }
-
-  /** A table pasted from a spreadsheet or as CSV fills rows and columns
-   * from the cell it is pasted in (a line without numbers, a header, is
-   * skipped); one value is pasted as usual. A spreadsheet's lines are split
-   * at tabs only, and lines with semicolons at semicolons, so that a cell
-   * typed with a decimal comma or a space ("0,5", "1 000") stays one cell,
-   * which the validator then names; other lines are CSV. */
-  paste(e) {
-    const input = e.target.closest?.('input');
-    const text = e.clipboardData?.getData('text/plain') ?? '';
-    const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-    const split = (l) => {
-      if (l.includes('\t')) return l.split('\t').map((c) => c.trim());
-      const t = l.trim();
-      // "0,5;1,5": semicolons separate, commas are decimal. One value "0,5"
-      // is pasted as typed; several lines of "1,100" are CSV.
-      if (t.includes(';')) return t.split(/;|\s+/).filter((c) => c !== '');
-      if (lines.length === 1 && /^[+-]?\d+,\d+$/.test(t)) return [t];
-      return t.split(/,+|\s+/).filter((c) => c !== '');
-    };
-    const cells = lines.map(split).filter((row) => row.some((c) => c !== ''));
-    if (!input || (cells.length < 2 && (cells[0]?.length ?? 0) < 2)) return;
-    e.preventDefault();
-    const cols = this.spec.rows.columns;
-    const start = [...this.tbody.rows].indexOf(input.closest('tr'));
-    const first = cols.findIndex((c) => c.key === input.dataset.key);
-    const number = (c) => c !== '' && !Number.isNaN(Number(c.replace(',', '.')));
-    const numeric = cells.filter((row) => row.some(number));
-    const s = this.read();
-    numeric.slice(0, Math.max(0, MAX_ROWS - start)).forEach((row, k) => {
-      const r = s.rows[start + k] ?? Object.fromEntries(cols.map((c) => [c.key, c.blank]));
-      row.forEach((v, j) => { if (cols[first + j]) r[cols[first + j].key] = v; });
-      s.rows[start + k] = r;
-    });
-    this.fill(s);
-    this.changed();
+    return machineRow(this, i, values);
   }
 
   /** Puts a state ({scalars: {key: text|bool}, rows: [{key: text}]}) in the form. */
@@ -663,51 +180,12 @@ export class Section {
 
   /** Writes this section's state into `params`. */
   toParams(params) {
-    const { scalars, rows } = this.read();
-    const p = this.spec.prefix;
-    for (const [k, v] of Object.entries(scalars)) {
-      if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, this.fieldKinds[k] === 'csv' ? linkText(v, this.known) : v);
-    }
-    const cols = this.spec.rows?.columns ?? [];
-    // A cell's own commas (a typed "0,5") are escaped, so that the row keeps
-    // its columns when the link is read back.
-    const cell = (t) => String(t ?? '').replaceAll('%', '%25').replaceAll(',', '%2C');
-    for (const r of rows) params.append(`${p}p`, cols.map((c) => cell(r[c.key])).join(','));
+    toParams(this, params);
   }
 
-  /** This section's state from URL parameters over `defaults` (the preset's
-   * state), or null if they hold none. A link names every field it was
-   * written with; one shortened by hand keeps the defaults of the fields it
-   * leaves out (and the preset's table if it has no rows), instead of
-   * blanking them. */
+  /** This section's state from URL parameters over `defaults`, or null. */
   fromParams(params, defaults) {
-    const p = this.spec.prefix;
-    const keys = fields(this.spec);
-    if (!keys.some((f) => params.has(p + f.key)) && !params.has(`${p}p`)) return null;
-    // The page writes every text field, and a box only when it is ticked:
-    // a link missing a text field was shortened by hand, and its missing
-    // boxes keep their defaults too.
-    const box = (f) => f.kind === 'check' || f.kind === 'view';
-    const whole = keys.filter((f) => !box(f)).every((f) => params.has(p + f.key));
-    const scalars = Object.fromEntries(keys.map((f) => [f.key,
-      box(f) ? (params.has(p + f.key) || whole ? params.get(p + f.key) === '1' : Boolean(defaults.scalars[f.key]))
-        : params.get(p + f.key) ?? defaults.scalars[f.key] ?? '']));
-    // A long table is named by its hash (see `linkText`).
-    const missing = [];
-    for (const f of keys) {
-      if (f.kind !== 'csv' || !params.has(p + f.key)) continue;
-      const read = fromLinkText(scalars[f.key], this.known);
-      scalars[f.key] = read.text;
-      if (read.missing) missing.push(f.key);
-    }
-    const cols = this.spec.rows?.columns ?? [];
-    const uncell = (t) => { try { return decodeURIComponent(t); } catch { return t; } };
-    const lines = params.getAll(`${p}p`);
-    const rows = lines.length === 0 ? defaults.rows : lines.map((line) => {
-      const parts = line.split(',');
-      return Object.fromEntries(cols.map((c, i) => [c.key, uncell(parts[i] ?? '').trim()]));
-    });
-    return { scalars, rows, missing };
+    return fromParams(this, params, defaults);
   }
 
   // ---- validating and computing -------------------------------------------
@@ -742,6 +220,7 @@ export class Section {
       this.root.querySelector(`[data-field="${CSS.escape(whole)}"]`)?.setAttribute('aria-invalid', 'true');
     }
     this.showError(unplaced.join('\n'));
+    revealMessages(this);
     return list.length === 0;
   }
 
@@ -853,6 +332,7 @@ export class Section {
       const slot = named && this.root.querySelector(`[data-error-for="${CSS.escape(this.slotPath(named[1]))}"]`);
       if (slot) {
         slot.textContent = named[2];
+        revealMessages(this);
         this.showError('');
       } else {
         this.showError(err.message);
@@ -863,80 +343,6 @@ export class Section {
   // ---- the result ---------------------------------------------------------
 
   show(response) {
-    // Buttons that open other tabs (`open` blocks) side by side.
-    const parts = [];
-    for (const b of response.view ?? []) {
-      const part = block(b, this.ui);
-      if (b.kind === 'open' && parts.at(-1)?.classList.contains('open-tabs')) parts.at(-1).append(part);
-      else parts.push(b.kind === 'open' ? el('div', { className: 'open-tabs' }, part) : part);
-    }
-    const figures = [];
-    if (response.gantt) {
-      const width = canvasWidth(this.root);
-      const height = core.ganttHeight(response.gantt, response.model, width);
-      const canvas = el('canvas', { role: 'img', 'aria-label': 'Gantt chart of the schedule', className: 'gantt' });
-      figures.push(this.figure(canvas, 'Gantt chart', 'gantt', [width, height],
-        (c) => core.drawGantt(c, response.gantt, response.model, width, height, pixelRatio()),
-        (w, h) => core.ganttSvg(response.gantt, response.model, w, h)));
-    }
-    // View options (e.g. a map's overlays) redraw without computing again.
-    const options = this.view();
-    const drawn = Object.keys(options).length ? core.charts(response, options) : (response.charts ?? []);
-    const map = this.spec.layout === 'pooled-map';
-    drawn.forEach((chart, i) => {
-      const large = map && i === 0;
-      const width = canvasWidth(this.root);
-      const height = Math.round(Math.max(300, (large ? 600 : 520) * Math.min(1, width / 700)));
-      const canvas = el('canvas', { role: 'img', 'aria-label': chart.title,
-        className: 'chart', ...(large ? { id: `${this.spec.id}-canvas` } : {}) });
-      let frame = null;
-      figures.push(this.figure(canvas, chart.title, chart.name, [width, height],
-        (c) => { frame = core.drawChart(c, chart, width, height, pixelRatio()); }, (w, h) => core.chartSvg(chart, w, h)));
-      if (large) figures.push(this.pointer(canvas, width, () => frame, response));
-    });
-    const json = el('button', { type: 'button', className: 'export-json' }, 'Download result (JSON)');
-    json.addEventListener('click', () => download(`${drawn[0]?.name ?? `${this.spec.id}-result`}.json`,
-      new Blob([JSON.stringify(response, null, 2)], { type: 'application/json' })));
-    const exports = el('p', {}, json);
-    if (response.has_csv) {
-      const csv = el('button', { type: 'button', className: 'export-csv' }, 'Download result (CSV)');
-      csv.addEventListener('click', () => download(`${drawn[0]?.name ?? `${this.spec.id}-result`}.csv`,
-        new Blob([core.responseCsv(response)], { type: 'text/csv' })));
-      exports.append(' ', csv);
-    }
-    this.result.replaceChildren(...parts, ...figures, exports);
-    this.result.hidden = false;
-    this.result.dataset.drawn = String(Number(this.result.dataset.drawn ?? 0) + 1);
-  }
-
-  /** A line under a chart saying what lies under the pointer; the answer
-   * is read once, not at every move. */
-  pointer(canvas, width, frame, response) {
-    const hint = 'Point at the chart to read its values.';
-    const line = el('p', { id: `${this.spec.id}-hover`, className: 'note', 'aria-live': 'polite' }, hint);
-    this.lookup?.free();
-    this.lookup = new core.Pointer(response);
-    const lookup = this.lookup;
-    canvas.addEventListener('mousemove', (e) => {
-      const rect = canvas.getBoundingClientRect();
-      // The frame is in layout pixels; the canvas is shown at any size.
-      const scale = width / rect.width;
-      const at = frame() && core.chartValueAt(frame(), (e.clientX - rect.left) * scale,
-        (e.clientY - rect.top) * scale);
-      line.textContent = (at && lookup === this.lookup && lookup.at(at[0], at[1])) || hint;
-    });
-    return line;
-  }
-
-  figure(canvas, caption, name, [width, height], draw, svg) {
-    // The layout size, in CSS pixels (the buffer is this times the pixel ratio).
-    Object.assign(canvas.dataset, { width: String(width), height: String(height) });
-    draw(canvas);
-    const exportSvg = el('button', { type: 'button', className: 'export-svg' }, 'SVG');
-    exportSvg.addEventListener('click', () => download(`${name}.svg`,
-      new Blob([svg(width, height)], { type: 'image/svg+xml' })));
-    const exportPng = el('button', { type: 'button', className: 'export-png' }, 'PNG');
-    exportPng.addEventListener('click', () => canvas.toBlob((b) => b && download(`${name}.png`, b)));
-    return el('figure', { dataset: { name } }, canvas, el('figcaption', {}, `${caption}. Download: `, exportSvg, ' ', exportPng));
+    showResult(this, response);
   }
 }
