@@ -1348,25 +1348,187 @@ test('exercises: Check with an empty box keeps the answer; the tolerance is said
   assert.equal(await page.inputValue('#exercise-1-answer'), right);
 });
 
-test('a printed exercise sheet has its questions and answer lines, the key only when shown, and no page chrome', async (page) => {
+/** Whether an element matching `sel` is laid out and visible (in the
+ * media emulated: print shows what a printed page holds). */
+const shown = (page, sel) => page.$$eval(sel, (list) => list.some((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'));
+
+/** Dark pixels drawn inside an element (its bottom border, an answer line,
+ * left out): what a printed answer box shows besides its line. */
+async function ink(page, selector) {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    Object.assign(c, { width: img.width, height: img.height });
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const rows = Math.max(1, img.height - 4);
+    const d = g.getImageData(0, 0, img.width, rows).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 3 * 160) n++;
+    return n;
+  }, png.toString('base64'));
+}
+
+/** Prints the page on screen to a PDF in the screenshots' folder (as the
+ * browser prints it: its beforeprint and afterprint run), and to PNGs of
+ * its pages where poppler's pdftoppm is installed, to look at. */
+async function printed(page, name) {
+  const pdf = path.join(shots, `${name}.pdf`);
+  // No media emulated: a PDF is printed with print media.
+  await page.emulateMedia({ media: null });
+  await page.pdf({ path: pdf, format: 'A4' });
+  try {
+    execFileSync('pdftoppm', ['-r', '60', '-png', pdf, path.join(shots, name)], { stdio: 'ignore' });
+  } catch { /* not installed: the PDF alone */ }
+}
+
+/** A sheet of three exercises (a number, a choice, a number with a unit)
+ * with a long title, opened from a file. */
+const PRINTED = { model: 'exercises', title: 'Divisible load theory, week 5: homework to hand in on Friday', seed: 31,
+  items: [{ exercise: 'metrics-efficiency' }, { exercise: 'metrics-isoefficiency' }, { exercise: 'linear-split' }] };
+
+async function openPrinted(page) {
   await page.click('#tab-exercises');
-  await page.waitForSelector('#exercise-1', { timeout: 60000 });
-  const shown = (sel) => page.$$eval(sel, (list) => list.some((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'));
+  await page.setInputFiles('#exercises-open', { name: 'week-5.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(PRINTED)) });
+  await page.waitForFunction((t) => document.querySelector('#exercises-sheet-title')?.textContent === t, PRINTED.title, { timeout: 60000 });
+}
+
+test('a printed exercise sheet is a handout: blank answer lines, a name line, its link and the works it cites', async (page) => {
+  await openPrinted(page);
+  const want = cli(PRINTED);
+  // The title box shows the whole title.
+  await page.click('#exercises-settings summary');
+  assert.ok(await page.$eval('#exercises-title', (e) => e.scrollWidth <= e.clientWidth), 'the title box cuts the title');
+  await page.click('#exercises-settings summary');
+  // On screen an empty box shows its placeholder.
+  assert.ok(await ink(page, '#exercise-3-answer') > 20, 'no placeholder on screen');
+  // Answers typed, one checked, a choice picked and a solution shown:
+  // none of them is printed.
+  await page.fill('#exercise-1-answer', '0.5');
+  await page.click('#exercise-1-check');
+  await page.waitForFunction(() => document.querySelector('#exercise-1-verdict').textContent !== '');
+  await page.check('#exercise-2-option-2');
+  await page.fill('#exercise-3-answer', '123.456');
+  page.once('dialog', (d) => d.accept());
+  await page.click('#exercise-3-show-solution');
   const chrome = ['nav', '#status', '#exercises-settings', 'footer', '#bibliography', '#large-text', '#exercise-1-check',
-    '#exercise-1-hint', '#exercise-1-open', '#exercises-csv', '#exercise-1-verdict', '#exercises-about'];
+    '#exercise-1-hint', '#exercise-1-open', '#exercises-csv', '#exercise-1-verdict', '#exercises-about', '#exercises > h2',
+    '#exercise-3-solution', '#exercises-answer-key'];
+  assert.ok(await ink(page, '#exercise-1-answer') > 20 && await ink(page, '#exercise-3-answer') > 20, 'no typed answer on screen');
   try {
     await page.emulateMedia({ media: 'print' });
-    for (const sel of chrome) assert.ok(!(await shown(sel)), `${sel} is printed`);
-    assert.ok(await shown('#exercise-1 .question'));
-    assert.ok(await shown('#exercise-1-answer'));
-    assert.ok(!(await shown('#exercise-1-solution')), 'the key is printed unasked');
+    for (const sel of chrome) assert.ok(!(await shown(page, sel)), `${sel} is printed`);
+    for (const e of want.exercises) assert.ok(await shown(page, `#exercise-${e.number} .question`));
+    // Blank answer lines: no typed answer, no placeholder ("e.g. 5.75").
+    for (const n of [1, 3]) assert.equal(await ink(page, `#exercise-${n}-answer`), 0, `exercise ${n}'s typed answer is printed`);
+    await page.fill('#exercise-3-answer', '');
+    assert.equal(await ink(page, '#exercise-3-answer'), 0, 'the placeholder is printed');
+    const circles = await page.$$eval('#exercise-2-answer input', (rs) => rs.map((r) => {
+      const c = getComputedStyle(r);
+      return [c.appearance, c.backgroundColor, c.borderTopColor].join(' ');
+    }));
+    assert.equal(new Set(circles).size, 1, `the chosen option is marked in print: ${circles}`);
+    // The name and date line with the seed, and the link that reopens the sheet.
+    assert.match(await page.innerText('#exercises-sheet-head'), new RegExp(`^Name: +Date: +Seed ${PRINTED.seed}$`));
+    const link = await page.getAttribute('#exercises-sheet-link a', 'href');
+    assert.equal(await page.innerText('#exercises-sheet-link'), `This sheet online: ${link}`);
+    assert.ok(link.length < 400 && !/hierarchical\.|metrics\./.test(link), `the link is not the sheet's alone: ${link}`);
+    // The works the exercises cite, numbered as their citations.
+    const cited = await page.$$eval('li.exercise h4 a.cite', (as) => as.map((a) => [a.getAttribute('href').slice(5), a.textContent]));
+    const works = await page.$$eval('#exercises-result .works-cited li', (lis) => lis.map((li) => [li.value, li.textContent]));
+    const keys = [...new Set(want.exercises.map((e) => e.source))];
+    assert.equal(works.length, keys.length);
+    for (const [key, mark] of cited) {
+      const bib = await page.$eval(`#bib-${key}`, (li) => [[...li.parentElement.children].indexOf(li) + 1, li.textContent]);
+      assert.equal(mark, `[${bib[0]}]`);
+      assert.ok(works.some(([n, text]) => n === bib[0] && text === bib[1]), `${key} is not printed as [${bib[0]}]`);
+    }
+    assert.ok(await shown(page, '#exercises-result .works-cited'));
     await page.screenshot({ path: path.join(shots, 'print-exercises.png'), fullPage: true });
     await page.emulateMedia({ media: 'screen' });
-    assert.ok(await shown('#exercise-1-check') && await shown('nav'));
-    page.once('dialog', (d) => d.accept());
-    await page.click('#exercise-1-show-solution');
+    assert.ok(await shown(page, '#exercise-1-check') && await shown(page, 'nav'));
+    assert.ok(!(await shown(page, '#exercises-sheet-link')) && !(await shown(page, '#exercises-result .works-cited')));
+    await printed(page, 'print-exercises');
+    // The printed link opens the same sheet.
+    const context = await page.context().browser().newContext({ serviceWorkers: 'block' });
+    const other = await context.newPage();
+    try {
+      await other.goto(link);
+      await other.waitForFunction((t) => document.querySelector('#exercises-sheet-title')?.textContent === t, PRINTED.title, { timeout: 60000 });
+      assert.equal(await other.innerHTML('#exercise-3 .question'), want.exercises[2].question);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await page.emulateMedia({ media: null });
+  }
+});
+
+test('the answer key prints alone when asked for: the answers and worked solutions the core wrote', async (page) => {
+  await openPrinted(page);
+  const want = cli(PRINTED);
+  const plainText = (html) => html.replace(/<[^>]+>/g, '');
+  try {
     await page.emulateMedia({ media: 'print' });
-    assert.ok(await shown('#exercise-1-solution'), 'a shown key is not printed');
+    assert.ok(!(await shown(page, '#exercises-answer-key')), 'the key is printed unasked');
+    await page.emulateMedia({ media: null });
+    // The browser's print dialog is the test's counter.
+    await page.evaluate(() => { window.print = () => { window.printed = (window.printed ?? 0) + 1; }; });
+    await page.click('#exercises-settings summary');
+    await page.click('#exercises-print-key');
+    assert.equal(await page.evaluate(() => window.printed), 1);
+    assert.ok(!(await shown(page, '#exercises-answer-key')), 'the key is shown on screen');
+    await page.emulateMedia({ media: 'print' });
+    assert.ok(await shown(page, '#exercises-answer-key'));
+    assert.ok(!(await shown(page, 'li.exercise')) && !(await shown(page, '#exercises-sheet-title')), 'the sheet is printed with its key');
+    assert.match(await page.innerText('#exercises-answer-key h3'), new RegExp(`^Answer key: ${PRINTED.title}$`));
+    const items = await page.$$eval('#exercises-answer-key li', (lis) => lis.map((li) => [li.value, li.querySelector('.key-answer').textContent, li.querySelectorAll('p').length]));
+    assert.deepEqual(items, want.exercises.map((e) => [e.number,
+      `Answer: ${e.answer.kind === 'number' ? `${plainText(e.answer.asked)} = ${e.shown}` : e.shown}`, 1 + e.solution.length]));
+    await page.screenshot({ path: path.join(shots, 'print-answer-key.png'), fullPage: true });
+    await page.emulateMedia({ media: null });
+    await printed(page, 'print-answer-key');
+    // Printed once: the next print is the sheet again.
+    await page.emulateMedia({ media: 'print' });
+    assert.ok(!(await shown(page, '#exercises-answer-key')) && await shown(page, 'li.exercise'), 'the key is printed again unasked');
+  } finally {
+    await page.emulateMedia({ media: null });
+    await page.click('#exercises-settings summary');
+  }
+});
+
+test('a printed result keeps its column heads with their units and its charts, drawn for the page, with no "Download:"', async (page) => {
+  await page.click('#tab-linear');
+  await result(page, 'linear');
+  const heads = () => page.$$eval('#linear-result table', (ts) => ts.map((t) => [t.id, [...t.tHead.rows[0].cells].map((c) => c.innerText)]));
+  const onScreen = await heads();
+  assert.deepEqual(onScreen.find(([id]) => id === 'linear-energy')[1], ['part', 'energy (J)']);
+  assert.deepEqual(onScreen.find(([id]) => id === 'linear-sizes')[1], ['machine', 'α (units)']);
+  const charts = () => page.$$eval('#linear-result canvas', (cs) => cs.map((c) => [c.dataset.width, c.width]));
+  const screen = await charts();
+  try {
+    await page.emulateMedia({ media: 'print' });
+    assert.deepEqual(await heads(), onScreen);
+    const captions = await page.$$eval('#linear-result figcaption', (fs) => fs.map((f) => f.innerText));
+    assert.deepEqual(captions, ['Gantt chart.', 'Energy E against schedule length T(m), m growing.', 'Speedup T(1)/T(m).']);
+    assert.ok(!(await shown(page, '#linear-result button:not(.sort)')), 'a button is printed');
+    assert.ok(await shown(page, '#linear-result .works-cited'));
+    // Charts are drawn for the page's width when the browser prints
+    // (sharper, their text at its size), and for the screen after.
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    assert.deepEqual(await charts(), screen.map(() => ['680', 2040]));
+    for (const name of ['gantt', 'energy', 'speedup']) {
+      assert.ok(await colouredPixels(page, `#linear-result figure[data-name="${name}"] canvas`) > 300, `${name} is not drawn for print`);
+    }
+    await page.screenshot({ path: path.join(shots, 'print-result.png'), fullPage: true });
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    assert.deepEqual(await charts(), screen);
+    await page.emulateMedia({ media: null });
+    await printed(page, 'print-result');
+    assert.deepEqual(await charts(), screen);
   } finally {
     await page.emulateMedia({ media: null });
   }

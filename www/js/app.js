@@ -6,6 +6,7 @@ import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
 import { PooledSection } from './pooled.js';
 import { ExerciseSection } from './exercises.js';
+import { printCharts } from './result.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -254,6 +255,17 @@ function largeText() {
   });
 }
 
+/** Charts printed for paper: the tab on screen redraws its charts for a
+ * printed page before the browser lays it out, and for the screen after. */
+function printing() {
+  const redraw = (on) => {
+    printCharts(on);
+    for (const s of sections) if (s.response && !s.root.hidden && s.result.querySelector('canvas')) s.show(s.response);
+  };
+  window.addEventListener('beforeprint', () => redraw(true));
+  window.addEventListener('afterprint', () => redraw(false));
+}
+
 /** The download of the calculator (the wasm): `received` of `total`
  * bytes, the bar without a value while the total is not known. */
 function loading(received, total) {
@@ -271,6 +283,7 @@ function loading(received, total) {
 
 async function main() {
   largeText();
+  printing();
   try {
     await start(loading);
   } catch (err) {

@@ -5,7 +5,9 @@
 // exported as CSV. Nothing here computes an answer.
 import { core } from './core.js';
 import { Section } from './section.js';
-import { download, el, fmt } from './dom.js';
+import { download, el, fmt, marked } from './dom.js';
+import { stateParams } from './link.js';
+import { worksCited } from './result.js';
 
 const STORE = 'dlt-calc:answers:';
 
@@ -58,6 +60,12 @@ export function sheetOf(name, text, model) {
   return request;
 }
 
+/** An exercise's answer as the core wrote it: "makespan T = 74.69 s,
+ * within 0.5 %", or the right option of a choice. */
+function answerText(e) {
+  return e.answer.kind === 'number' ? `${plain(e.answer.asked)} = ${e.shown}` : e.shown;
+}
+
 /** A verdict in words: "Right: 13.12 s.", "Not right: … .", "Not read: … ."
  * (the core's message may itself begin with "right"). */
 function verdictText(v) {
@@ -103,7 +111,41 @@ export class ExerciseSection extends Section {
     this.key = el('button', { type: 'button', id: 'exercises-key', disabled: true }, 'Answer key (CSV)');
     this.key.addEventListener('click', () => this.response && download('answer-key.csv',
       new Blob([core.responseCsv(this.response)], { type: 'text/csv' })));
-    form.querySelector('.actions').append(reseed, save, open, file, this.key);
+    // Printed: the sheet as a handout (blank answer lines), or its key.
+    const print = el('button', { type: 'button', id: 'exercises-print' }, 'Print the sheet');
+    print.addEventListener('click', () => window.print());
+    this.printKey = el('button', { type: 'button', id: 'exercises-print-key', disabled: true }, 'Print answer key');
+    this.printKey.addEventListener('click', () => {
+      document.documentElement.classList.add('print-key');
+      window.print();
+    });
+    // The answer key is printed once, not with the next printed sheet.
+    window.addEventListener('afterprint', () => document.documentElement.classList.remove('print-key'));
+    form.querySelector('.actions').append(reseed, save, open, file, this.key, print, this.printKey);
+  }
+
+  /** The link that opens this sheet: its own inputs alone (the other tabs
+   * keep their defaults), so that it is short enough to print. */
+  sheetLink() {
+    const params = new URLSearchParams({ tab: this.spec.id });
+    stateParams(this, this.stateOf(this.computed ? JSON.parse(this.computed) : this.request()), params);
+    const url = new URL(location.href);
+    url.search = params.toString().replaceAll('%2C', ',');
+    url.hash = '';
+    return url.href;
+  }
+
+  /** The answer key (each exercise's answer and worked solution, as the
+   * core wrote them), printed alone by "Print answer key". */
+  answerKey(paper, link) {
+    const items = paper.exercises.map((e) => el('li', { value: e.number },
+      el('strong', {}, e.title), el('p', { className: 'key-answer' }, el('strong', {}, 'Answer: '),
+        ...(e.answer.kind === 'number' ? [marked(el('span'), e.answer.asked), ` = ${e.shown}`] : [e.shown])),
+      ...e.solution.map((step) => marked(el('p'), step))));
+    return el('section', { className: 'answer-key', id: 'exercises-answer-key' },
+      el('h3', {}, `Answer key: ${paper.title || 'Exercise sheet'}`),
+      el('p', {}, `Seed ${paper.seed}; the sheet: `, el('a', { href: link }, link)),
+      el('ol', {}, ...items));
   }
 
   /** A sheet from a JSON file the teacher shared. */
@@ -177,6 +219,7 @@ export class ExerciseSection extends Section {
     const paper = response.report ?? response;
     this.paper = paper;
     this.key.disabled = false;
+    this.printKey.disabled = false;
     const saved = this.answers();
     const items = paper.exercises.map((e) => this.exercise(e, saved[e.number] ?? {}));
     const csv = el('button', { type: 'button', id: 'exercises-csv' }, 'Download my answers (CSV)');
@@ -192,7 +235,18 @@ export class ExerciseSection extends Section {
     const about = el('p', { className: 'note' }, `Seed ${paper.seed}; ${paper.exercises.length} exercises. `
       + (this.store ? 'Your answers are kept in this browser.' : 'This browser does not keep data for this page: '
         + 'download your answers before closing it.'));
-    this.result.replaceChildren(title, about, el('ol', { className: 'exercises' }, ...items), el('p', {}, csv, ' ', clear));
+    // Printed (a handout): a line for the student's name and the date, the
+    // link that reopens the sheet and the works it cites.
+    const link = this.sheetLink();
+    const blank = (name) => el('span', { className: `blank ${name}` });
+    const head = el('p', { className: 'sheet-head print-only', id: 'exercises-sheet-head' },
+      'Name: ', blank('name'), ' Date: ', blank('date'), ` Seed ${paper.seed}`);
+    const online = el('p', { className: 'sheet-link print-only', id: 'exercises-sheet-link' },
+      'This sheet online: ', el('a', { href: link }, link));
+    const works = worksCited(paper.exercises.map((e) => e.source), this.ui.works ?? []);
+    this.result.replaceChildren(title, head, about, el('ol', { className: 'exercises' }, ...items),
+      el('p', { className: 'answer-tools' }, csv, ' ', clear), online, ...(works ? [works] : []),
+      this.answerKey(paper, link));
     this.result.hidden = false;
     this.result.dataset.drawn = String(Number(this.result.dataset.drawn ?? 0) + 1);
   }
@@ -252,8 +306,7 @@ export class ExerciseSection extends Section {
       this.record(e.number, { hints: hints.children.length });
     });
     const solution = el('div', { className: 'solution', id: `${id}-solution`, hidden: true },
-      el('p', {}, el('strong', {}, 'Answer: '), e.answer.kind === 'number'
-        ? `${plain(e.answer.asked)} = ${e.shown}` : e.shown),
+      el('p', {}, el('strong', {}, 'Answer: '), answerText(e)),
       ...e.solution.map((step) => { const p = el('p'); p.innerHTML = step; return p; }));
     const solve = el('button', { type: 'button', id: `${id}-show-solution` }, 'Worked solution');
     const reveal = () => { solution.hidden = false; solve.disabled = true; };

@@ -5,7 +5,12 @@ import { fields, fromLinkText, linkText } from './form.js';
 
 /** Writes `section`'s state into `params`. */
 export function toParams(section, params) {
-  const { scalars, rows } = section.read();
+  stateParams(section, section.read(), params);
+}
+
+/** Writes a state of `section` (its form's, or one read from a request)
+ * into `params`. */
+export function stateParams(section, { scalars, rows }, params) {
   const p = section.spec.prefix;
   for (const [k, v] of Object.entries(scalars)) {
     if (typeof v === 'boolean') { if (v) params.set(p + k, '1'); } else params.set(p + k, section.fieldKinds[k] === 'csv' ? linkText(v, section.known) : v);

@@ -14,12 +14,27 @@ export function textScale() {
   return document.documentElement.classList.contains('large-text') ? 1.4 : 1;
 }
 
+/** A printed page's width in CSS pixels: A4 less margins of 1.5 cm (Letter
+ * is a little wider). */
+const PRINT_WIDTH = 680;
+/** Whether charts are drawn for paper (see `printCharts`). */
+let printing = false;
+
+/** Charts drawn for paper (`on`) or for the screen: printed, a chart is
+ * laid out for the page's width, so that its text keeps its size instead
+ * of a screen-wide chart shrinking, and drawn at three times that many
+ * pixels, so that it is sharp on paper. */
+export function printCharts(on) {
+  printing = on;
+}
+
 /** A chart's layout width in CSS pixels: as wide as it is shown (so that
  * its text, 11 px and up, is never shrunk on a phone), divided by the text
  * scale (so that the projector's large text is drawn larger; the canvas is
  * then shown up to 1 260 px wide), at most the 900 px the charts are
- * designed for. */
+ * designed for; printed, the page's width. */
 function canvasWidth(container) {
+  if (printing) return PRINT_WIDTH;
   const shown = container.clientWidth || 900;
   const scale = textScale();
   return Math.max(260, Math.round(Math.min(900 * scale, shown) / scale));
@@ -30,6 +45,7 @@ function canvasWidth(container) {
  * times larger and a chart is as sharp as the screen (PNG exports keep
  * this density; SVG exports are at the layout size). */
 function pixelRatio() {
+  if (printing) return 3;
   return (window.devicePixelRatio || 1) * textScale();
 }
 
@@ -99,14 +115,16 @@ function figure(canvas, caption, name, [width, height], draw, svg) {
     new Blob([svg(width, height)], { type: 'image/svg+xml' })));
   const exportPng = el('button', { type: 'button', className: 'export-png' }, 'PNG');
   exportPng.addEventListener('click', () => canvas.toBlob((b) => b && download(`${name}.png`, b)));
-  return el('figure', { dataset: { name } }, canvas, el('figcaption', {}, `${caption}. Download: `, exportSvg, ' ', exportPng));
+  // The exports are left out of a printed page, with their "Download:".
+  return el('figure', { dataset: { name } }, canvas, el('figcaption', {}, `${caption}.`,
+    el('span', { className: 'exports' }, ' Download: ', exportSvg, ' ', exportPng)));
 }
 
 /** A line under `section`'s chart saying what lies under the pointer; the
  * answer is read once, not at every move. */
 function pointer(section, canvas, width, frame, response) {
   const hint = 'Point at the chart to read its values.';
-  const line = el('p', { id: `${section.spec.id}-hover`, className: 'note', 'aria-live': 'polite' }, hint);
+  const line = el('p', { id: `${section.spec.id}-hover`, className: 'note screen-only', 'aria-live': 'polite' }, hint);
   section.lookup?.free();
   section.lookup = new core.Pointer(response);
   const lookup = section.lookup;
@@ -150,6 +168,19 @@ function charts(section, response) {
   return { figures, name: drawn[0]?.name ?? `${section.spec.id}-result` };
 }
 
+/** The works of the bibliography (`works`) that `keys` name, numbered as
+ * the page's bibliography numbers them (so that a citation's "[2]" finds
+ * its work): printed under a result or an exercise sheet, where the page's
+ * bibliography is not. */
+export function worksCited(keys, works) {
+  const places = [...new Set(keys)].map((key) => works.findIndex((w) => w.key === key)).filter((n) => n >= 0)
+    .sort((a, b) => a - b);
+  if (places.length === 0) return null;
+  const list = el('ol', {}, ...places.map((n) => el('li', { value: n + 1 },
+    `${works[n].authors}, `, el('cite', {}, works[n].title), `, ${works[n].venue}.`)));
+  return el('section', { className: 'works-cited print-only' }, el('h4', {}, 'Works cited'), list);
+}
+
 /** Puts `response` in `section`'s result: its blocks, charts and exports. */
 export function showResult(section, response) {
   // Buttons that open other tabs (`open` blocks) side by side.
@@ -168,14 +199,15 @@ export function showResult(section, response) {
   const json = el('button', { type: 'button', className: 'export-json' }, 'Download result (JSON)');
   json.addEventListener('click', () => download(`${name}.json`,
     new Blob([JSON.stringify(response, null, 2)], { type: 'application/json' })));
-  const exports = el('p', {}, json);
+  const exports = el('p', { className: 'exports' }, json);
   if (response.has_csv) {
     const csv = el('button', { type: 'button', className: 'export-csv' }, 'Download result (CSV)');
     csv.addEventListener('click', () => download(`${name}.csv`,
       new Blob([core.responseCsv(response)], { type: 'text/csv' })));
     exports.append(' ', csv);
   }
-  section.result.replaceChildren(...parts, ...figures, ...long, exports);
+  const works = worksCited(section.spec.sources ?? [], section.ui.works ?? []);
+  section.result.replaceChildren(...parts, ...figures, ...long, exports, ...(works ? [works] : []));
   section.result.hidden = false;
   section.result.dataset.drawn = String(Number(section.result.dataset.drawn ?? 0) + 1);
 }
