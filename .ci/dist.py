@@ -8,11 +8,13 @@
   the worker is the wasm-bindgen module turned into a classic script.
 - dist/dlt-calc.zip: the static folder (www/), for any web server.
 - dist/schemas/<id>.json: the JSON Schema of the requests of each model,
-  printed by the native `dlt schema <id>` (`make dist` builds it first),
-  for editors and tools that write requests.
+  printed by the native `dlt schema <id>` (`make dist` builds it first,
+  or DLT_BIN names one built already), for editors and tools that write
+  requests.
 """
 import base64
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WWW = ROOT / "www"
 DIST = ROOT / "dist"
-DLT = ROOT / "target" / "release" / "dlt"
+DLT = ROOT / (os.environ.get("DLT_BIN") or "target/release/dlt")
 # The page's modules, each after the modules it imports.
 MODULES = ["pkg/dlt_calc.js", "js/core.js", "js/cache.js", "js/form.js", "js/compute.js", "js/dom.js",
            "js/wide.js",
@@ -120,7 +122,7 @@ def schemas():
     """dist/schemas/<id>.json for every id `dlt schema` lists; the folder is
     made anew, so a renamed model leaves no stale schema behind."""
     if not DLT.exists():
-        sys.exit("dist: target/release/dlt is missing; run cargo build --release --bin dlt first")
+        sys.exit(f"dist: {DLT} is missing; run cargo build --release --bin dlt first")
     folder = DIST / "schemas"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)

@@ -1,7 +1,8 @@
 // End-to-end test of the served page in Debian's Chromium, driven by
 // playwright-core. Serves the crate's root folder, so the calculator is at
 // /www/: a sub-folder, which proves every path in the page is relative.
-// Expects `make dist` (www/pkg and dist/) and `cargo build --release --bin dlt` first.
+// Expects `make dist` (www/pkg and dist/) and `cargo build --release --bin dlt` first;
+// DLT_BIN names another build of `dlt` to compare with (`make test` gives its own).
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const port = Number(process.env.E2E_PORT ?? 8917);
 const base = `http://127.0.0.1:${port}/www/`;
 const shots = path.join(root, 'target', 'e2e');
-const dlt = path.join(root, 'target', 'release', 'dlt');
+const dlt = process.env.DLT_BIN ? path.resolve(process.env.DLT_BIN) : path.join(root, 'target', 'release', 'dlt');
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
