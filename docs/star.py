@@ -389,10 +389,11 @@ def execute(workers, chunks, source, rate, compute=True):
     Chunk j goes out when the channel is free and its machine has finished
     its previous chunk. Returns one record per chunk; times are seconds
     from the run's start (the start of its first send) on the originator's
-    clock. The worker's receive end is the arrival of its ack less half
-    the least round trip; its compute end adds the durations the worker
-    measured on its own clock after its receive ended, so no clocks need
-    to agree. A failure raises RunFailed with the records so far.
+    clock. A worker's receive end is when its ack arrives (late by the
+    ack's one-way trip, which is also when the channel is free for the
+    next send); its compute end adds the durations the worker measured on
+    its own clock after its receive ended, so no clocks need to agree.
+    A failure raises RunFailed with the records so far.
     """
     records = []
     pending = {}
@@ -435,7 +436,7 @@ def execute(workers, chunks, source, rate, compute=True):
             record["send_end_s"] = now() - start
             worker.expect("received")
             record["ack_s"] = now() - start
-            record["recv_end_s"] = max(record["ack_s"] - worker.rtt / 2, record["send_start_s"])
+            record["recv_end_s"] = record["ack_s"]
             pending[machine] = record
         for record in list(pending.values()):
             finish(record)
@@ -539,7 +540,12 @@ class LocalWorkers:
             proc = subprocess.Popen(
                 [sys.executable, os.path.abspath(__file__), "worker", "--listen",
                  "127.0.0.1:0", "--", *command],
-                stdout=subprocess.PIPE, text=True)
+                stdout=subprocess.PIPE, text=True,
+                # A session of its own: Linux's autogroup scheduler then shares
+                # the cores between the workers as between separate hosts, not
+                # one share among all of them (which halves each worker's speed
+                # in a run against its speed when measured alone).
+                start_new_session=True)
             self.procs.append(proc)
             line = proc.stdout.readline()
             if not line.startswith("star worker listening on "):
@@ -720,7 +726,7 @@ def open_star(args, count, timings=None):
 
 def measure_link(star, source, sizes, repeat, rate, seed, each=False):
     """Rows (machine?, size_MB, time_s): the time from the start of a send to
-    the receiver's end of it (its ack less half a round trip)."""
+    the arrival of the receiver's ack (the channel's time per message in a run)."""
     rows = []
     order = random.Random(seed)
     targets = range(len(star.workers)) if each else [0]
@@ -770,7 +776,7 @@ def cmd_link(args):
             local.stop()
     header = (["machine"] if args.each else []) + ["size_MB", "time_s"]
     write_table(args.out, header, rows,
-                [link_comment(args.link_MBps), "time: from the send's start to the receive's end"])
+                [link_comment(args.link_MBps), "time: from the send's start to the arrival of the receiver's ack"])
     return 1 if star.failures else 0
 
 
@@ -817,7 +823,7 @@ def cmd_runs(args):
         source = Source(args.input, biggest, args.seed)
         write_json(os.path.join(args.out, "machine.json"),
                    description(star, args.link_MBps, star.workers[0].hello.get("command")))
-        model = request.get("model", "model")
+        model = "equal" if args.equal else request.get("model", "model")
         for i, (req, chunks, machines, predicted) in enumerate(plans):
             tag = f"{model}-{i + 1}" if req.get("load") is None else f"{model}-V{req['load']:g}"
             write_json(os.path.join(args.out, f"{tag}.json"), req)
@@ -825,7 +831,7 @@ def cmd_runs(args):
             for rep in range(args.repeat):
                 plan = chunks if not args.equal else equal_split(req["load"], machines)
                 name = f"{tag}-{rep + 1}"
-                records = star.run(name, "equal" if args.equal else model, req.get("load"),
+                records = star.run(name, model, req.get("load"),
                                    plan, source, args.link_MBps)
                 if records:
                     finishes, makespan = finish_times(records, machines)
@@ -907,9 +913,11 @@ def cmd_loop(args):
     s = loop_settings(args)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = args.out or os.path.join("star-out", ("smoke-" if args.smoke else "") + stamp)
-    os.makedirs(out, exist_ok=True)
-    os.makedirs(os.path.join(out, "requests"), exist_ok=True)
-    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+    for folder in (out, os.path.join(out, "requests"), os.path.join(out, "runs")):
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):  # a folder used before: no stale runs
+            if name.endswith((".csv", ".json", ".txt")):
+                os.remove(os.path.join(folder, name))
     command = strip_dashes(args.command) or default_command(s["budget"])
     machines = args.machines
     rate = s["rate"]
@@ -949,7 +957,7 @@ def loop_body(star, source, dlt, s, out, machines, rate, command, say):
     if len(link) < 3 or len(comp) < 3:
         raise StarError("too few measurements survived to fit (see timings.csv)")
     link_csv = write_table(os.path.join(out, "link.csv"), ["size_MB", "time_s"], link,
-                           [link_comment(rate), "time: from the send's start to the receive's end"])
+                           [link_comment(rate), "time: from the send's start to the arrival of the receiver's ack"])
     comp_csv = write_table(os.path.join(out, "compute.csv"), ["size_MB", "time_s"], comp,
                            [f"command: {' '.join(command)}",
                             "time: the command's run on the worker alone, input piped from memory",
@@ -1067,16 +1075,20 @@ def loop_table(result, rate, command, wall):
               for i, h in enumerate(head)]
     lines.append("  ".join(h.rjust(w) for h, w in zip(head, widths)))
     lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows]
-    mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")
     lines += ["",
-              f"two-level model (M3): mean |error| {mean(errors['hierarchical']) * 100:.1f} % "
+              f"two-level model (M3): mean |error| {mean(errors['hierarchical'], 100, '%.1f %%')} "
               f"over {len(errors['hierarchical'])} runs",
-              f"linear DLT (M2): mean |error| {mean(errors['linear']) * 100:.1f} % over "
-              f"{len(errors['linear'])} runs, {mean(errors['linear_past']) * 100:.1f} % past the knee",
-              f"past the knee, equal split / M3 split makespan: mean {mean(errors['ratio_past']):.3f} "
-              f"over {len(errors['ratio_past'])} runs",
+              f"linear DLT (M2): mean |error| {mean(errors['linear'], 100, '%.1f %%')} over "
+              f"{len(errors['linear'])} runs; past the knee "
+              f"{mean(errors['linear_past'], 100, '%.1f %%')} over {len(errors['linear_past'])}",
+              f"past the knee, equal split's makespan / M3 split's: mean "
+              f"{mean(errors['ratio_past'], 1, '%.3f')} over {len(errors['ratio_past'])} runs",
               f"wall time of the loop: {wall:.0f} s", ""]
     return "\n".join(lines)
+
+
+def mean(values, scale, form):
+    return form % (scale * sum(values) / len(values)) if values else "n/a"
 
 
 def pct_or(check, key, form=None):
