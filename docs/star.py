@@ -486,6 +486,8 @@ class Star:
             failed = None
         except RunFailed as e:
             records, failed = e.records, str(e)
+        if failed and not records:  # refused before any send: one row says so
+            records = [{"status": "failed", "error": failed}]
         for record in records:
             record.update(run=name, split=split, load_MB=load_mb)
         self.record(records)
@@ -862,7 +864,7 @@ def loop_settings(args):
                     link=[0.01, 0.05, 0.2, 0.5, 1], repeat=3, run_repeat=1,
                     rate=args.link_MBps if args.link_MBps is not None else 200.0)
     return dict(budget=args.budget or "32M",
-                compute=[2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160],
+                compute=[2, 4, 6, 8, 11, 14, 17, 20, 24, 28, 32, 40, 48, 64, 96, 128],
                 link=[0.1, 0.5, 1, 2, 4, 8, 16, 32, 64], repeat=3, run_repeat=2,
                 rate=args.link_MBps if args.link_MBps is not None else 100.0)
 

@@ -222,8 +222,9 @@ class BadInput(Quiet):
         self.assertIn(f"worker {address} refused the connection", err2)
         rows = read_timings(self.path)
         self.assertEqual([(r["run"], r["status"]) for r in rows],
-                         [("before", "ok"), ("during", "failed")])
+                         [("before", "ok"), ("during", "failed"), ("after", "failed")])
         self.assertIn("closed the connection", rows[1]["error"])
+        self.assertIn("refused the connection", rows[2]["error"])
         self.assertEqual([name for name, _ in s.failures], ["during", "after"])
 
     def test_a_worker_that_dies_while_computing(self):
@@ -294,6 +295,9 @@ class BadInput(Quiet):
         self.assertIsNone(failed)
         self.assertIn(f"worker {address} refused the connection: is `star.py worker` listening",
                       err)
+        row, = read_timings(self.path)
+        self.assertEqual((row["run"], row["status"]), ("x", "failed"))
+        self.assertIn("refused", row["error"])
 
     def test_a_mode_against_a_refusing_host_says_so_and_fails(self):
         out = os.path.join(self.dir, "link.csv")
