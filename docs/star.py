@@ -281,7 +281,8 @@ class Worker:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock, self.reader = sock, sock.makefile("rb")
         self.hello = self.ask({"op": "hello"}, "hello")
-        # Half the least of a few round trips: the ack's one-way delay.
+        # The least of a few round trips (machine.json): half of it bounds
+        # how late an ack makes a receive's end.
         trips = []
         for _ in range(5):
             start = now()
@@ -770,7 +771,7 @@ def cmd_link(args):
     sizes = parse_sizes(args.sizes)
     star, local = open_star(args, 1)
     try:
-        source = Source(args.input, max(sizes), args.seed)
+        source = Source(args.input, 2 * max(sizes), args.seed)
         rows = measure_link(star, source, sizes, args.repeat, args.link_MBps, args.seed, args.each)
     finally:
         star.close()
@@ -786,7 +787,7 @@ def cmd_compute(args):
     sizes = parse_sizes(args.sizes)
     star, local = open_star(args, 1)
     try:
-        source = Source(args.input, max(sizes), args.seed)
+        source = Source(args.input, 2 * max(sizes), args.seed)
         star.connect()
         command = star.workers[0].hello.get("command")
         rows = measure_compute(star, source, sizes, args.repeat, args.seed, args.each)
@@ -822,7 +823,7 @@ def cmd_runs(args):
             raise StarError(f"the request's schedule has {count} machines, "
                             f"but {len(star.workers)} workers were given")
         biggest = max(s for p in plans for _, s in p[1])
-        source = Source(args.input, biggest, args.seed)
+        source = Source(args.input, 2 * biggest, args.seed)
         write_json(os.path.join(args.out, "machine.json"),
                    description(star, args.link_MBps, star.workers[0].hello.get("command")))
         model = "equal" if args.equal else request.get("model", "model")
@@ -865,7 +866,7 @@ def loop_settings(args):
                     rate=args.link_MBps if args.link_MBps is not None else 200.0)
     return dict(budget=args.budget or "32M",
                 compute=[2, 4, 6, 8, 11, 14, 17, 20, 24, 28, 32, 40, 48, 64, 96, 128],
-                link=[0.1, 0.5, 1, 2, 4, 8, 16, 32, 64], repeat=3, run_repeat=2,
+                link=[0.1, 0.5, 1, 2, 4, 8, 16, 32, 64], repeat=4, run_repeat=2,
                 rate=args.link_MBps if args.link_MBps is not None else 100.0)
 
 
