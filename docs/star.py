@@ -860,6 +860,13 @@ LOOP = {
 
 
 def loop_settings(args):
+    settings = loop_defaults(args)
+    if args.sizes:
+        settings["compute"] = parse_sizes(args.sizes)
+    return settings
+
+
+def loop_defaults(args):
     if args.smoke:
         return dict(budget=args.budget or "1M", compute=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3],
                     link=[0.01, 0.05, 0.2, 0.5, 1], repeat=3, run_repeat=1,
@@ -1150,6 +1157,8 @@ def parser():
     lp.add_argument("--link-MBps", dest="link_MBps", type=float, default=None,
                     help="emulated link rate (default 100, smoke 200)")
     lp.add_argument("--budget", default=None, help="sort's -S (default 32M, smoke 1M)")
+    lp.add_argument("--sizes", help="computing sizes in MB, comma separated (default: "
+                    "2 to 128 for sort -S 32M)")
     lp.add_argument("--input", help="cut chunks from this file (default: random text lines)")
     lp.add_argument("--seed", type=int, default=1, help="seed of the generated data")
     lp.add_argument("--timeout", type=float, default=3600, help="seconds a worker may stay silent")
