@@ -1009,7 +1009,8 @@ def loop_body(star, source, dlt, s, out, machines, rate, command, say):
                     finishes, makespan = finish_times(records, machines)
                     runs.append(dict(name=name, load=load, split=split, rep=rep + 1,
                                      makespan=makespan, finishes=finishes,
-                                     chunks=[c for _, c in chunks], predicted=predicted))
+                                     chunks=[c for _, c in chunks], predicted=predicted,
+                                     records=records))
                     say(f"  {split:>12} V={load:g} MB rep {rep + 1}: {makespan:.3f} s"
                         + (f" (predicted {predicted:.3f} s)" if predicted else ""))
     checks = check_runs(dlt, out, runs, loads, rate)
@@ -1093,8 +1094,29 @@ def loop_table(result, rate, command, wall):
               f"{mean(errors['linear_past'], 100, '%.1f %%')} over {len(errors['linear_past'])}",
               f"past the knee, equal split's makespan / M3 split's: mean "
               f"{mean(errors['ratio_past'], 1, '%.3f')} over {len(errors['ratio_past'])} runs",
-              f"wall time of the loop: {wall:.0f} s", ""]
+              drift(result), f"wall time of the loop: {wall:.0f} s", ""]
     return "\n".join(lines)
+
+
+def drift(result):
+    """How the runs' parts compared with the fit, a diagnosis of the error:
+    each chunk's computing time over the fitted t(x), its link time (send
+    start to ack) over S + C x, as means over every chunk of every run."""
+    machines = (((result["fit"].get("report") or {}).get("calibration") or {}).get("machines")
+                or [{}])
+    fitted = machines[0]
+    levels = fitted.get("levels") or []
+    rate, latency = fitted.get("rate"), fitted.get("latency") or 0.0
+    if not levels or rate is None:
+        return "runs against the fit: n/a"
+    compute, link = [], []
+    for run in result["runs"]:
+        for r in run["records"]:
+            x = r["chunk_MB"]
+            compute.append(r["compute_s"] / max(l["intercept"] + l["slope"] * x for l in levels))
+            link.append((r["ack_s"] - r["send_start_s"]) / (latency + rate * x))
+    return (f"runs against the fit: computing {mean(compute, 1, '%.3f')} x the fitted time, "
+            f"link {mean(link, 1, '%.3f')} x (means over {len(compute)} chunks)")
 
 
 def mean(values, scale, form):
