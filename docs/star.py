@@ -21,7 +21,7 @@ and measure from the originator:
 
 Without --workers, the measuring modes start local workers running the
 command given after `--` (default: the loop's sort). Sizes are in MB
-(10^6 bytes), times in seconds. Python 3 standard library only.
+(10^6 bytes), times in seconds. Python 3.9 or newer, standard library only.
 """
 
 import argparse
