@@ -161,9 +161,10 @@ class TimingRecords(unittest.TestCase):
             self.assertGreaterEqual(r["compute_s"], 0.2)
             self.assertAlmostEqual(r["compute_end_s"],
                                    r["recv_end_s"] + r["worker_wait_s"] + r["compute_s"])
-            # The anchored end and the report's arrival agree within a round trip
-            # and the report's own sending.
-            self.assertLess(abs(r["done_s"] - r["compute_end_s"]), 0.05)
+            # The anchored end and the report's arrival agree within the two
+            # messages' trips (loose: a busy machine delays either).
+            self.assertGreater(r["done_s"] - r["compute_end_s"], -0.05)
+            self.assertLess(r["done_s"] - r["compute_end_s"], 0.5)
             self.assertEqual(r["status"], "ok")
         finishes, makespan = star.finish_times(records, 2)
         self.assertEqual(finishes, [first["compute_end_s"], second["compute_end_s"]])
