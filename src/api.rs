@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::core::domain::error::{Error, Invalid};
 use crate::core::framework::entry::Entry;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::gantt::{Activity, ActivityStyle};
 use crate::core::presentation::response::{Completion, Response};
 use crate::core::solving::deadline::with_deadline;
@@ -160,8 +161,7 @@ pub struct ExerciseKind {
 
 /// Every exercise the models pose, in the registry's order.
 pub fn exercise_kinds() -> Vec<ExerciseKind> {
-    use crate::core::framework::exercise::Shelf;
-    registry::Models::templates()
+    crate::exercises::templates::<registry::Models>()
         .into_iter()
         .map(|(model, t)| ExerciseKind {
             id: t.id,
@@ -224,16 +224,7 @@ fn known() -> String {
 
 /// The model tagged `name`.
 fn entry(name: &str) -> Result<&'static dyn Entry, Error> {
-    registry::find(name).ok_or_else(|| {
-        let name = crate::core::domain::error::shorten(name);
-        Error::field(
-            "model",
-            Invalid::UnknownModel {
-                name,
-                known: known(),
-            },
-        )
-    })
+    registry::Models::entry(name, "model")
 }
 
 impl Request {

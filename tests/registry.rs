@@ -5,8 +5,8 @@
 use dlt_calc::api::{gantt_styles, run, tabs, Request};
 use dlt_calc::core::framework::entry::Entry;
 use dlt_calc::core::presentation::form::Kind;
-use dlt_calc::core::presentation::map::Catalogue;
 use dlt_calc::core::solving::progress::Silent;
+use dlt_calc::maps::contour::mapped;
 use dlt_calc::registry::{all, Models};
 use serde_json::{json, Value};
 
@@ -39,7 +39,7 @@ fn generalised_map() -> &'static dyn Entry {
 /// the map's tab lists each one's parameters with its meaning.
 #[test]
 fn the_generalised_map_lists_every_mapped_model() {
-    let mapped = Models::mapped();
+    let mapped = mapped::<Models>();
     let names: Vec<&str> = mapped.iter().map(|(n, _)| *n).collect();
     let naming: Vec<&str> = all()
         .filter(|e| !e.map_parameters().is_empty())
@@ -61,7 +61,7 @@ fn the_generalised_map_lists_every_mapped_model() {
 fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
     let map = generalised_map();
     let unmapped = all().find(|e| e.map_parameters().is_empty() && e.name() != map.name());
-    let mapped: Vec<&str> = Models::mapped().into_iter().map(|(n, _)| n).collect();
+    let mapped: Vec<&str> = mapped::<Models>().into_iter().map(|(n, _)| n).collect();
     let known = format!("({})", mapped.join(", "));
     let (_, _, preset) = &map.presets()[0];
     for model in [unmapped.unwrap().name(), map.name(), "no-such-model"] {

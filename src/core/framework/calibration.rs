@@ -232,15 +232,6 @@ pub struct Offer {
     pub filled: Vec<String>,
 }
 
-/// The registry as a fit sees it: every model that reads measured
-/// parameters, asked in turn.
-pub trait Targets: std::fmt::Debug + Clone + PartialEq + 'static {
-    /// The requests the models fill from `calibration`, in course order.
-    fn offers(calibration: &Calibration) -> Vec<Offer>;
-    /// The models that read measured parameters at all.
-    fn targets() -> Vec<&'static str>;
-}
-
 impl Calibration {
     /// One machine with every parameter measured (`[3]`'s reference
     /// machine, a link, powers and a hibernation power): what finds every

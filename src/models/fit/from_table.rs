@@ -87,7 +87,7 @@ pub fn request<C>(text: &str, options: &BTreeMap<String, String>) -> Result<Requ
         power: None,
         latency_as: parsed::<Latency>(options, "latency-as")?.unwrap_or_default(),
         validity: None,
-        catalogue: PhantomData,
+        registry: PhantomData,
     };
     let table = Some(Measurements::Csv(text.to_string()));
     match kind {

@@ -6,14 +6,14 @@ use std::marker::PhantomData;
 use serde_json::{json, Value};
 
 use super::data::{DataSet, CLUSTER, NETWORK_000, POWER_004, TWO_LEVEL_000};
-use super::report::{fit_tables, tables, Report};
+use super::report::{fit_tables, tables, targets, Report};
 use super::request::{Check, Request, Shape};
 use super::table::{Measurements, Quantity, Table};
-use super::validity::Directory;
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::{Latency, Targets};
+use crate::core::framework::calibration::Latency;
 use crate::core::framework::exercise::Template;
 use crate::core::framework::model::{Model, Preset};
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::chart::{Axis, LineChart};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::map::Tagged;
@@ -40,7 +40,7 @@ fn request<C>(tables: &[(&str, &DataSet)]) -> Request<C> {
         power: None,
         latency_as: Latency::Overhead,
         validity: None,
-        catalogue: PhantomData,
+        registry: PhantomData,
     };
     for (field, data) in tables {
         let table = Some(Measurements::Csv(data.csv.to_string()));
@@ -80,7 +80,7 @@ fn validity<C>() -> Request<C> {
     }
 }
 
-impl<C: Targets + Directory> Model for Fit<C> {
+impl<C: Registry> Model for Fit<C> {
     const NAME: &'static str = "fit";
     const TITLE: &'static str = "Fit to measurements";
     const NUMBER: Option<u8> = Some(9);
@@ -146,7 +146,7 @@ impl<C: Targets + Directory> Model for Fit<C> {
     }
 
     fn form() -> Form {
-        super::form::form(C::targets())
+        super::form::form(targets::<C>())
     }
 
     fn from_table(

@@ -9,10 +9,11 @@ use serde_json::Value;
 use super::request::{Request, Shape};
 use super::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
 use super::table::{Quantity, Table};
-use super::validity::{check, Checked, Directory};
+use super::validity::{check, Checked};
 use crate::core::domain::error::Error;
 use crate::core::domain::processing::{Level, ProcessingTime};
-use crate::core::framework::calibration::{Calibration, Fitted, Powers, Targets};
+use crate::core::framework::calibration::{Calibration, Fitted, Offer, Powers};
+use crate::core::framework::registry::Registry;
 use crate::core::solving::progress::Progress;
 
 /// Every fit of a request, and where its numbers go.
@@ -48,13 +49,28 @@ pub struct Report {
     pub validity: Option<Checked>,
 }
 
+/// The requests the registry's models fill from `calibration`, in course
+/// order: each model knows which of its fields a measurement fills.
+pub fn offers<C: Registry>(calibration: &Calibration) -> Vec<Offer> {
+    let entries = C::entries().into_iter();
+    entries.filter_map(|m| m.calibrated(calibration)).collect()
+}
+
+/// The models that read measured parameters at all.
+pub fn targets<C: Registry>() -> Vec<&'static str> {
+    let everything = Calibration::everything();
+    let entries = C::entries().into_iter();
+    let reading = entries.filter(|m| m.calibrated(&everything).is_some());
+    reading.map(|m| m.name()).collect()
+}
+
 /// Fits every table of `request` and checks its runs.
 ///
 /// # Errors
 ///
 /// A table or a fit the data do not allow, at the table's field; the
 /// validity check's errors under `validity`.
-pub fn fit<C: Targets + Directory>(
+pub fn fit<C: Registry>(
     request: &Request<C>,
     progress: &mut dyn Progress,
 ) -> Result<Report, Error> {
@@ -82,7 +98,7 @@ pub fn tables<C>(request: &Request<C>) -> Result<BTreeMap<&'static str, Table>, 
 /// # Errors
 ///
 /// As [`fit`].
-pub fn fit_tables<C: Targets + Directory>(
+pub fn fit_tables<C: Registry>(
     request: &Request<C>,
     tables: &BTreeMap<&'static str, Table>,
     progress: &mut dyn Progress,
@@ -111,7 +127,7 @@ pub fn fit_tables<C: Targets + Directory>(
         report.power = powers(table)?;
     }
     report.calibration = calibration(&report, request);
-    for offer in C::offers(&report.calibration) {
+    for offer in offers::<C>(&report.calibration) {
         report.titles.insert(offer.model.clone(), offer.title);
         report.filled.insert(offer.model.clone(), offer.filled);
         report.requests.insert(offer.model, offer.request);
