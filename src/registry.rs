@@ -11,7 +11,7 @@ use crate::exercises::ExerciseSheet;
 use crate::maps::contour::GeneralisedMap;
 use crate::models::fit::Fit;
 
-pub use crate::core::framework::entry::Lookup;
+pub use crate::core::framework::page::Lookup;
 
 /// What reads the other models through the registry, so that it cannot be
 /// listed with them in [`crate::models`] (the list would name itself): the
@@ -49,7 +49,7 @@ impl Registry for Models {
         let mut entries: Vec<&'static dyn Entry> =
             crate::models::LIST.iter().chain(TOOLS).copied().collect();
         // Stable: entries of one number keep the lists' order.
-        entries.sort_by_key(|e| e.number().unwrap_or(u8::MAX));
+        entries.sort_by_key(|e| e.id().number.unwrap_or(u8::MAX));
         entries
     }
 }

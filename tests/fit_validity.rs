@@ -462,7 +462,7 @@ fn the_check_names_no_model() {
     let text = std::fs::read_to_string(path).expect("the source is there");
     let all = dlt_calc::registry::all();
     let ids: Vec<&str> = all
-        .flat_map(|e| [Some(e.name()), e.former().tag])
+        .flat_map(|e| [Some(e.id().name), e.id().former.tag])
         .flatten()
         .collect();
     assert!(ids.contains(&"linear"), "{ids:?}");

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::domain::count::{Count, MAX_COUNT};
 use crate::core::domain::error::{shorten, Checker, Error, Invalid, Validate};
 use crate::core::framework::exercise::{draw_for, Posed, Template};
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::framework::registry::Registry;
 use crate::core::presentation::form::Form;
 use crate::core::presentation::response::Views;
@@ -35,7 +35,7 @@ pub struct ExerciseSheet<R>(PhantomData<fn() -> R>);
 pub fn templates<R: Registry>() -> Vec<(&'static str, Template)> {
     R::entries()
         .into_iter()
-        .flat_map(|m| m.exercises().into_iter().map(move |t| (m.name(), t)))
+        .flat_map(|m| m.exercises().into_iter().map(move |t| (m.id().name, t)))
         .collect()
 }
 
@@ -48,7 +48,7 @@ pub fn published<R: Registry>(model: &str, template: &Template) -> String {
         .id
         .strip_prefix(model)
         .and_then(|r| r.strip_prefix('-'));
-    let number = R::find(model).and_then(|m| m.number());
+    let number = R::find(model).and_then(|m| m.id().number);
     match (number, rest) {
         (Some(n), Some(rest)) => format!("m{n}-{rest}"),
         _ => template.id.to_string(),
@@ -211,12 +211,13 @@ impl Views for Paper {
 }
 
 impl<R: Registry> Model for ExerciseSheet<R> {
-    const NAME: &'static str = "exercises";
-    const TITLE: &'static str = "Exercises";
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "exercises",
-        prefix: "x.",
+    const ID: Identity = Identity {
+        former: Former {
+            tag: None,
+            tab: "exercises",
+            prefix: "x.",
+        },
+        ..Identity::new("exercises", "Exercises")
     };
     type Request = Sheet<R>;
     type Output = Paper;

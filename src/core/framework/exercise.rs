@@ -2,7 +2,7 @@
 //! calculator itself, hints and a worked solution; and the check of a
 //! student's typed answer against it.
 //!
-//! A model offers [`Template`]s (`Model::exercises` in [`crate::core::framework::model`]);
+//! A model offers [`Template`]s ([`crate::core::framework::model::Model::exercises`]);
 //! a sheet (`crate::exercises`) draws one exercise per template it lists.
 //! Answers are checked here, in Rust, so the page does no arithmetic.
 

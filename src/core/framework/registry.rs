@@ -28,8 +28,8 @@ pub trait Registry: std::fmt::Debug + Clone + PartialEq + Sync + 'static {
     /// saved requests keep working).
     fn find(name: &str) -> Option<&'static dyn Entry> {
         let all = Self::entries();
-        let by_id = all.iter().find(|e| e.name() == name);
-        let by_tag = || all.iter().find(|e| e.former().tag == Some(name));
+        let by_id = all.iter().find(|e| e.id().name == name);
+        let by_tag = || all.iter().find(|e| e.id().former.tag == Some(name));
         by_id.or_else(by_tag).copied()
     }
 
@@ -41,7 +41,7 @@ pub trait Registry: std::fmt::Debug + Clone + PartialEq + Sync + 'static {
     /// [`Invalid::UnknownModel`] at `field`.
     fn entry(name: &str, field: &str) -> Result<&'static dyn Entry, Error> {
         Self::find(name).ok_or_else(|| {
-            let known: Vec<&str> = Self::entries().iter().map(|e| e.name()).collect();
+            let known: Vec<&str> = Self::entries().iter().map(|e| e.id().name).collect();
             let invalid = Invalid::UnknownModel {
                 name: shorten(name),
                 known: known.join(", "),

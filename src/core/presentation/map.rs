@@ -4,8 +4,8 @@
 //!
 //! A model lists its [`MapParameter`]s (each with the function that sets
 //! it) and its [`MapQuantity`]s, and measures a quantity at one request
-//! (`Model::measure` in `core::framework::model`). A map reads its base request
-//! through the registry as a [`MapBase`], which hides the
+//! (its maps capability, `Maps` in `core::framework::maps`). A map reads
+//! its base request through the registry as a [`MapBase`], which hides the
 //! model's type: the map only sets parameters by position and asks for
 //! values.
 

@@ -10,15 +10,15 @@ use crate::core::presentation::map::{MapBase, MapPreset, Parameter};
 pub fn mapped<R: Registry>() -> Vec<(&'static str, Vec<Parameter>)> {
     R::entries()
         .into_iter()
-        .map(|m| (m.name(), m.map_parameters()))
+        .filter_map(|m| Some((m.id().name, m.maps()?.parameters())))
         .filter(|(_, p)| !p.is_empty())
         .collect()
 }
 
 /// The maps the models offer as presets, in the registry's order.
 pub fn map_presets<R: Registry>() -> Vec<MapPreset> {
-    let entries = R::entries().into_iter();
-    entries.flat_map(|m| m.map_presets()).collect()
+    let maps = R::entries().into_iter().filter_map(|m| m.maps());
+    maps.flat_map(|m| m.presets()).collect()
 }
 
 /// Reads `fields` (a request without its tag) as a base of model `name`.
@@ -31,8 +31,11 @@ pub fn base<R: Registry>(
     name: &str,
     fields: serde_json::Value,
 ) -> Result<Box<dyn MapBase>, Vec<Error>> {
-    match R::find(name).filter(|m| !m.map_parameters().is_empty()) {
-        Some(model) => model.map_base(fields),
+    let names = |m: &dyn crate::core::framework::entry::Entry| {
+        m.maps().is_some_and(|maps| !maps.parameters().is_empty())
+    };
+    match R::find(name).filter(|m| names(*m)) {
+        Some(model) => model.base(fields),
         None => {
             let known: Vec<&str> = mapped::<R>().into_iter().map(|(n, _)| n).collect();
             let invalid = Invalid::UnknownModel {

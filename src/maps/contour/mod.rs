@@ -1,6 +1,6 @@
 //! Generalised maps (`[1]`): lines of equal efficiency, speedup, makespan
 //! or energy over any two parameters of any model that names them
-//! ([`crate::core::framework::model::Model::map_parameters`]), the others fixed.
+//! ([`crate::core::framework::maps::Maps`]), the others fixed.
 //!
 //! The quantity is computed on a grid (linear or geometric per axis) and
 //! the lines are traced by marching squares, interpolating linearly inside

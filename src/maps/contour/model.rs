@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{mapped, Contour, Request};
 use crate::core::domain::error::Error;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
+use crate::core::framework::parts::Parts;
 use crate::core::framework::registry::Registry;
 use crate::core::presentation::chart::LineChart;
 use crate::core::presentation::form::Form;
@@ -53,12 +54,13 @@ impl Output {
 }
 
 impl<R: Registry> Model for GeneralisedMap<R> {
-    const NAME: &'static str = "contour";
-    const TITLE: &'static str = "Generalised maps";
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "gmap",
-        prefix: "g.",
+    const ID: Identity = Identity {
+        former: Former {
+            tag: None,
+            tab: "gmap",
+            prefix: "g.",
+        },
+        ..Identity::new("contour", "Generalised maps")
     };
     type Request = Request<R>;
     type Output = Output;
@@ -75,15 +77,20 @@ impl<R: Registry> Model for GeneralisedMap<R> {
         super::view::form(&mapped::<R>())
     }
 
-    fn split(request: &Request<R>) -> Vec<Request<R>> {
-        request.parts()
+    /// Bands of grid rows, each a request of its own.
+    fn parts() -> Option<Parts<Request<R>, Output>> {
+        Some(Parts {
+            split: Request::parts,
+            join,
+        })
     }
+}
 
-    fn join(request: &Request<R>, parts: Vec<Output>) -> Result<Output, Error> {
-        let grids = parts.into_iter().map(|p| *p.contour).collect();
-        match request.joined(grids) {
-            Some(grid) => Ok(Output::of(request, grid)),
-            None => Err(Error::Malformed("a map joins at least one part".into())),
-        }
+/// The map from its bands' answers (those ready so far).
+fn join<R: Registry>(request: &Request<R>, parts: Vec<Output>) -> Result<Output, Error> {
+    let grids = parts.into_iter().map(|p| *p.contour).collect();
+    match request.joined(grids) {
+        Some(grid) => Ok(Output::of(request, grid)),
+        None => Err(Error::Malformed("a map joins at least one part".into())),
     }
 }

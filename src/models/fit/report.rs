@@ -61,7 +61,7 @@ pub fn targets<C: Registry>() -> Vec<&'static str> {
     let everything = Calibration::everything();
     let entries = C::entries().into_iter();
     let reading = entries.filter(|m| m.calibrated(&everything).is_some());
-    reading.map(|m| m.name()).collect()
+    reading.map(|m| m.id().name).collect()
 }
 
 /// Fits every table of `request` and checks its runs.

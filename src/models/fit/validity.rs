@@ -241,7 +241,7 @@ fn relative(measured: f64, predicted: f64) -> f64 {
 
 /// The errors of the request, their paths inside the check's `request`.
 fn inside_request(errors: Vec<Error>) -> Error {
-    let first = crate::core::framework::entry::first(errors);
+    let first = crate::core::framework::json::first(errors);
     match first {
         Error::Field { field, invalid } => Error::field(format!("request.{field}"), invalid),
         other => other,
@@ -256,13 +256,10 @@ pub fn request_problem<R: Registry>(validity: &Validity) -> Option<Error> {
         Err(e) => return Some(e),
     };
     let mut fields = validity.request.fields.clone();
-    if !entry.owns_time_limit() {
+    if !entry.id().own_time_limit {
         fields.remove("max_seconds");
     }
-    entry
-        .map_base(Value::Object(fields))
-        .err()
-        .map(inside_request)
+    entry.base(Value::Object(fields)).err().map(inside_request)
 }
 
 /// The targets a run's changes name, checked against the base.
@@ -307,7 +304,7 @@ fn predict(
 ) -> Result<Prediction, Error> {
     let settings = targets(base, run, i)?;
     let body = base.request_at(&settings).map_err(|errors| {
-        let first = crate::core::framework::entry::first(errors);
+        let first = crate::core::framework::json::first(errors);
         let why = ValidityProblem::Invalidates(first.to_string());
         Error::field(format!("runs[{i}].set"), why.into())
     })?;
@@ -333,7 +330,7 @@ fn undrawn(
     settings: &[(Target, f64)],
 ) -> Result<Prediction, Error> {
     let no_makespan = || {
-        let model = entry.name().to_string();
+        let model = entry.id().name.to_string();
         Error::field(
             "request.model",
             ValidityProblem::NoMakespan { model }.into(),
@@ -413,13 +410,11 @@ pub fn check<R: Registry>(
     validity.check()?;
     let entry = R::entry(&validity.request.model, "request.model")?;
     let mut fields = validity.request.fields.clone();
-    if !entry.owns_time_limit() {
+    if !entry.id().own_time_limit {
         // The front ends' time limit, not a field of the model's request.
         fields.remove("max_seconds");
     }
-    let base = entry
-        .map_base(Value::Object(fields))
-        .map_err(inside_request)?;
+    let base = entry.base(Value::Object(fields)).map_err(inside_request)?;
     let mut runs = Vec::with_capacity(validity.runs.len());
     for (i, run) in validity.runs.iter().enumerate() {
         let prediction = predict(entry, base.as_ref(), run, i, progress)?;
