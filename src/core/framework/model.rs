@@ -4,7 +4,7 @@
 //! A model owns its request type (validated whole by [`Validate`] before
 //! any work), its solver and its output (the report and the views a front
 //! end draws). Adding a model is a new folder that implements this trait
-//! and one line in [`crate::models`].
+//! and its `mod` and registry lines in [`crate::models`].
 //!
 //! # Design
 //!
