@@ -108,7 +108,7 @@ impl Targets for Models {
     }
 }
 
-impl crate::models::fit::validity::Directory for Models {
+impl crate::models::fit::Directory for Models {
     fn entries() -> Vec<&'static dyn Entry> {
         all().collect()
     }
