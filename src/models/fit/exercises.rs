@@ -6,8 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::knee::two_level;
-use super::line::line;
+use super::stats::{line, two_level};
 use super::validity::{check, Run, Validity};
 use super::Fit;
 use crate::core::domain::error::Error;

@@ -6,8 +6,7 @@ use std::marker::PhantomData;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::runs::runs;
-use super::table::{Measurements, Quantity, Table, TableError};
+use super::table::{runs, Measurements, Quantity, Table, TableError};
 use super::validity::{Run, Validity};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::{Checker, Error, Invalid, Validate};
