@@ -596,7 +596,7 @@ fn fits(budget: Duration) {
             &format!("M9 two-level fit with intervals, {n} samples"),
             target,
             median(budget, || {
-                black_box(fit::knee::two_level(black_box(&xs), black_box(&ys)).unwrap());
+                black_box(fit::two_level(black_box(&xs), black_box(&ys)).unwrap());
             }),
         );
     }
@@ -621,7 +621,7 @@ fn fits(budget: Duration) {
         "M9 three-line fit with intervals, 2 000 distinct loads",
         "",
         median(budget, || {
-            black_box(fit::piecewise::k_lines(&xs, &ys, 3).unwrap());
+            black_box(fit::k_lines(&xs, &ys, 3).unwrap());
         }),
     );
 }

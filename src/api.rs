@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::core::domain::error::{Error, Invalid};
 use crate::core::framework::entry::Entry;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::gantt::{Activity, ActivityStyle};
 use crate::core::presentation::response::{Completion, Response};
 use crate::core::solving::deadline::with_deadline;
@@ -68,7 +69,7 @@ pub struct Request {
 impl std::fmt::Debug for Request {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Request")
-            .field("model", &self.model.name())
+            .field("model", &self.model.id().name)
             .field("body", &self.body)
             .field("max_seconds", &self.max_seconds)
             .field("part", &self.part)
@@ -107,7 +108,7 @@ pub fn examples() -> Vec<(&'static str, &'static str, &'static str)> {
         .flat_map(|m| {
             m.presets()
                 .into_iter()
-                .map(|(name, label, _)| (name, m.name(), label))
+                .map(|(name, label, _)| (name, m.id().name, label))
         })
         .collect()
 }
@@ -134,10 +135,10 @@ pub struct Tab {
 pub fn tabs() -> Vec<Tab> {
     registry::all()
         .map(|m| Tab {
-            model: m.name(),
-            number: m.number(),
-            former: m.former(),
-            opens: m.name() == registry::OPENING,
+            model: m.id().name,
+            number: m.id().number,
+            former: m.id().former,
+            opens: m.id().name == registry::OPENING,
             form: m.form(),
             presets: m.presets().into_iter().map(|(n, l, _)| (n, l)).collect(),
         })
@@ -160,8 +161,7 @@ pub struct ExerciseKind {
 
 /// Every exercise the models pose, in the registry's order.
 pub fn exercise_kinds() -> Vec<ExerciseKind> {
-    use crate::core::framework::exercise::Shelf;
-    registry::Models::templates()
+    crate::exercises::templates::<registry::Models>()
         .into_iter()
         .map(|(model, t)| ExerciseKind {
             id: t.id,
@@ -200,16 +200,16 @@ pub fn fill_row(
     column: &str,
     mut row: BTreeMap<String, String>,
 ) -> Result<BTreeMap<String, String>, Error> {
-    entry(model)?.fill_row(column, &mut row);
+    entry(model)?.page().fill_row(column, &mut row);
     Ok(row)
 }
 
 /// How the Gantt charts of model `model` draw each activity (the shared
 /// kinds' styles for a model the registry does not know).
 pub fn gantt_styles(model: &str) -> impl Fn(&Activity) -> ActivityStyle {
-    let entry = registry::find(model);
-    move |activity| match entry {
-        Some(entry) => entry.activity_style(activity),
+    let page = registry::find(model).map(|entry| entry.page());
+    move |activity| match &page {
+        Some(page) => page.activity_style(activity),
         None => activity
             .shared_style()
             .unwrap_or_else(ActivityStyle::unknown),
@@ -218,22 +218,13 @@ pub fn gantt_styles(model: &str) -> impl Fn(&Activity) -> ActivityStyle {
 
 /// Every model's tag, for messages.
 fn known() -> String {
-    let names: Vec<&str> = registry::all().map(|m| m.name()).collect();
+    let names: Vec<&str> = registry::all().map(|m| m.id().name).collect();
     names.join(", ")
 }
 
 /// The model tagged `name`.
 fn entry(name: &str) -> Result<&'static dyn Entry, Error> {
-    registry::find(name).ok_or_else(|| {
-        let name = crate::core::domain::error::shorten(name);
-        Error::field(
-            "model",
-            Invalid::UnknownModel {
-                name,
-                known: known(),
-            },
-        )
-    })
+    registry::Models::entry(name, "model")
 }
 
 impl Request {
@@ -274,7 +265,7 @@ impl Request {
         let max_seconds = match body.get("max_seconds") {
             // The model checks its own value (a bad one is its field's
             // error); only a valid one sets the backstop.
-            Some(v) if model.owns_time_limit() => v
+            Some(v) if model.id().own_time_limit => v
                 .as_f64()
                 .filter(|s| *s > 0.0 && *s <= MAX_SECONDS)
                 .map(backstop),
@@ -312,14 +303,14 @@ impl Request {
 
     /// The model's tag.
     pub fn model(&self) -> &'static str {
-        self.model.name()
+        self.model.id().name
     }
 
     /// The request as JSON (with its tag).
     pub fn to_json(&self) -> Value {
         let mut value = self.body.clone();
         if let Value::Object(fields) = &mut value {
-            fields.insert("model".into(), Value::String(self.model.name().into()));
+            fields.insert("model".into(), Value::String(self.model.id().name.into()));
             if let Some(s) = self.max_seconds {
                 fields.insert("max_seconds".into(), s.into());
             }
@@ -351,7 +342,7 @@ impl Request {
     /// the request has a shorter one.
     pub fn limit_time(&mut self, seconds: f64) {
         let mut limit = seconds;
-        if self.model.owns_time_limit() {
+        if self.model.id().own_time_limit {
             if let Value::Object(fields) = &mut self.body {
                 let own = fields.get("max_seconds").and_then(Value::as_f64);
                 if own.is_none_or(|s| s > seconds) {
@@ -370,7 +361,10 @@ impl Request {
     ///
     /// The request's first problem.
     pub fn split(&self) -> Result<Vec<Value>, Error> {
-        self.model.split(self.body.clone())
+        match self.model.parts() {
+            Some(parts) => parts.split(self.body.clone()),
+            None => self.valid().map(|()| Vec::new()),
+        }
     }
 
     /// The answer to the request from its parts' answers.
@@ -379,7 +373,21 @@ impl Request {
     ///
     /// The request's first problem, or a part that is not an answer.
     pub fn join(&self, parts: Vec<Value>) -> Result<Response, Error> {
-        self.model.join(self.body.clone(), parts)
+        match self.model.parts() {
+            Some(pieces) => pieces.join(self.body.clone(), parts),
+            None => self.valid().and_then(|()| {
+                let name = self.model.id().name;
+                Err(Error::Malformed(format!("{name} answers are not joined")))
+            }),
+        }
+    }
+
+    /// Whether the request is valid, or its first problem.
+    fn valid(&self) -> Result<(), Error> {
+        match self.model.problems(self.body.clone()) {
+            problems if problems.is_empty() => Ok(()),
+            problems => Err(crate::core::framework::json::first(problems)),
+        }
     }
 
     /// Every invalid field of the request (empty when it is valid): the

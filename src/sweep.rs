@@ -1,7 +1,7 @@
 //! Big sweeps on many machines: a request split into parts that any
 //! `dlt solve` answers on its own (`dlt split`), and the parts' answers
 //! joined into the response the whole request gets (`dlt join`), for every
-//! model that splits ([`crate::core::framework::model::Model::split`]).
+//! model that splits (its [`crate::core::framework::parts::Parts`]).
 //!
 //! Each part carries a [`Part`] envelope with the hash of the whole
 //! request, its index and the count; its answer carries the same, so that
@@ -261,7 +261,8 @@ fn joined(request: &Request, responses: Vec<Value>, pieces: usize) -> Result<Joi
         None => Value::Object(Map::from_iter([("model".into(), json!(request.model()))])),
     };
     // Without its answer there is nothing to write (the CSV reader fails).
-    let csv = registry::find(request.model()).and_then(|m| m.csv(json.clone()).ok().flatten());
+    let csv =
+        registry::find(request.model()).and_then(|m| m.page().csv(json.clone()).ok().flatten());
     Ok(Joined {
         json,
         csv,

@@ -317,7 +317,7 @@ fn answer_of(
 pub fn charts(response: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     let (entry, value) = answer_of(response)?;
     let options: serde_json::Value = from_js(options)?;
-    to_js(&entry.charts(value, &options).map_err(js_error)?)
+    to_js(&entry.page().charts(value, &options).map_err(js_error)?)
 }
 
 /// The read-out of one answer under the pointer: built once per answer, so
@@ -333,7 +333,7 @@ impl Pointer {
     #[wasm_bindgen(constructor)]
     pub fn new(response: JsValue) -> Result<Pointer, JsError> {
         let (entry, value) = answer_of(response)?;
-        let lookup = entry.lookup(value).map_err(js_error)?;
+        let lookup = entry.page().lookup(value).map_err(js_error)?;
         Ok(Pointer { lookup })
     }
 
@@ -348,7 +348,7 @@ impl Pointer {
 #[wasm_bindgen(js_name = responseCsv)]
 pub fn response_csv(response: JsValue) -> Result<Option<String>, JsError> {
     let (entry, value) = answer_of(response)?;
-    entry.csv(value).map_err(js_error)
+    entry.page().csv(value).map_err(js_error)
 }
 
 /// A line chart as an SVG document (for export).

@@ -4,10 +4,9 @@
 
 use dlt_calc::api::{run, Request};
 use dlt_calc::core::domain::processing::{Level, ProcessingTime};
-use dlt_calc::core::framework::calibration::{
-    Calibration, Fitted, Latency, Offer, Powers, Targets,
-};
+use dlt_calc::core::framework::calibration::{Calibration, Fitted, Latency, Offer, Powers};
 use dlt_calc::core::solving::progress::Silent;
+use dlt_calc::models::fit;
 use dlt_calc::registry::Models;
 use serde_json::Value;
 
@@ -36,7 +35,7 @@ fn measured(name: &str, rate: f64) -> Fitted {
 }
 
 fn offers(calibration: &Calibration) -> Vec<Offer> {
-    Models::offers(calibration)
+    fit::offers::<Models>(calibration)
 }
 
 /// The number at a JSON pointer of an offer's request.

@@ -28,6 +28,7 @@ fn reference_map(overlays: bool) -> LineChart {
     let value: serde_json::Value = serde_json::from_str(&data("isoefficiency-reference")).unwrap();
     let entry = dlt_calc::registry::find("isoefficiency").unwrap();
     let mut charts = entry
+        .page()
         .charts(value, &json!({ "overlays": overlays }))
         .unwrap();
     charts.remove(0)

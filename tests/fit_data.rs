@@ -7,7 +7,7 @@
 mod rng;
 
 use dlt_calc::models::fit::data::{self, DataSet};
-use dlt_calc::models::fit::table::Quantity;
+use dlt_calc::models::fit::Quantity;
 use rng::Rng;
 
 /// The seed of every synthetic data set (the number).

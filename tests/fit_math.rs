@@ -9,12 +9,10 @@ mod rng;
 
 use rng::Rng;
 
-use dlt_calc::models::fit::error::{Axis, FitError};
-use dlt_calc::models::fit::knee::{two_level, two_level_with, Origin, Preferred};
-use dlt_calc::models::fit::line::line;
-use dlt_calc::models::fit::piecewise::{k_lines, k_lines_with};
-use dlt_calc::models::fit::power::{states, State};
-use dlt_calc::models::fit::student::t_975;
+use dlt_calc::models::fit::{
+    k_lines, k_lines_with, line, states, t_975, two_level, two_level_with, Axis, FitError, Origin,
+    Preferred, State,
+};
 
 /// A standard normal deviate (Box–Muller).
 fn normal(rng: &mut Rng) -> f64 {

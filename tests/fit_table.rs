@@ -4,9 +4,7 @@
 //! message.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dlt_calc::models::fit::table::{
-    Measurements, Place, Quantity, Table, TableError, Values, MAX_ROWS,
-};
+use dlt_calc::models::fit::{Measurements, Place, Quantity, Table, TableError, Values, MAX_ROWS};
 use dlt_calc::Error;
 
 /// A table that must read.

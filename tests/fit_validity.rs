@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use dlt_calc::api::{run, Request};
 use dlt_calc::core::presentation::map::Tagged;
 use dlt_calc::core::solving::progress::Silent;
-use dlt_calc::models::fit::validity::{check, Checked, Run, Validity};
+use dlt_calc::models::fit::{check, Checked, Run, Validity};
 use dlt_calc::registry::Models;
 use dlt_calc::Error;
 use serde_json::{json, Value};
@@ -342,8 +342,7 @@ fn a_check_reads_and_writes_json() {
 
 #[test]
 fn runs_are_read_from_a_table() {
-    use dlt_calc::models::fit::runs::runs;
-    use dlt_calc::models::fit::table::Table;
+    use dlt_calc::models::fit::{runs, Table};
     let json = preset("linear");
     let (small, _) = solved(&with(&json, &[("load", json!(500.0))]));
     let (big, _) = solved(&with(&json, &[("load", json!(2000.0))]));
@@ -390,8 +389,7 @@ fn runs_are_read_from_a_table() {
 
 #[test]
 fn a_table_of_runs_that_does_not_add_up_is_refused_with_its_row() {
-    use dlt_calc::models::fit::runs::runs;
-    use dlt_calc::models::fit::table::Table;
+    use dlt_calc::models::fit::{runs, Table};
     let cases: [(&str, &[&str]); 4] = [
         ("size_MB,time_s\n1,2\n", &["`run` is missing", "validity"]),
         ("run,size_MB\na,2\n", &["`time` is missing", "time_s"]),
@@ -444,7 +442,7 @@ fn a_schedule_too_large_to_draw_still_has_its_makespan() {
 
 #[test]
 fn a_long_list_of_predicted_machines_is_shortened() {
-    use dlt_calc::models::fit::validity::ValidityProblem;
+    use dlt_calc::models::fit::ValidityProblem;
     let predicted: Vec<String> = (1..=10).map(|k| format!("P{k}")).collect();
     let problem = ValidityProblem::MachineCount {
         given: 1,
@@ -462,7 +460,7 @@ fn the_check_names_no_model() {
     let text = std::fs::read_to_string(path).expect("the source is there");
     let all = dlt_calc::registry::all();
     let ids: Vec<&str> = all
-        .flat_map(|e| [Some(e.name()), e.former().tag])
+        .flat_map(|e| [Some(e.id().name), e.id().former.tag])
         .flatten()
         .collect();
     assert!(ids.contains(&"linear"), "{ids:?}");

@@ -158,8 +158,8 @@ fn texts(path: &str) -> Vec<(String, String)> {
 /// registry line.
 #[test]
 fn shared_code_names_no_model() {
-    let mut ids: Vec<&str> = dlt_calc::registry::all().map(|e| e.name()).collect();
-    ids.extend(dlt_calc::registry::all().filter_map(|e| e.former().tag));
+    let mut ids: Vec<&str> = dlt_calc::registry::all().map(|e| e.id().name).collect();
+    ids.extend(dlt_calc::registry::all().filter_map(|e| e.id().former.tag));
     let mut found = Vec::new();
     for (file, text) in SHARED.iter().flat_map(|p| texts(p)) {
         for id in &ids {

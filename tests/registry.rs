@@ -5,8 +5,8 @@
 use dlt_calc::api::{gantt_styles, run, tabs, Request};
 use dlt_calc::core::framework::entry::Entry;
 use dlt_calc::core::presentation::form::Kind;
-use dlt_calc::core::presentation::map::Catalogue;
 use dlt_calc::core::solving::progress::Silent;
+use dlt_calc::maps::contour::mapped;
 use dlt_calc::registry::{all, Models};
 use serde_json::{json, Value};
 
@@ -39,11 +39,11 @@ fn generalised_map() -> &'static dyn Entry {
 /// the map's tab lists each one's parameters with its meaning.
 #[test]
 fn the_generalised_map_lists_every_mapped_model() {
-    let mapped = Models::mapped();
+    let mapped = mapped::<Models>();
     let names: Vec<&str> = mapped.iter().map(|(n, _)| *n).collect();
     let naming: Vec<&str> = all()
-        .filter(|e| !e.map_parameters().is_empty())
-        .map(|e| e.name())
+        .filter(|e| e.maps().is_some())
+        .map(|e| e.id().name)
         .collect();
     assert_eq!(names, naming);
     assert!(names.len() >= 2, "{names:?}");
@@ -60,11 +60,11 @@ fn the_generalised_map_lists_every_mapped_model() {
 #[test]
 fn a_map_of_an_unmapped_model_is_refused_with_the_mapped_ones() {
     let map = generalised_map();
-    let unmapped = all().find(|e| e.map_parameters().is_empty() && e.name() != map.name());
-    let mapped: Vec<&str> = Models::mapped().into_iter().map(|(n, _)| n).collect();
+    let unmapped = all().find(|e| e.maps().is_none() && e.id().name != map.id().name);
+    let mapped: Vec<&str> = mapped::<Models>().into_iter().map(|(n, _)| n).collect();
     let known = format!("({})", mapped.join(", "));
     let (_, _, preset) = &map.presets()[0];
-    for model in [unmapped.unwrap().name(), map.name(), "no-such-model"] {
+    for model in [unmapped.unwrap().id().name, map.id().name, "no-such-model"] {
         let mut request = preset.clone();
         request["base"]["model"] = json!(model);
         let problems = Request::from_value(request).unwrap().problems();
@@ -118,7 +118,7 @@ fn a_bad_value_inside_the_base_is_named_by_its_full_path() {
 #[test]
 fn one_id_names_each_model_everywhere() {
     for entry in all() {
-        let id = entry.name();
+        let id = entry.id().name;
         let own = |name: &str| name == id || name.starts_with(&format!("{id}-"));
         let presets = entry.presets();
         assert!(!presets.is_empty(), "{id} has no preset");
@@ -139,15 +139,15 @@ fn one_id_names_each_model_everywhere() {
                 template.id
             );
         }
-        if let Some(tag) = entry.former().tag {
-            assert_eq!(dlt_calc::registry::find(tag).unwrap().name(), id);
+        if let Some(tag) = entry.id().former.tag {
+            assert_eq!(dlt_calc::registry::find(tag).unwrap().id().name, id);
         }
     }
-    let ids: Vec<&str> = all().map(|e| e.name()).collect();
+    let ids: Vec<&str> = all().map(|e| e.id().name).collect();
     let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
     // A model's verb on the command line is its own, and no built-in's.
-    let verbs: Vec<&str> = all().filter_map(|e| e.command()).collect();
+    let verbs: Vec<&str> = all().filter_map(|e| e.id().command).collect();
     let distinct: std::collections::BTreeSet<&str> = verbs.iter().copied().collect();
     assert_eq!(distinct.len(), verbs.len(), "{verbs:?}");
     for verb in verbs {
@@ -165,13 +165,13 @@ fn one_id_names_each_model_everywhere() {
 fn the_registry_is_in_course_order() {
     for entry in dlt_calc::models::LIST {
         assert!(
-            entry.number().is_some(),
+            entry.id().number.is_some(),
             "{} has no course number",
-            entry.name()
+            entry.id().name
         );
     }
     let tabs: Vec<&str> = tabs().iter().map(|t| t.model).collect();
-    let ids: Vec<&str> = all().map(|e| e.name()).collect();
+    let ids: Vec<&str> = all().map(|e| e.id().name).collect();
     assert_eq!(tabs, ids);
 }
 
@@ -238,7 +238,7 @@ fn every_preset_answers_with_units_and_styled_activities() {
                     axes += 1;
                 }
             }
-            let styles = gantt_styles(entry.name());
+            let styles = gantt_styles(entry.id().name);
             for bar in response
                 .gantt()
                 .iter()
@@ -266,9 +266,9 @@ fn every_preset_answers_with_units_and_styled_activities() {
 #[test]
 fn every_map_parameter_has_a_unit() {
     for entry in all() {
-        for p in entry.map_parameters() {
+        for p in entry.maps().map(|m| m.parameters()).unwrap_or_default() {
             let ok = p.whole || p.pure || !p.unit.is_empty();
-            assert!(ok, "{}: {} has no unit", entry.name(), p.name);
+            assert!(ok, "{}: {} has no unit", entry.id().name, p.name);
         }
     }
 }

@@ -19,7 +19,7 @@ const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 fn validator(entry: &dyn Entry) -> Validator {
     let schema = entry.schema();
     jsonschema::validator_for(&schema)
-        .unwrap_or_else(|e| panic!("{}: the schema does not compile: {e}", entry.name()))
+        .unwrap_or_else(|e| panic!("{}: the schema does not compile: {e}", entry.id().name))
 }
 
 /// Why `instance` does not validate against `validator`, one line per
@@ -45,7 +45,8 @@ fn first_presets() -> Vec<(&'static dyn Entry, Value)> {
     all()
         .map(|entry| {
             let preset = entry.presets().into_iter().next();
-            let (_, _, request) = preset.unwrap_or_else(|| panic!("{}: no preset", entry.name()));
+            let (_, _, request) =
+                preset.unwrap_or_else(|| panic!("{}: no preset", entry.id().name));
             (entry, request)
         })
         .collect()
@@ -86,7 +87,7 @@ fn nested_requests(value: &Value) -> Vec<&Value> {
 #[test]
 fn every_schema_is_a_valid_draft_2020_12_schema_with_id_title_and_tag() {
     for entry in all() {
-        let name = entry.name();
+        let name = entry.id().name;
         let schema = entry.schema();
         if let Err(e) = jsonschema::meta::validate(&schema) {
             panic!("{name}: not a valid schema: {e}");
@@ -95,11 +96,11 @@ fn every_schema_is_a_valid_draft_2020_12_schema_with_id_title_and_tag() {
         let id = schema["$id"].as_str().unwrap_or_default();
         assert!(id.ends_with(&format!(":{name}")), "{name}: $id {id}");
         let title = schema["title"].as_str().unwrap_or_default();
-        assert!(title.contains(entry.title()), "{name}: title {title}");
+        assert!(title.contains(entry.id().title), "{name}: title {title}");
         let model = &schema["properties"]["model"];
         let tag = model.get("const").or_else(|| model["enum"].get(0));
         assert_eq!(tag, Some(&json!(name)), "{name}: {model}");
-        if let Some(old) = entry.former().tag {
+        if let Some(old) = entry.id().former.tag {
             assert_eq!(model["enum"], json!([name, old]), "{name}");
         }
         let required = schema["required"].as_array().cloned().unwrap_or_default();
@@ -113,7 +114,7 @@ fn every_preset_validates_against_its_schema() {
     let mut checked = 0;
     for entry in all() {
         for (preset, _, request) in entry.presets() {
-            assert_eq!(request["model"], entry.name(), "{preset}");
+            assert_eq!(request["model"], entry.id().name, "{preset}");
             assert_valid(&request, &format!("preset {preset}"));
             checked += 1;
         }
@@ -169,23 +170,27 @@ fn markdown_blocks_with_a_model_are_found() {
 /// (c) A request of another model, or with no or a wrong tag, is refused.
 #[test]
 fn the_schema_refuses_a_wrong_model_tag() {
-    let names: Vec<&str> = all().map(|e| e.name()).collect();
+    let names: Vec<&str> = all().map(|e| e.id().name).collect();
     for (entry, preset) in first_presets() {
         let validator = validator(entry);
         let mut wrong_tags: Vec<Value> = names
             .iter()
-            .filter(|n| **n != entry.name())
+            .filter(|n| **n != entry.id().name)
             .map(|n| json!(n))
             .collect();
         wrong_tags.extend([json!("no-such-model"), json!(1), Value::Null]);
         for tag in wrong_tags {
             let mut request = preset.clone();
             request["model"] = tag.clone();
-            assert!(!validator.is_valid(&request), "{}: {tag}", entry.name());
+            assert!(!validator.is_valid(&request), "{}: {tag}", entry.id().name);
         }
         let mut untagged = preset.clone();
         untagged.as_object_mut().map(|f| f.remove("model"));
-        assert!(!validator.is_valid(&untagged), "{}: untagged", entry.name());
+        assert!(
+            !validator.is_valid(&untagged),
+            "{}: untagged",
+            entry.id().name
+        );
     }
 }
 
@@ -199,9 +204,9 @@ fn an_unknown_field_is_refused_by_the_schema_as_by_the_reader() {
         request["no_such_field"] = json!(1);
         let by_reader = reader_refuses(entry, &request);
         let by_schema = !validator(entry).is_valid(&request);
-        assert_eq!(by_schema, by_reader, "{}", entry.name());
+        assert_eq!(by_schema, by_reader, "{}", entry.id().name);
         let closed = schema["additionalProperties"] == json!(false);
-        assert_eq!(by_schema, closed, "{}", entry.name());
+        assert_eq!(by_schema, closed, "{}", entry.id().name);
     }
 }
 
@@ -215,7 +220,7 @@ fn a_missing_required_field_is_refused_by_the_schema_and_the_reader() {
         for field in required.iter().filter_map(Value::as_str) {
             let mut request = preset.clone();
             request.as_object_mut().map(|f| f.remove(field));
-            let at = format!("{} without {field}", entry.name());
+            let at = format!("{} without {field}", entry.id().name);
             assert!(!validator.is_valid(&request), "{at}: the schema accepts it");
             if field != "model" {
                 assert!(
@@ -251,7 +256,7 @@ fn wrong_numbers_are_refused_by_the_schema_and_the_reader() {
             for value in wrong {
                 let mut request = preset.clone();
                 request[&field] = value.clone();
-                let at = format!("{}: {field} = {value}", entry.name());
+                let at = format!("{}: {field} = {value}", entry.id().name);
                 assert!(!validator.is_valid(&request), "{at}: the schema accepts it");
                 assert!(
                     reader_refuses(entry, &request),
@@ -289,12 +294,12 @@ fn the_command_prints_each_schema_and_lists_the_ids() {
     assert_eq!(lines.len(), all().count(), "{}", index.stdout);
     for (entry, line) in all().zip(&lines) {
         let words: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(words.first(), Some(&entry.name()), "{line}");
-        assert!(line.ends_with(entry.title()), "{line}");
-        let printed = dlt(&["schema", entry.name()], "");
+        assert_eq!(words.first(), Some(&entry.id().name), "{line}");
+        assert!(line.ends_with(entry.id().title), "{line}");
+        let printed = dlt(&["schema", entry.id().name], "");
         assert!(printed.success(), "{}", printed.stderr);
         let schema: Value = serde_json::from_str(&printed.stdout).unwrap_or_default();
-        assert_eq!(schema, entry.schema(), "{}", entry.name());
+        assert_eq!(schema, entry.schema(), "{}", entry.id().name);
     }
     let unknown = dlt(&["schema", "no-such-model"], "");
     assert_eq!(unknown.code, Some(2), "{}", unknown.stderr);

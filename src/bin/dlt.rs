@@ -26,18 +26,7 @@ Usage:
       model's default example):
 ";
 
-const HELP_TAIL: &str = "  dlt VERB TABLE.csv [--as KIND] [--shape SHAPE] [--lines K]
-           [--latency-as overhead|startup] [--request FILE.json] [--csv]
-      For a model that reads tables of measurements: a CSV or TSV table
-      (any FILE, or -, that does not start with '{') instead of a request.
-      Which table it is comes from --as (computation, transfers, energy,
-      power, runs) or from its columns: state and power_W are power
-      readings, energy_J energies per chunk, size_MB and time_s computing
-      times (transfers with --as transfers), run measured runs, which need
-      --request FILE.json, the request they were run with. --shape auto,
-      line, line-intercept, two-level or lines (--lines K: 2 to 4); --csv
-      prints the fitted parameters, one row per machine and parameter.
-  dlt split [FILE] [--parts N]
+const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
       Print the independent parts of the request, one compact request a
       line, each for dlt solve on any machine (a request that does not
       split prints itself). --parts N: at most N parts, each a range of
@@ -74,18 +63,41 @@ Exit status: 0 success, 1 invalid input or failed computation (the message
 is on standard error), 2 wrong usage.
 ";
 
-/// The help: the fixed text around the verbs the models declare.
+/// The help: the fixed text around the verbs and the tables the models
+/// declare.
 fn help() -> String {
     let verbs: String = registry::all()
-        .filter_map(|m| Some((m.command()?, m.name(), m.title())))
+        .filter_map(|m| Some((m.id().command?, m.id().name, m.id().title)))
         .map(|(verb, id, title)| format!("        {verb:<8}{id}: {title}\n"))
         .collect();
-    format!("{HELP_HEAD}{verbs}{HELP_TAIL}")
+    let tables: String = registry::all()
+        .filter_map(|m| m.table_input())
+        .map(|table| format!("  dlt VERB TABLE.csv {}", table.help()))
+        .collect();
+    format!("{HELP_HEAD}{verbs}{tables}{HELP_TAIL}")
+}
+
+/// The options of the tables of measurements the models read, as `--as`,
+/// `--shape` and `--request` in a sentence.
+fn table_options() -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for table in registry::all().filter_map(|m| m.table_input()) {
+        let new: Vec<&str> = (table.options().iter().copied())
+            .filter(|n| !names.contains(n))
+            .collect();
+        names.extend(new);
+    }
+    let written: Vec<String> = names.iter().map(|n| format!("--{n}")).collect();
+    match written.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// The model whose requests the command-line verb `verb` solves.
 fn model_of_verb(verb: &str) -> Option<&'static dyn Entry> {
-    registry::all().find(|m| m.command() == Some(verb))
+    registry::all().find(|m| m.id().command == Some(verb))
 }
 
 /// `print!` that ends the program quietly when the reader has gone
@@ -150,9 +162,11 @@ struct Args {
     table: BTreeMap<String, String>,
 }
 
-/// The options of a verb's table of measurements; `--request` names a
-/// file, passed on as its text.
-const TABLE_OPTIONS: [&str; 5] = ["as", "shape", "lines", "latency-as", "request"];
+/// Whether `name` is an option of a table of measurements of a model.
+fn is_table_option(name: &str) -> bool {
+    let mut tables = registry::all().filter_map(|m| m.table_input());
+    tables.any(|table| table.options().contains(&name))
+}
 
 fn parse_args() -> Result<Option<Args>, Failure> {
     use lexopt::prelude::*;
@@ -187,7 +201,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("answer-errors") => args.answer_errors = true,
             Long("max-seconds") => args.max_seconds = Some(max_seconds(&mut parser)?),
             Long("parts") => args.parts = Some(parts(&mut parser)?),
-            Long(name) if TABLE_OPTIONS.contains(&name) => {
+            Long(name) if is_table_option(name) => {
                 let name = name.to_string();
                 let value = parser.value()?.string().map_err(usage)?;
                 args.table.insert(name, value);
@@ -201,7 +215,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         }
     }
     if args.command.is_empty() {
-        let verbs: Vec<&str> = registry::all().filter_map(|m| m.command()).collect();
+        let verbs: Vec<&str> = registry::all().filter_map(|m| m.id().command).collect();
         return Err(usage(format!(
             "missing command: solve, {}, split, join, check, example or schema",
             verbs.join(", ")
@@ -286,7 +300,7 @@ fn run() -> Result<(), Failure> {
         #[cfg(not(target_arch = "wasm32"))]
         "schema" => schema(&args),
         verb => match model_of_verb(verb) {
-            Some(model) => solve(&args, Some((model.name(), model.name()))),
+            Some(model) => solve(&args, Some((model.id().name, model.id().name))),
             None => Err(usage(format!("unknown command {verb:?}"))),
         },
     }
@@ -296,10 +310,12 @@ fn run() -> Result<(), Failure> {
 /// example `wanted.1` without a file) and prints or writes what was asked.
 fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
     if !args.table.is_empty() && wanted.is_none() {
-        return Err(usage(
-            "--as, --shape, --lines, --latency-as and --request are options \
-             of a model's verb reading a table (dlt fit FILE.csv)",
-        ));
+        let verb = registry::all().find(|m| m.table_input().is_some());
+        let verb = verb.and_then(|m| m.id().command).unwrap_or("VERB");
+        return Err(usage(format!(
+            "{} are options of a model's verb reading a table (dlt {verb} FILE.csv)",
+            table_options()
+        )));
     }
     let mut request = match (wanted, args.file.as_deref()) {
         (Some((_, example)), None) => Request::example(example)
@@ -332,10 +348,10 @@ fn verb_request(args: &Args, model: &str, file: Option<&str>) -> Result<Request,
     let text = read_text(file)?;
     if text.trim_start().starts_with('{') {
         if !args.table.is_empty() {
-            return Err(usage(
-                "--as, --shape, --lines, --latency-as and --request apply to a table \
-                 (CSV or TSV), not to a JSON request",
-            ));
+            return Err(usage(format!(
+                "{} apply to a table (CSV or TSV), not to a JSON request",
+                table_options()
+            )));
         }
         return Request::from_json(&text).map_err(input);
     }
@@ -344,13 +360,14 @@ fn verb_request(args: &Args, model: &str, file: Option<&str>) -> Result<Request,
         options.insert("request".into(), read_text(Some(&path))?);
     }
     let entry = registry::find(model).ok_or_else(|| input(format!("no model named {model:?}")))?;
-    let value = entry.request_from_table(&text, &options).ok_or_else(|| {
+    let table = entry.table_input().ok_or_else(|| {
         input(format!(
             "dlt {} reads a JSON request, not a table of measurements",
             args.command
         ))
     })?;
-    Request::from_value(value.map_err(input)?).map_err(input)
+    let value = table.request(&text, &options).map_err(input)?;
+    Request::from_value(value).map_err(input)
 }
 
 /// Solves a request read as `text` and prints its response; a part that
@@ -499,9 +516,12 @@ fn example(args: &Args) -> Result<(), Failure> {
 fn schema(args: &Args) -> Result<(), Failure> {
     use dlt_calc::registry;
     let Some(name) = args.file.as_deref() else {
-        let width = registry::all().map(|m| m.name().len()).max().unwrap_or(0);
+        let width = registry::all()
+            .map(|m| m.id().name.len())
+            .max()
+            .unwrap_or(0);
         for m in registry::all() {
-            say!("{:width$}  {}\n", m.name(), m.title());
+            say!("{:width$}  {}\n", m.id().name, m.id().title);
         }
         return Ok(());
     };

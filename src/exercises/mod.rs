@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::domain::count::{Count, MAX_COUNT};
 use crate::core::domain::error::{shorten, Checker, Error, Invalid, Validate};
-use crate::core::framework::exercise::{draw_for, Posed, Shelf, Template};
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::exercise::{draw_for, Posed, Template};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::form::Form;
 use crate::core::presentation::response::Views;
 use crate::core::presentation::view::Block;
@@ -25,14 +26,39 @@ pub const MAX_ITEMS: usize = 40;
 /// The longest title, in characters.
 pub const MAX_TITLE: usize = 200;
 
-/// The exercise sheets of the models of shelf `S` (the registry).
+/// The exercise sheets of the models of the registry `R`.
 #[derive(Debug)]
-pub struct ExerciseSheet<S>(PhantomData<S>);
+pub struct ExerciseSheet<R>(PhantomData<fn() -> R>);
+
+/// Every template the registry's models pose, with the id of the model
+/// that poses each, in the registry's order.
+pub fn templates<R: Registry>() -> Vec<(&'static str, Template)> {
+    R::entries()
+        .into_iter()
+        .flat_map(|m| m.exercises().into_iter().map(move |t| (m.id().name, t)))
+        .collect()
+}
+
+/// The name a template of `model` was first published under, which seeds
+/// its numbers so that a shared sheet keeps them: before every model had
+/// one id, a numbered model's templates were named `m<number>-…`
+/// (`m3-two-levels` for `hierarchical-two-levels`).
+pub fn published<R: Registry>(model: &str, template: &Template) -> String {
+    let rest = template
+        .id
+        .strip_prefix(model)
+        .and_then(|r| r.strip_prefix('-'));
+    let number = R::find(model).and_then(|m| m.id().number);
+    match (number, rest) {
+        (Some(n), Some(rest)) => format!("m{n}-{rest}"),
+        _ => template.id.to_string(),
+    }
+}
 
 /// A sheet as a teacher makes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Sheet<S> {
+pub struct Sheet<R> {
     /// Shown above the exercises.
     #[serde(default)]
     pub title: String,
@@ -41,7 +67,7 @@ pub struct Sheet<S> {
     /// The exercises, in order.
     pub items: Vec<Item>,
     #[serde(skip)]
-    shelf: PhantomData<S>,
+    registry: PhantomData<fn() -> R>,
 }
 
 /// One exercise of a sheet.
@@ -87,9 +113,9 @@ pub struct Paper {
     pub exercises: Vec<Exercise>,
 }
 
-impl<S: Shelf> Sheet<S> {
+impl<R: Registry> Sheet<R> {
     /// A sheet of `items` drawn with `seed`.
-    pub fn new(title: &str, seed: u64, items: &[&str]) -> Sheet<S> {
+    pub fn new(title: &str, seed: u64, items: &[&str]) -> Sheet<R> {
         Sheet {
             title: title.into(),
             seed: Count(seed),
@@ -99,16 +125,16 @@ impl<S: Shelf> Sheet<S> {
                     exercise: (*e).into(),
                 })
                 .collect(),
-            shelf: PhantomData,
+            registry: PhantomData,
         }
     }
 
     /// The template named `name`, by its id or by the name it was first
     /// published under (so that older sheets keep working).
     fn template(name: &str) -> Option<(&'static str, Template)> {
-        S::templates()
+        templates::<R>()
             .into_iter()
-            .find(|(m, t)| t.id == name || S::published(m, t) == name)
+            .find(|(m, t)| t.id == name || published::<R>(m, t) == name)
     }
 
     /// Draws every exercise and computes its answer.
@@ -127,7 +153,7 @@ impl<S: Shelf> Sheet<S> {
             let (model, template) = Self::template(&item.exercise).ok_or_else(|| {
                 Error::Malformed(format!("no exercise named {:?}", item.exercise))
             })?;
-            let mut draw = draw_for(self.seed.0, k, &S::published(model, &template));
+            let mut draw = draw_for(self.seed.0, k, &published::<R>(model, &template));
             let posed = (template.make)(&mut draw).map_err(|e| {
                 Error::Malformed(format!("exercise {} ({}): {e}", k + 1, template.id))
             })?;
@@ -149,7 +175,7 @@ impl<S: Shelf> Sheet<S> {
     }
 }
 
-impl<S: Shelf> Validate for Sheet<S> {
+impl<R: Registry> Validate for Sheet<R> {
     fn check_into(&self, c: &mut Checker) {
         let length = self.title.chars().count();
         if length > MAX_TITLE {
@@ -158,7 +184,7 @@ impl<S: Shelf> Validate for Sheet<S> {
         }
         c.whole("seed", self.seed, 0, (MAX_COUNT - 1) as usize);
         if c.count("items", self.items.len(), MAX_ITEMS) {
-            let known: Vec<&str> = S::templates().iter().map(|(_, t)| t.id).collect();
+            let known: Vec<&str> = templates::<R>().iter().map(|(_, t)| t.id).collect();
             for (k, item) in self.items.iter().enumerate() {
                 if Self::template(&item.exercise).is_none() {
                     c.fail(
@@ -184,19 +210,20 @@ impl Views for Paper {
     }
 }
 
-impl<S: Shelf> Model for ExerciseSheet<S> {
-    const NAME: &'static str = "exercises";
-    const TITLE: &'static str = "Exercises";
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "exercises",
-        prefix: "x.",
+impl<R: Registry> Model for ExerciseSheet<R> {
+    const ID: Identity = Identity {
+        former: Former {
+            tag: None,
+            tab: "exercises",
+            prefix: "x.",
+        },
+        ..Identity::new("exercises", "Exercises")
     };
-    type Request = Sheet<S>;
+    type Request = Sheet<R>;
     type Output = Paper;
 
-    fn presets() -> Vec<Preset<Sheet<S>>> {
-        let templates = S::templates();
+    fn presets() -> Vec<Preset<Sheet<R>>> {
+        let templates = templates::<R>();
         let every: Vec<&str> = templates.iter().map(|(_, t)| t.id).collect();
         let hand = templates.iter().filter(|(_, t)| t.by_hand);
         let by_hand: Vec<&str> = hand.map(|(_, t)| t.id).collect();
@@ -214,15 +241,15 @@ impl<S: Shelf> Model for ExerciseSheet<S> {
         ]
     }
 
-    fn solve(request: &Sheet<S>, progress: &mut dyn Progress) -> Result<Paper, Error> {
+    fn solve(request: &Sheet<R>, progress: &mut dyn Progress) -> Result<Paper, Error> {
         request.draw(progress)
     }
 
     fn form() -> Form {
-        let templates = S::templates();
+        let templates = templates::<R>();
         let published: Vec<(String, &'static str)> = templates
             .iter()
-            .map(|(m, t)| (S::published(m, t), t.id))
+            .map(|(m, t)| (published::<R>(m, t), t.id))
             .filter(|(old, id)| old != id)
             .collect();
         view::form(&templates, published)

@@ -3,9 +3,10 @@
 //! A fit of a user's measurements (model M9) ends with numbers about each
 //! machine: its transfer rate and latency, its processing-time lines, its
 //! powers. Which fields of which model those numbers fill is each model's
-//! own knowledge ([`crate::core::framework::model::Model::calibrated`]): the fit
-//! hands a [`Calibration`] to every model of the registry and offers the
-//! requests that come back, so no list of target models exists anywhere.
+//! own knowledge (its [`Calibrate`] capability,
+//! [`crate::core::framework::model::Model::calibration`]): the fit hands a
+//! [`Calibration`] to every model of the registry and offers the requests
+//! that come back, so no list of target models exists anywhere.
 //!
 //! # Design
 //!
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::domain::platform::Processor;
 use crate::core::domain::processing::ProcessingTime;
+use crate::core::framework::json::with_tag;
 
 /// Which cost a transfer fit's intercept is: a cost of every message, or
 /// a machine's one-time start-up (`[004]`'s `S` in the one-installment
@@ -123,6 +125,11 @@ pub struct Calibration {
     pub machines: Vec<Fitted>,
 }
 
+/// The calibration capability: a model's default request with the
+/// measured parameters put in; `None` when the measurements hold nothing
+/// the model reads.
+pub type Calibrate<R> = fn(&Calibration) -> Option<Calibrated<R>>;
+
 /// A model's request filled from a [`Calibration`], and what was filled.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Calibrated<R> {
@@ -131,6 +138,19 @@ pub struct Calibrated<R> {
     /// The fields filled from measurements (`machines[1].rate`), so the
     /// user sees what still comes from the preset.
     pub filled: Vec<String>,
+}
+
+impl<R: Serialize> Calibrated<R> {
+    /// The filled request of model `model` (titled `title`) as the fit
+    /// offers it.
+    pub fn offer(&self, model: &str, title: &str) -> Option<Offer> {
+        Some(Offer {
+            model: model.into(),
+            title: title.into(),
+            request: with_tag(model, &self.request).ok()?,
+            filled: self.filled.clone(),
+        })
+    }
 }
 
 /// Records field names as a target model fills them.
@@ -230,15 +250,6 @@ pub struct Offer {
     pub request: serde_json::Value,
     /// The fields filled from measurements.
     pub filled: Vec<String>,
-}
-
-/// The registry as a fit sees it: every model that reads measured
-/// parameters, asked in turn.
-pub trait Targets: std::fmt::Debug + Clone + PartialEq + 'static {
-    /// The requests the models fill from `calibration`, in course order.
-    fn offers(calibration: &Calibration) -> Vec<Offer>;
-    /// The models that read measured parameters at all.
-    fn targets() -> Vec<&'static str>;
 }
 
 impl Calibration {

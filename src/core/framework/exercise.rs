@@ -2,7 +2,7 @@
 //! calculator itself, hints and a worked solution; and the check of a
 //! student's typed answer against it.
 //!
-//! A model offers [`Template`]s (`Model::exercises` in [`crate::core::framework::model`]);
+//! A model offers [`Template`]s ([`crate::core::framework::model::Model::exercises`]);
 //! a sheet (`crate::exercises`) draws one exercise per template it lists.
 //! Answers are checked here, in Rust, so the page does no arithmetic.
 
@@ -19,7 +19,7 @@ use crate::core::presentation::draw::Draw;
 pub struct Template {
     /// Its name in a sheet (`hierarchical-two-levels`): the model's id, a
     /// dash and what it asks. Sheets that name it as it was first published
-    /// (`m3-two-levels`) are still read ([`Shelf::published`]).
+    /// (`m3-two-levels`) are still read (`crate::exercises`).
     pub id: &'static str,
     /// One line for the teacher's list.
     pub title: &'static str,
@@ -30,31 +30,6 @@ pub struct Template {
     /// Whether it is a hand calculation (a few lines with a pocket
     /// calculator), for a sheet of basics.
     pub by_hand: bool,
-}
-
-/// Every template of a catalogue of models (the registry), so that a
-/// sheet knows no model by name.
-pub trait Shelf: std::fmt::Debug + Clone + PartialEq + Sync + 'static {
-    /// The templates with the tag of the model that poses each.
-    fn templates() -> Vec<(&'static str, Template)>;
-
-    /// The course number of the model tagged `model` (its `M` number).
-    fn number(model: &str) -> Option<u8>;
-
-    /// The name a template of `model` was first published under, which
-    /// seeds its numbers so that a shared sheet keeps them: before every
-    /// model had one id, a numbered model's templates were named
-    /// `m<number>-…` (`m3-two-levels` for `hierarchical-two-levels`).
-    fn published(model: &str, template: &Template) -> String {
-        let rest = template
-            .id
-            .strip_prefix(model)
-            .and_then(|r| r.strip_prefix('-'));
-        match (Self::number(model), rest) {
-            (Some(n), Some(rest)) => format!("m{n}-{rest}"),
-            _ => template.id.to_string(),
-        }
-    }
 }
 
 /// An exercise as a template poses it.

@@ -188,8 +188,8 @@ pub struct Column {
     /// (owned when listed at run time, e.g. the exercises of the registry).
     pub options: Cow<'static, [&'static str]>,
     /// Whether changing the cell fills others of its row
-    /// ([`crate::core::framework::model::Model::fill_row`]), e.g. a mode its wake-up
-    /// time and sleep power.
+    /// (the model's `fill_row`, in `core::framework::page`), e.g. a mode
+    /// its wake-up time and sleep power.
     pub fills: bool,
     /// Older words of a [`Kind::Choice`] column and the option each now is,
     /// read from older links.

@@ -13,9 +13,8 @@ use crate::core::domain::schedule::Schedule;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "Written")]
 pub struct Activity {
-    /// The kind's name, as a model's [`Model::activity_style`] knows it.
-    ///
-    /// [`Model::activity_style`]: crate::core::framework::model::Model::activity_style
+    /// The kind's name, as a model's `activity_style` (in
+    /// `core::framework::page`) knows it.
     pub kind: Cow<'static, str>,
     /// Which shade of the kind, if it has several.
     #[serde(flatten)]

@@ -4,8 +4,8 @@
 //!
 //! A model lists its [`MapParameter`]s (each with the function that sets
 //! it) and its [`MapQuantity`]s, and measures a quantity at one request
-//! (`Model::measure` in `core::framework::model`). A map reads its base request
-//! through a [`Catalogue`] (the registry) as a [`MapBase`], which hides the
+//! (its maps capability, `Maps` in `core::framework::maps`). A map reads
+//! its base request through the registry as a [`MapBase`], which hides the
 //! model's type: the map only sets parameters by position and asks for
 //! values.
 
@@ -268,24 +268,6 @@ pub trait MapBase: Sync {
     fn request_at(&self, settings: &[(Target, f64)]) -> Result<Value, Vec<Error>>;
 }
 
-/// The registry as a map sees it: a base request by its model's name.
-///
-/// A marker type (the comparisons and copies a request derives need them).
-pub trait Catalogue: std::fmt::Debug + Clone + PartialEq + 'static {
-    /// Reads `fields` (a request without its tag) as a base of model
-    /// `name`.
-    ///
-    /// # Errors
-    ///
-    /// Every problem of the request, with paths inside it (`model` for an
-    /// unknown name or a model no map covers).
-    fn base(name: &str, fields: Value) -> Result<Box<dyn MapBase>, Vec<Error>>;
-    /// The models a map may be drawn for, with their parameters.
-    fn mapped() -> Vec<(&'static str, Vec<Parameter>)>;
-    /// The maps the models offer as presets, in the catalogue's order.
-    fn map_presets() -> Vec<MapPreset>;
-}
-
 /// A map a model offers as a preset of the generalised maps: it knows
 /// which of its parameters and quantities tell a story (`[1]`'s energy
 /// over the idle factor, say).
@@ -337,7 +319,7 @@ impl MapAxis {
 }
 
 /// A request as the tagged JSON object a map's `base` is: its model's
-/// name and its fields, resolved through a [`Catalogue`] when checked.
+/// name and its fields, resolved through the registry when checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tagged {
     /// The model's name.

@@ -1,13 +1,13 @@
 //! Generalised maps (`[1]`): lines of equal efficiency, speedup, makespan
 //! or energy over any two parameters of any model that names them
-//! ([`crate::core::framework::model::Model::map_parameters`]), the others fixed.
+//! ([`crate::core::framework::maps::Maps`]), the others fixed.
 //!
 //! The quantity is computed on a grid (linear or geometric per axis) and
 //! the lines are traced by marching squares, interpolating linearly inside
 //! each cell (in `log` of the coordinate on a logarithmic axis). A cell with
 //! an invalid parameter combination (e.g. `a2 ≤ a1`) has no value, and no
 //! line crosses it. The map knows no model: it reads its base through a
-//! [`Catalogue`] (the registry), sets parameters by position and asks the
+//! [`Registry`], sets parameters by position and asks the
 //! model for values, which carry their proven gap (0 for exact models; the
 //! start-up model's probe hint carries from cell to cell through the
 //! [`Cache`]).
@@ -18,20 +18,23 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod border;
+mod mapped;
 mod march;
 mod model;
 mod presets;
 mod split;
 mod view;
 
+pub use mapped::{base, map_presets, mapped};
 pub use model::{GeneralisedMap, Output};
 
 use crate::core::domain::count::Count;
 use crate::core::domain::error::{shorten, Checker, Error, Invalid, Validate};
 use crate::core::framework::model::hand_out;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::chart::{Axis, Line, LineChart};
 pub use crate::core::presentation::map::Quantity;
-use crate::core::presentation::map::{Cache, Catalogue, MapBase, Tagged, Target};
+use crate::core::presentation::map::{Cache, MapBase, Tagged, Target};
 use crate::core::solving::parallel;
 use crate::core::solving::progress::Progress;
 use crate::plot::ticks::tick_labels;
@@ -59,10 +62,10 @@ pub struct AxisRange {
     pub log: bool,
 }
 
-/// A generalised map request, its base read through the catalogue `C`.
+/// A generalised map request, its base read through the registry `R`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, bound = "")]
-pub struct Request<C> {
+pub struct Request<R> {
     /// The model (its `"model"` tag) and the parameters the axes do not
     /// vary.
     pub base: Tagged,
@@ -80,7 +83,7 @@ pub struct Request<C> {
     pub rows: Option<split::Rows>,
     /// Where the base's model is found.
     #[serde(skip)]
-    pub catalogue: PhantomData<fn() -> C>,
+    pub registry: PhantomData<fn() -> R>,
 }
 
 /// The computed grid and its lines.
@@ -193,15 +196,15 @@ impl AxisRange {
     }
 }
 
-impl<C: Catalogue> Request<C> {
-    /// The base, read through the catalogue.
+impl<R: Registry> Request<R> {
+    /// The base, read through the registry.
     ///
     /// # Errors
     ///
     /// Every problem of the base, with paths under `base`.
     pub fn base(&self) -> Result<Box<dyn MapBase>, Vec<Error>> {
         let fields = serde_json::Value::Object(self.base.fields.clone());
-        C::base(&self.base.model, fields).map_err(|problems| {
+        base::<R>(&self.base.model, fields).map_err(|problems| {
             let under_base = |e: Error| match e {
                 Error::Field { field, invalid } => Error::Field {
                     field: format!("base.{field}"),
@@ -270,7 +273,7 @@ impl<C: Catalogue> Request<C> {
                 shown = now;
                 let mut so_far = grid.clone();
                 self.trace(&mut so_far);
-                hand_out::<GeneralisedMap<C>>(&Output::of(self, so_far), progress);
+                hand_out::<GeneralisedMap<R>>(&Output::of(self, so_far), progress);
             }
         })?;
         self.trace(&mut grid);
@@ -375,7 +378,7 @@ fn first(problems: Vec<Error>) -> Error {
 
 impl Contour {
     /// The lines as a chart.
-    pub fn chart<C: Catalogue>(&self, request: &Request<C>) -> LineChart {
+    pub fn chart<R: Registry>(&self, request: &Request<R>) -> LineChart {
         let name = |e: f64| format!("{e}");
         let lines = self
             .drawn()
@@ -447,7 +450,7 @@ impl Contour {
     }
 }
 
-impl<C: Catalogue> Validate for Request<C> {
+impl<R: Registry> Validate for Request<R> {
     fn check_into(&self, c: &mut Checker) {
         // The axes' parameters are replaced, but a bad base value is still
         // named: the user typed it.
@@ -475,7 +478,7 @@ impl<C: Catalogue> Validate for Request<C> {
     }
 }
 
-impl<C: Catalogue> Request<C> {
+impl<R: Registry> Request<R> {
     /// The grid's size against the model's limit, and the quantity
     /// against what the model measures.
     fn check_work(&self, c: &mut Checker, base: &dyn MapBase) {

@@ -4,20 +4,21 @@ use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Contour, Request};
+use super::{mapped, Contour, Request};
 use crate::core::domain::error::Error;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
+use crate::core::framework::parts::Parts;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::chart::LineChart;
 use crate::core::presentation::form::Form;
-use crate::core::presentation::map::Catalogue;
 use crate::core::presentation::response::Views;
 use crate::core::presentation::view::Block;
 use crate::core::solving::progress::Progress;
 
 /// A generalised map (`[1]`): lines of equal value over two parameters
-/// of any model of the catalogue `C`.
+/// of any mapped model of the registry `R`.
 #[derive(Debug)]
-pub struct GeneralisedMap<C>(PhantomData<C>);
+pub struct GeneralisedMap<R>(PhantomData<R>);
 
 /// A generalised map's answer: the grid with its lines, and their chart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,7 +45,7 @@ impl Views for Output {
 
 impl Output {
     /// The answer for `contour`, with its chart.
-    pub fn of<C: Catalogue>(request: &Request<C>, contour: Contour) -> Output {
+    pub fn of<R: Registry>(request: &Request<R>, contour: Contour) -> Output {
         Output {
             charts: vec![contour.chart(request)],
             contour: Box::new(contour),
@@ -52,38 +53,44 @@ impl Output {
     }
 }
 
-impl<C: Catalogue> Model for GeneralisedMap<C> {
-    const NAME: &'static str = "contour";
-    const TITLE: &'static str = "Generalised maps";
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "gmap",
-        prefix: "g.",
+impl<R: Registry> Model for GeneralisedMap<R> {
+    const ID: Identity = Identity {
+        former: Former {
+            tag: None,
+            tab: "gmap",
+            prefix: "g.",
+        },
+        ..Identity::new("contour", "Generalised maps")
     };
-    type Request = Request<C>;
+    type Request = Request<R>;
     type Output = Output;
 
-    fn presets() -> Vec<Preset<Request<C>>> {
+    fn presets() -> Vec<Preset<Request<R>>> {
         super::presets::presets()
     }
 
-    fn solve(request: &Request<C>, progress: &mut dyn Progress) -> Result<Output, Error> {
+    fn solve(request: &Request<R>, progress: &mut dyn Progress) -> Result<Output, Error> {
         Ok(Output::of(request, request.contour(progress)?))
     }
 
     fn form() -> Form {
-        super::view::form(&C::mapped())
+        super::view::form(&mapped::<R>())
     }
 
-    fn split(request: &Request<C>) -> Vec<Request<C>> {
-        request.parts()
+    /// Bands of grid rows, each a request of its own.
+    fn parts() -> Option<Parts<Request<R>, Output>> {
+        Some(Parts {
+            split: Request::parts,
+            join,
+        })
     }
+}
 
-    fn join(request: &Request<C>, parts: Vec<Output>) -> Result<Output, Error> {
-        let grids = parts.into_iter().map(|p| *p.contour).collect();
-        match request.joined(grids) {
-            Some(grid) => Ok(Output::of(request, grid)),
-            None => Err(Error::Malformed("a map joins at least one part".into())),
-        }
+/// The map from its bands' answers (those ready so far).
+fn join<R: Registry>(request: &Request<R>, parts: Vec<Output>) -> Result<Output, Error> {
+    let grids = parts.into_iter().map(|p| *p.contour).collect();
+    match request.joined(grids) {
+        Some(grid) => Ok(Output::of(request, grid)),
+        None => Err(Error::Malformed("a map joins at least one part".into())),
     }
 }

@@ -2,10 +2,12 @@
 
 use std::marker::PhantomData;
 
+use super::map_presets;
 use super::{AxisRange, Request};
 use crate::core::domain::count::Count;
 use crate::core::framework::model::Preset;
-use crate::core::presentation::map::{Catalogue, MapAxis, MapPreset};
+use crate::core::framework::registry::Registry;
+use crate::core::presentation::map::{MapAxis, MapPreset};
 
 impl From<MapAxis> for AxisRange {
     fn from(axis: MapAxis) -> AxisRange {
@@ -19,13 +21,13 @@ impl From<MapAxis> for AxisRange {
     }
 }
 
-/// Every map the catalogue's models offer, as a preset of the map's tab.
-pub fn presets<C: Catalogue>() -> Vec<Preset<Request<C>>> {
-    C::map_presets().into_iter().map(preset).collect()
+/// Every map the registry's models offer, as a preset of the map's tab.
+pub fn presets<R: Registry>() -> Vec<Preset<Request<R>>> {
+    map_presets::<R>().into_iter().map(preset).collect()
 }
 
 /// A model's map as a request of the generalised maps.
-fn preset<C>(map: MapPreset) -> Preset<Request<C>> {
+fn preset<R>(map: MapPreset) -> Preset<Request<R>> {
     Preset {
         name: map.name,
         label: map.label,
@@ -36,7 +38,7 @@ fn preset<C>(map: MapPreset) -> Preset<Request<C>> {
             quantity: map.quantity,
             levels: map.levels,
             rows: None,
-            catalogue: PhantomData,
+            registry: PhantomData,
         },
     }
 }

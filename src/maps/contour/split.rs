@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::{Contour, Request, BAND_ROWS};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::{Checker, Invalid};
-use crate::core::presentation::map::Catalogue;
+use crate::core::framework::registry::Registry;
 
 /// Grid rows `from` up to (not including) `to`, counted from the first
 /// `y` value; `from` a multiple of the band height (4).
@@ -52,10 +52,10 @@ pub(super) fn bands(height: usize, rows: Option<Rows>) -> Vec<(usize, usize)> {
         .collect()
 }
 
-impl<C: Catalogue> Request<C> {
+impl<R: Registry> Request<R> {
     /// One request per band of rows; none for a map of one band (or one
     /// whose base is invalid: it is refused whole).
-    pub fn parts(&self) -> Vec<Request<C>> {
+    pub fn parts(&self) -> Vec<Request<R>> {
         let Ok(base) = self.base() else {
             return Vec::new();
         };

@@ -6,20 +6,19 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::knee::two_level;
-use super::line::line;
-use super::validity::{check, Directory, Run, Validity};
+use super::stats::{line, two_level};
+use super::validity::{check, Run, Validity};
 use super::Fit;
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::Targets;
 use crate::core::framework::exercise::{figure, with_unit, Answer, Posed, Template};
 use crate::core::framework::model::tagged;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::draw::Draw;
 use crate::core::presentation::map::Tagged;
 use crate::core::solving::progress::Silent;
 
 /// The exercises M9 poses.
-pub fn templates<C: Targets + Directory>() -> Vec<Template> {
+pub fn templates<C: Registry>() -> Vec<Template> {
     vec![
         Template {
             id: "fit-line",
@@ -59,7 +58,7 @@ fn rounded(x: f64, digits: i32) -> f64 {
 
 /// Three transfers of 10, 20 and 30 MB (times rounded to the ms, with a
 /// little noise), and the latency their least-squares line gives.
-fn line_by_hand<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> {
+fn line_by_hand<C: Registry>(d: &mut Draw) -> Result<Posed, Error> {
     let latency = d.pick(&[0.05, 0.08, 0.1, 0.2]);
     let rate = d.pick(&[0.008, 0.01, 0.012, 0.02]);
     let sizes = [10.0, 20.0, 30.0];
@@ -122,7 +121,7 @@ fn line_by_hand<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> {
 
 /// `[3]`'s two levels with round numbers, and the knee of their exact
 /// two-level fit.
-fn knee<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> {
+fn knee<C: Registry>(d: &mut Draw) -> Result<Posed, Error> {
     let a1 = d.pick(&[0.1, 0.12, 0.15, 0.2]);
     let a2 = d.pick(&[2.0, 3.0, 4.0, 5.0]);
     let b2 = -d.pick(&[6000.0, 8000.0, 10_000.0, 27_000.0]);
@@ -177,7 +176,7 @@ fn knee<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> {
 
 /// A run of M2 measured a few per cent slower than the model predicts,
 /// and its relative error `(C^R − C^T)/C^T`.
-fn relative_error<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> {
+fn relative_error<C: Registry>(d: &mut Draw) -> Result<Posed, Error> {
     let load = d.pick(&[500.0, 1000.0, 2000.0, 5000.0]);
     let count = d.pick(&[4_u32, 8, 16, 30]);
     let slower = d.pick(&[0.04, 0.07, 0.09, 0.12, 0.15]);
@@ -225,7 +224,7 @@ fn relative_error<C: Targets + Directory>(d: &mut Draw) -> Result<Posed, Error> 
 
 /// The validity check of one run of `request` measured at `makespan`:
 /// the predicted makespan and the relative error.
-fn checked<C: Directory>(request: &Tagged, makespan: f64) -> Result<(f64, f64), Error> {
+fn checked<C: Registry>(request: &Tagged, makespan: f64) -> Result<(f64, f64), Error> {
     let run = Run {
         name: Some("measured".into()),
         makespan,

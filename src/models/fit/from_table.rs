@@ -12,6 +12,8 @@ use super::table::{Measurements, Quantity, Table};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::{Error, Invalid};
 use crate::core::framework::calibration::Latency;
+use crate::core::framework::json::with_tag;
+use crate::core::framework::table::TableInput;
 use crate::core::presentation::map::Tagged;
 
 /// The kinds of table a text may be, as the option `as` names them.
@@ -19,6 +21,20 @@ pub const KINDS: [&str; 5] = ["computation", "transfers", "energy", "power", "ru
 
 /// The options a table takes.
 const OPTIONS: [&str; 5] = ["as", "shape", "lines", "latency-as", "request"];
+
+/// The command line's help for a table, from its options on.
+const HELP: &str = "[--as KIND] [--shape SHAPE] [--lines K]
+           [--latency-as overhead|startup] [--request FILE.json] [--csv]
+      For a model that reads tables of measurements: a CSV or TSV table
+      (any FILE, or -, that does not start with '{') instead of a request.
+      Which table it is comes from --as (computation, transfers, energy,
+      power, runs) or from its columns: state and power_W are power
+      readings, energy_J energies per chunk, size_MB and time_s computing
+      times (transfers with --as transfers), run measured runs, which need
+      --request FILE.json, the request they were run with. --shape auto,
+      line, line-intercept, two-level or lines (--lines K: 2 to 4); --csv
+      prints the fitted parameters, one row per machine and parameter.
+";
 
 /// A refused option, at its name.
 fn option(name: &str, why: String) -> Error {
@@ -60,6 +76,37 @@ pub fn kind_of(text: &str) -> Result<&'static str, Error> {
     ))
 }
 
+/// The fit's tables as the command line reads them (`dlt fit FILE.csv`),
+/// requests of the model tagged `model` over the registry `C`.
+pub struct Tables<C> {
+    model: &'static str,
+    registry: PhantomData<fn() -> C>,
+}
+
+impl<C> Tables<C> {
+    /// The tables of model `model`.
+    pub fn of(model: &'static str) -> Tables<C> {
+        Tables {
+            model,
+            registry: PhantomData,
+        }
+    }
+}
+
+impl<C> TableInput for Tables<C> {
+    fn options(&self) -> &'static [&'static str] {
+        &OPTIONS
+    }
+
+    fn help(&self) -> &'static str {
+        HELP
+    }
+
+    fn request(&self, text: &str, options: &BTreeMap<String, String>) -> Result<Value, Error> {
+        with_tag(self.model, &request::<C>(text, options)?)
+    }
+}
+
 /// A request of the one table `text`, with the command line's options.
 ///
 /// # Errors
@@ -87,7 +134,7 @@ pub fn request<C>(text: &str, options: &BTreeMap<String, String>) -> Result<Requ
         power: None,
         latency_as: parsed::<Latency>(options, "latency-as")?.unwrap_or_default(),
         validity: None,
-        catalogue: PhantomData,
+        registry: PhantomData,
     };
     let table = Some(Measurements::Csv(text.to_string()));
     match kind {

@@ -1,19 +1,21 @@
 //! M9 in the registry: its presets, its form and its answer.
 
-use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use serde_json::{json, Value};
 
 use super::data::{DataSet, CLUSTER, NETWORK_000, POWER_004, TWO_LEVEL_000};
-use super::report::{fit_tables, tables, Report};
+use super::from_table::Tables;
+use super::report::{fit_tables, tables, targets, Report};
 use super::request::{Check, Request, Shape};
 use super::table::{Measurements, Quantity, Table};
-use super::validity::Directory;
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::{Latency, Targets};
+use crate::core::framework::calibration::Latency;
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Model, Preset};
+use crate::core::framework::model::{Identity, Model, Preset};
+use crate::core::framework::page::Page;
+use crate::core::framework::registry::Registry;
+use crate::core::framework::table::TableInput;
 use crate::core::presentation::chart::{Axis, LineChart};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::map::Tagged;
@@ -40,7 +42,7 @@ fn request<C>(tables: &[(&str, &DataSet)]) -> Request<C> {
         power: None,
         latency_as: Latency::Overhead,
         validity: None,
-        catalogue: PhantomData,
+        registry: PhantomData,
     };
     for (field, data) in tables {
         let table = Some(Measurements::Csv(data.csv.to_string()));
@@ -80,11 +82,12 @@ fn validity<C>() -> Request<C> {
     }
 }
 
-impl<C: Targets + Directory> Model for Fit<C> {
-    const NAME: &'static str = "fit";
-    const TITLE: &'static str = "Fit to measurements";
-    const NUMBER: Option<u8> = Some(9);
-    const COMMAND: Option<&'static str> = Some("fit");
+impl<C: Registry> Model for Fit<C> {
+    const ID: Identity = Identity {
+        number: Some(9),
+        command: Some("fit"),
+        ..Identity::new("fit", "Fit to measurements")
+    };
     type Request = Request<C>;
     type Output = Output;
 
@@ -146,27 +149,29 @@ impl<C: Targets + Directory> Model for Fit<C> {
     }
 
     fn form() -> Form {
-        super::form::form(C::targets())
-    }
-
-    fn from_table(
-        text: &str,
-        options: &BTreeMap<String, String>,
-    ) -> Option<Result<Request<C>, Error>> {
-        Some(super::from_table::request(text, options))
+        super::form::form(targets::<C>())
     }
 
     fn exercises() -> Vec<Template> {
         super::exercises::templates::<C>()
     }
 
+    fn table_input() -> Option<Box<dyn TableInput>> {
+        Some(Box::new(Tables::<C>::of(Self::ID.name)))
+    }
+
     /// Log axes when the view asks (`{"log": true}`), without the points
     /// a log axis cannot show.
-    fn charts_with(output: &Output, options: &Value) -> Vec<LineChart> {
-        if options.get("log").and_then(Value::as_bool) != Some(true) {
-            return output.charts.clone();
+    fn page() -> Page<Output> {
+        Page {
+            charts: |output, options| {
+                if options.get("log").and_then(Value::as_bool) != Some(true) {
+                    return output.charts.clone();
+                }
+                output.charts.iter().map(logarithmic).collect()
+            },
+            ..Page::default()
         }
-        output.charts.iter().map(logarithmic).collect()
     }
 }
 

@@ -6,12 +6,12 @@ use std::marker::PhantomData;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::runs::runs;
-use super::table::{Measurements, Quantity, Table, TableError};
-use super::validity::{Directory, Run, Validity};
+use super::table::{runs, Measurements, Quantity, Table, TableError};
+use super::validity::{Run, Validity};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::{Checker, Error, Invalid, Validate};
 use crate::core::framework::calibration::Latency;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::map::Tagged;
 
 /// The form fitted to computing times.
@@ -79,7 +79,7 @@ pub struct Request<C> {
     pub validity: Option<Check>,
     /// Where the target models are found.
     #[serde(skip)]
-    pub catalogue: PhantomData<fn() -> C>,
+    pub registry: PhantomData<fn() -> C>,
 }
 
 /// The tables' fields, with the columns each needs and why.
@@ -169,7 +169,7 @@ impl<C> Request<C> {
     }
 }
 
-impl<C: Directory> Validate for Request<C> {
+impl<C: Registry> Validate for Request<C> {
     fn check_into(&self, c: &mut Checker) {
         let given = TABLES
             .iter()

@@ -3,12 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::error::FitError;
-use super::knee::{two_level, KneeFit, Preferred};
-use super::line::{line, LineFit};
-use super::piecewise::{k_lines, LinesFit};
-use super::power::{states, PowerFit, State};
 use super::request::{Request, Shape};
+use super::stats::{
+    k_lines, line, spread, states, two_level, FitError, KneeFit, LineFit, LinesFit, PowerFit,
+    Preferred, State,
+};
 use super::table::{Group, Quantity, Table};
 use crate::core::domain::error::{Error, Invalid};
 
@@ -129,7 +128,7 @@ pub fn levels<C>(
         // shows the time grows linearly: refused like a line with an
         // intercept.
         if x.len() > 1 {
-            super::check::spread(&x).map_err(fail)?;
+            spread(&x).map_err(fail)?;
         }
         let fit = one_machine(request, &x, &t, group.machine.clone()).map_err(fail)?;
         fits.push(fit);

@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use crate::core::domain::error::{Checker, Error, Invalid, Validate};
 use crate::core::framework::entry::Entry;
+use crate::core::framework::registry::Registry;
 use crate::core::presentation::gantt::{Activity, Gantt};
 use crate::core::presentation::map::{
     Cache, MapBase, MapQuantity, Parameter, Quantity, Tagged, Target,
@@ -30,12 +31,6 @@ use crate::core::solving::progress::Progress;
 pub const MAX_RUNS: usize = 1000;
 /// The most machines' finish times one run gives.
 pub const MAX_MACHINE_TIMES: usize = 100_000;
-
-/// The models a check may solve (the registry), by their ids.
-pub trait Directory {
-    /// Every model.
-    fn entries() -> Vec<&'static dyn Entry>;
-}
 
 /// One measured run of the application.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -244,24 +239,9 @@ fn relative(measured: f64, predicted: f64) -> f64 {
     (measured - predicted) / predicted
 }
 
-/// The entry of the request's model (by its id or an older tag).
-fn entry<D: Directory>(model: &str) -> Result<&'static dyn Entry, Error> {
-    let all = D::entries();
-    let found = all.iter().find(|e| e.name() == model);
-    let former = || all.iter().find(|e| e.former().tag == Some(model));
-    found.or_else(former).copied().ok_or_else(|| {
-        let known: Vec<&str> = all.iter().map(|e| e.name()).collect();
-        let invalid = Invalid::UnknownModel {
-            name: crate::core::domain::error::shorten(model),
-            known: known.join(", "),
-        };
-        Error::field("request.model", invalid)
-    })
-}
-
 /// The errors of the request, their paths inside the check's `request`.
 fn inside_request(errors: Vec<Error>) -> Error {
-    let first = crate::core::framework::entry::first(errors);
+    let first = crate::core::framework::json::first(errors);
     match first {
         Error::Field { field, invalid } => Error::field(format!("request.{field}"), invalid),
         other => other,
@@ -270,19 +250,16 @@ fn inside_request(errors: Vec<Error>) -> Error {
 
 /// The first problem of the checked request itself (its model, its
 /// fields), so that checking a request finds what solving it would.
-pub fn request_problem<D: Directory>(validity: &Validity) -> Option<Error> {
-    let entry = match entry::<D>(&validity.request.model) {
+pub fn request_problem<R: Registry>(validity: &Validity) -> Option<Error> {
+    let entry = match R::entry(&validity.request.model, "request.model") {
         Ok(entry) => entry,
         Err(e) => return Some(e),
     };
     let mut fields = validity.request.fields.clone();
-    if !entry.owns_time_limit() {
+    if !entry.id().own_time_limit {
         fields.remove("max_seconds");
     }
-    entry
-        .map_base(Value::Object(fields))
-        .err()
-        .map(inside_request)
+    entry.base(Value::Object(fields)).err().map(inside_request)
 }
 
 /// The targets a run's changes name, checked against the base.
@@ -327,7 +304,7 @@ fn predict(
 ) -> Result<Prediction, Error> {
     let settings = targets(base, run, i)?;
     let body = base.request_at(&settings).map_err(|errors| {
-        let first = crate::core::framework::entry::first(errors);
+        let first = crate::core::framework::json::first(errors);
         let why = ValidityProblem::Invalidates(first.to_string());
         Error::field(format!("runs[{i}].set"), why.into())
     })?;
@@ -353,7 +330,7 @@ fn undrawn(
     settings: &[(Target, f64)],
 ) -> Result<Prediction, Error> {
     let no_makespan = || {
-        let model = entry.name().to_string();
+        let model = entry.id().name.to_string();
         Error::field(
             "request.model",
             ValidityProblem::NoMakespan { model }.into(),
@@ -426,20 +403,18 @@ fn mean_max(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 /// The first invalid field (of the check or, under `request.`, of the
 /// model's request), a model whose answer has no schedule, per-machine
 /// times that do not match the predicted machines, or the solver's error.
-pub fn check<D: Directory>(
+pub fn check<R: Registry>(
     validity: &Validity,
     progress: &mut dyn Progress,
 ) -> Result<Checked, Error> {
     validity.check()?;
-    let entry = entry::<D>(&validity.request.model)?;
+    let entry = R::entry(&validity.request.model, "request.model")?;
     let mut fields = validity.request.fields.clone();
-    if !entry.owns_time_limit() {
+    if !entry.id().own_time_limit {
         // The front ends' time limit, not a field of the model's request.
         fields.remove("max_seconds");
     }
-    let base = entry
-        .map_base(Value::Object(fields))
-        .map_err(inside_request)?;
+    let base = entry.base(Value::Object(fields)).map_err(inside_request)?;
     let mut runs = Vec::with_capacity(validity.runs.len());
     for (i, run) in validity.runs.iter().enumerate() {
         let prediction = predict(entry, base.as_ref(), run, i, progress)?;

@@ -7,13 +7,14 @@ use super::Report;
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
 use crate::core::domain::number::number;
-use crate::core::framework::calibration::{Calibrated, Calibration};
+use crate::core::framework::calibration::Calibrate;
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::maps::Maps;
+use crate::core::framework::model::{Former, Identity, Model, Preset};
+use crate::core::framework::page::Page;
 use crate::core::presentation::form::Form;
-use crate::core::presentation::gantt::{Activity, ActivityStyle};
 use crate::core::presentation::map::{
-    Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity, RowParameter,
+    Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity, RowParameter,
 };
 use crate::core::presentation::response::Answer;
 use crate::core::solving::progress::{Progress, Silent};
@@ -174,15 +175,16 @@ fn in_mode(instance: &mut Instance, mode: Mode, startup: f64) {
 }
 
 impl Model for Heterogeneous {
-    const NAME: &'static str = "heterogeneous";
-    const TITLE: &'static str = "Heterogeneous & energy";
-    const NUMBER: Option<u8> = Some(7);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "m7",
-        prefix: "h.",
+    const ID: Identity = Identity {
+        number: Some(7),
+        former: Former {
+            tag: None,
+            tab: "m7",
+            prefix: "h.",
+        },
+        own_time_limit: true,
+        ..Identity::new("heterogeneous", "Heterogeneous & energy")
     };
-    const OWN_TIME_LIMIT: bool = true;
     type Request = Instance;
     type Output = Output;
 
@@ -230,174 +232,183 @@ impl Model for Heterogeneous {
         Ok(super::view::answer(request, request.solve(progress)?))
     }
 
-    /// A mode chosen in a row fills in its wake-up time and its sleep
-    /// power (the mode's share of the row's idle power, when that is a
-    /// number); the user may then change either.
-    fn fill_row(column: &str, row: &mut BTreeMap<String, String>) {
-        let mode = row.get("mode").cloned().map(serde_json::Value::String);
-        let Some(Ok(mode)) = mode.map(serde_json::from_value::<Mode>) else {
-            return;
-        };
-        if column != "mode" {
-            return;
-        }
-        let (startup, share) = mode.defaults();
-        row.insert("S".into(), number(startup));
-        let idle = row.get("Pi").and_then(|p| p.trim().parse::<f64>().ok());
-        if let Some(idle) = idle.filter(|p| p.is_finite() && *p >= 0.0) {
-            row.insert("Ps".into(), number(share * idle));
-        }
-    }
-
-    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
-        super::calibrate::request(calibration)
-    }
-
     fn form() -> Form {
         super::view::form()
-    }
-
-    fn activity_style(activity: &Activity) -> Option<ActivityStyle> {
-        super::view::style(activity)
     }
 
     fn exercises() -> Vec<Template> {
         super::exercises::templates()
     }
 
-    /// A cell is a search of its own (or eleven heuristic runs).
-    const MAX_MAP_CELLS: usize = 2_500;
+    fn calibration() -> Option<Calibrate<Instance>> {
+        Some(super::calibrate::request)
+    }
 
     /// A machine parameter is set on every row, so a map of a mixed cluster
-    /// scales all of it.
-    fn map_presets() -> Vec<MapPreset> {
-        super::maps::presets()
-    }
-
-    fn map_parameters() -> Vec<MapParameter<Instance>> {
-        let real = |name, meaning, unit, set| MapParameter {
-            about: Parameter::real(name, meaning).unit(unit),
-            set,
-        };
-        let suspend = "wake-up time S of every suspended machine, s";
-        let hibernate = "wake-up time S of every hibernated machine, s";
-        let off = "wake-up time S of every machine switched off, s";
-        let compute = "computing power above idle of every machine, W";
-        vec![
-            MapParameter {
-                about: Parameter::count("machines", "copies of every machine row"),
-                set: |i, v| every(i, |m| m.count = Count(v.max(0.0) as u64)),
-            },
-            real("load", "the load V, MB", "MB", |i, v| i.load = v),
-            MapParameter {
-                about: Parameter::count("chunks", "the exact search's most chunks n"),
-                set: |i, v| i.chunks = Count(v.max(0.0) as u64),
-            },
-            real(
-                "wake_time",
-                "wake-up time S of every machine, s",
-                "s",
-                |i, v| every(i, |m| m.startup = Some(v)),
-            ),
-            real("wake_time_suspend", suspend, "s", |i, v| {
-                in_mode(i, Mode::Suspend, v)
-            }),
-            real("wake_time_hibernate", hibernate, "s", |i, v| {
-                in_mode(i, Mode::Hibernate, v)
-            }),
-            real("wake_time_off", off, "s", |i, v| in_mode(i, Mode::Off, v)),
-            real(
-                "rate",
-                "communication time C of every machine, s/MB",
-                "s/MB",
-                |i, v| every(i, |m| m.rate = v),
-            ),
-            real(
-                "overhead",
-                "communication start-up O of every machine, s",
-                "s",
-                |i, v| every(i, |m| m.overhead = v),
-            ),
-            real(
-                "idle_power",
-                "idle power of every machine, W",
-                "W",
-                |i, v| every(i, |m| m.power.idle = v),
-            ),
-            real("compute_power", compute, "W", |i, v| {
-                every(i, |m| m.power.compute = v)
-            }),
-        ]
-    }
-
-    /// Every number of one machine row (`machines[k].rate`), so that a map
-    /// varies one group of a mixed cluster.
-    fn map_row_parameters() -> Vec<RowParameter<Instance>> {
-        let row = row_parameter;
-        let count = RowParameter::<Instance> {
-            about: Parameter::count("count", "machines in the row").in_rows("machines"),
-            set: |i, k, v| i.machines[k].count = Count(v.max(0.0) as u64),
-        };
-        let mut rows = vec![
-            count,
-            row(
-                "a1",
-                "in-core processing time per MB, s/MB",
-                "s/MB",
-                |i, k, v| i.machines[k].a1 = v,
-            ),
-            row(
-                "a2",
-                "out-of-core processing time per MB, s/MB",
-                "s/MB",
-                |i, k, v| i.machines[k].a2 = v,
-            ),
-            row("b2", "out-of-core intercept, s", "s", |i, k, v| {
-                i.machines[k].b2 = v
-            }),
-            row(
-                "rate",
-                "communication time per MB, s/MB",
-                "s/MB",
-                |i, k, v| i.machines[k].rate = v,
-            ),
-            row("overhead", "communication start-up, s", "s", |i, k, v| {
-                i.machines[k].overhead = v
-            }),
-            row("wake_time", "wake-up time S, s", "s", |i, k, v| {
-                i.machines[k].startup = Some(v)
-            }),
-        ];
-        rows.extend(power_rows());
-        rows
-    }
-
-    fn map_quantities() -> Vec<MapQuantity> {
-        vec![
-            MapQuantity::always(Quantity::Energy),
-            MapQuantity::always(Quantity::Makespan),
-            MapQuantity::always(Quantity::Speedup),
-            MapQuantity::always(Quantity::Efficiency),
-        ]
-    }
-
-    /// The request's algorithm and objective decide the schedule; the gap
-    /// is the exact search's (a heuristic's value is exact for it: 0).
-    fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
-        let report = request.solve(&mut Silent)?;
-        let single = request.single();
-        let m = request.machine_count() as f64;
-        let value = match quantity {
-            Quantity::Energy => report.energy,
-            Quantity::Makespan => report.makespan,
-            Quantity::Speedup => single / report.makespan,
-            Quantity::Efficiency => single / (m * report.makespan),
-        };
-        Ok(Measured {
-            value,
-            gap: report.gap.unwrap_or(0.0),
+    /// scales all of it; a cell is a search of its own (or eleven heuristic
+    /// runs).
+    fn maps() -> Option<Maps<Instance>> {
+        Some(Maps {
+            presets: super::maps::presets,
+            row_parameters: map_row_parameters,
+            max_cells: 2_500,
+            ..Maps::new(map_parameters, map_quantities, measure)
         })
     }
+
+    fn page() -> Page<Output> {
+        Page {
+            fill_row,
+            activity_style: super::view::style,
+            ..Page::default()
+        }
+    }
+}
+
+/// A mode chosen in a row fills in its wake-up time and its sleep
+/// power (the mode's share of the row's idle power, when that is a
+/// number); the user may then change either.
+fn fill_row(column: &str, row: &mut BTreeMap<String, String>) {
+    let mode = row.get("mode").cloned().map(serde_json::Value::String);
+    let Some(Ok(mode)) = mode.map(serde_json::from_value::<Mode>) else {
+        return;
+    };
+    if column != "mode" {
+        return;
+    }
+    let (startup, share) = mode.defaults();
+    row.insert("S".into(), number(startup));
+    let idle = row.get("Pi").and_then(|p| p.trim().parse::<f64>().ok());
+    if let Some(idle) = idle.filter(|p| p.is_finite() && *p >= 0.0) {
+        row.insert("Ps".into(), number(share * idle));
+    }
+}
+
+/// Every number of one machine row (`machines[k].rate`), so that a map
+/// varies one group of a mixed cluster.
+fn map_row_parameters() -> Vec<RowParameter<Instance>> {
+    let row = row_parameter;
+    let count = RowParameter::<Instance> {
+        about: Parameter::count("count", "machines in the row").in_rows("machines"),
+        set: |i, k, v| i.machines[k].count = Count(v.max(0.0) as u64),
+    };
+    let mut rows = vec![
+        count,
+        row(
+            "a1",
+            "in-core processing time per MB, s/MB",
+            "s/MB",
+            |i, k, v| i.machines[k].a1 = v,
+        ),
+        row(
+            "a2",
+            "out-of-core processing time per MB, s/MB",
+            "s/MB",
+            |i, k, v| i.machines[k].a2 = v,
+        ),
+        row("b2", "out-of-core intercept, s", "s", |i, k, v| {
+            i.machines[k].b2 = v
+        }),
+        row(
+            "rate",
+            "communication time per MB, s/MB",
+            "s/MB",
+            |i, k, v| i.machines[k].rate = v,
+        ),
+        row("overhead", "communication start-up, s", "s", |i, k, v| {
+            i.machines[k].overhead = v
+        }),
+        row("wake_time", "wake-up time S, s", "s", |i, k, v| {
+            i.machines[k].startup = Some(v)
+        }),
+    ];
+    rows.extend(power_rows());
+    rows
+}
+
+/// The numbers of a request a map may vary, in the order a map sets them.
+fn map_parameters() -> Vec<MapParameter<Instance>> {
+    let real = |name, meaning, unit, set| MapParameter {
+        about: Parameter::real(name, meaning).unit(unit),
+        set,
+    };
+    let suspend = "wake-up time S of every suspended machine, s";
+    let hibernate = "wake-up time S of every hibernated machine, s";
+    let off = "wake-up time S of every machine switched off, s";
+    let compute = "computing power above idle of every machine, W";
+    vec![
+        MapParameter {
+            about: Parameter::count("machines", "copies of every machine row"),
+            set: |i, v| every(i, |m| m.count = Count(v.max(0.0) as u64)),
+        },
+        real("load", "the load V, MB", "MB", |i, v| i.load = v),
+        MapParameter {
+            about: Parameter::count("chunks", "the exact search's most chunks n"),
+            set: |i, v| i.chunks = Count(v.max(0.0) as u64),
+        },
+        real(
+            "wake_time",
+            "wake-up time S of every machine, s",
+            "s",
+            |i, v| every(i, |m| m.startup = Some(v)),
+        ),
+        real("wake_time_suspend", suspend, "s", |i, v| {
+            in_mode(i, Mode::Suspend, v)
+        }),
+        real("wake_time_hibernate", hibernate, "s", |i, v| {
+            in_mode(i, Mode::Hibernate, v)
+        }),
+        real("wake_time_off", off, "s", |i, v| in_mode(i, Mode::Off, v)),
+        real(
+            "rate",
+            "communication time C of every machine, s/MB",
+            "s/MB",
+            |i, v| every(i, |m| m.rate = v),
+        ),
+        real(
+            "overhead",
+            "communication start-up O of every machine, s",
+            "s",
+            |i, v| every(i, |m| m.overhead = v),
+        ),
+        real(
+            "idle_power",
+            "idle power of every machine, W",
+            "W",
+            |i, v| every(i, |m| m.power.idle = v),
+        ),
+        real("compute_power", compute, "W", |i, v| {
+            every(i, |m| m.power.compute = v)
+        }),
+    ]
+}
+
+/// The quantities a map may measure.
+fn map_quantities() -> Vec<MapQuantity> {
+    vec![
+        MapQuantity::always(Quantity::Energy),
+        MapQuantity::always(Quantity::Makespan),
+        MapQuantity::always(Quantity::Speedup),
+        MapQuantity::always(Quantity::Efficiency),
+    ]
+}
+
+/// The request's algorithm and objective decide the schedule; the gap
+/// is the exact search's (a heuristic's value is exact for it: 0).
+fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
+    let report = request.solve(&mut Silent)?;
+    let single = request.single();
+    let m = request.machine_count() as f64;
+    let value = match quantity {
+        Quantity::Energy => report.energy,
+        Quantity::Makespan => report.makespan,
+        Quantity::Speedup => single / report.makespan,
+        Quantity::Efficiency => single / (m * report.makespan),
+    };
+    Ok(Measured {
+        value,
+        gap: report.gap.unwrap_or(0.0),
+    })
 }
 
 /// A number of one machine row (`machines[k].name`), in `unit`.

@@ -232,7 +232,7 @@ impl Instance {
             let mut report = self.report(frame, s, Some(bound));
             report.status = Status::Interrupted;
             let answer = super::view::answer(self, report);
-            Response::new(super::Heterogeneous::NAME, &answer).ok()
+            Response::new(super::Heterogeneous::ID.name, &answer).ok()
         };
         let (best, outcome) =
             self.exact(frame, goal, self.limits(), known, progress, Some(&show))?;

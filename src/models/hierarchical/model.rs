@@ -2,9 +2,9 @@
 
 use super::{Instance, Report};
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::{with_processors, Calibrated, Calibration};
+use crate::core::framework::calibration::{with_processors, Calibrate};
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::gantt::Gantt;
 use crate::core::presentation::response::Answer;
@@ -18,13 +18,14 @@ pub struct Hierarchical;
 pub type Output = Answer<Report>;
 
 impl Model for Hierarchical {
-    const NAME: &'static str = "hierarchical";
-    const TITLE: &'static str = "Memory hierarchy";
-    const NUMBER: Option<u8> = Some(3);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "m3",
-        prefix: "",
+    const ID: Identity = Identity {
+        number: Some(3),
+        former: Former {
+            tag: None,
+            tab: "m3",
+            prefix: "",
+        },
+        ..Identity::new("hierarchical", "Memory hierarchy")
     };
     type Request = Instance;
     type Output = Output;
@@ -47,19 +48,21 @@ impl Model for Hierarchical {
         })
     }
 
-    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
-        with_processors(
-            Instance::worked_example(),
-            |i| &mut i.processors,
-            calibration,
-        )
-    }
-
     fn form() -> Form {
         super::view::form()
     }
 
     fn exercises() -> Vec<Template> {
         super::exercises::templates()
+    }
+
+    fn calibration() -> Option<Calibrate<Instance>> {
+        Some(|calibration| {
+            with_processors(
+                Instance::worked_example(),
+                |i| &mut i.processors,
+                calibration,
+            )
+        })
     }
 }

@@ -2,9 +2,9 @@
 
 use super::{Instance, Report};
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::{with_processors, Calibrated, Calibration};
+use crate::core::framework::calibration::{with_processors, Calibrate};
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::gantt::Gantt;
 use crate::core::presentation::response::Answer;
@@ -19,13 +19,14 @@ pub struct Installments;
 pub type Output = Answer<Report>;
 
 impl Model for Installments {
-    const NAME: &'static str = "installments";
-    const TITLE: &'static str = "Multi-installment";
-    const NUMBER: Option<u8> = Some(4);
-    const FORMER: Former = Former {
-        tag: Some("multi-installment"),
-        tab: "m4",
-        prefix: "mi.",
+    const ID: Identity = Identity {
+        number: Some(4),
+        former: Former {
+            tag: Some("multi-installment"),
+            tab: "m4",
+            prefix: "mi.",
+        },
+        ..Identity::new("installments", "Multi-installment")
     };
     type Request = Instance;
     type Output = Output;
@@ -48,15 +49,17 @@ impl Model for Installments {
         })
     }
 
-    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
-        with_processors(Instance::figure_10(), |i| &mut i.processors, calibration)
-    }
-
     fn form() -> Form {
         super::view::form()
     }
 
     fn exercises() -> Vec<Template> {
         super::exercises::templates()
+    }
+
+    fn calibration() -> Option<Calibrate<Instance>> {
+        Some(|calibration| {
+            with_processors(Instance::figure_10(), |i| &mut i.processors, calibration)
+        })
     }
 }

@@ -7,7 +7,9 @@ use super::{Map, Request};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
+use crate::core::framework::page::Page;
+use crate::core::framework::parts::Parts;
 use crate::core::presentation::chart::LineChart;
 use crate::core::presentation::form::Form;
 use crate::core::presentation::response::Views;
@@ -53,15 +55,16 @@ impl Views for MapOutput {
 }
 
 impl Model for IsoefficiencyMap {
-    const NAME: &'static str = "isoefficiency";
-    const TITLE: &'static str = "Isoefficiency map";
-    const NUMBER: Option<u8> = Some(6);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "map",
-        prefix: "map.",
+    const ID: Identity = Identity {
+        number: Some(6),
+        former: Former {
+            tag: None,
+            tab: "map",
+            prefix: "map.",
+        },
+        command: Some("map"),
+        ..Identity::new("isoefficiency", "Isoefficiency map")
     };
-    const COMMAND: Option<&'static str> = Some("map");
     type Request = Request;
     type Output = MapOutput;
 
@@ -96,21 +99,27 @@ impl Model for IsoefficiencyMap {
         super::exercises::templates()
     }
 
-    fn split(request: &Request) -> Vec<Request> {
-        super::view::per_machine_count(request)
+    /// One machine count per piece.
+    fn parts() -> Option<Parts<Request, MapOutput>> {
+        Some(Parts {
+            split: super::view::per_machine_count,
+            join: |request, parts| {
+                let columns = parts.into_iter().flat_map(|p| p.map.columns).collect();
+                Ok(MapOutput::of(Map::new(columns, request)))
+            },
+        })
     }
 
-    fn join(request: &Request, parts: Vec<MapOutput>) -> Result<MapOutput, Error> {
-        let columns = parts.into_iter().flat_map(|p| p.map.columns).collect();
-        Ok(MapOutput::of(Map::new(columns, request)))
-    }
-
-    fn charts_with(output: &MapOutput, options: &Value) -> Vec<LineChart> {
-        let overlays = options.get("overlays").and_then(Value::as_bool) == Some(true);
-        vec![output.map.chart(overlays)]
-    }
-
-    fn point_text(output: &MapOutput, x: f64, y: f64) -> Option<String> {
-        output.map.point_text(x, y)
+    /// The map with or without the overlays the view asks for
+    /// (`{"overlays": true}`), and what lies under the pointer.
+    fn page() -> Page<MapOutput> {
+        Page {
+            charts: |output, options| {
+                let overlays = options.get("overlays").and_then(Value::as_bool) == Some(true);
+                vec![output.map.chart(overlays)]
+            },
+            point_text: |output, x, y| output.map.point_text(x, y),
+            ..Page::default()
+        }
     }
 }

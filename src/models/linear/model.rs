@@ -3,13 +3,14 @@
 use super::{Instance, Report};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::{Calibrated, Calibration};
+use crate::core::framework::calibration::Calibrate;
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::maps::Maps;
+use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::gantt::Gantt;
 use crate::core::presentation::map::{
-    Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity,
+    Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity,
 };
 use crate::core::presentation::response::Answer;
 use crate::core::solving::progress::{Progress, Silent};
@@ -23,13 +24,14 @@ pub struct Linear;
 pub type Output = Answer<Report>;
 
 impl Model for Linear {
-    const NAME: &'static str = "linear";
-    const TITLE: &'static str = "Linear DLT & energy";
-    const NUMBER: Option<u8> = Some(2);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "m2",
-        prefix: "l.",
+    const ID: Identity = Identity {
+        number: Some(2),
+        former: Former {
+            tag: None,
+            tab: "m2",
+            prefix: "l.",
+        },
+        ..Identity::new("linear", "Linear DLT & energy")
     };
     type Request = Instance;
     type Output = Output;
@@ -59,10 +61,6 @@ impl Model for Linear {
         })
     }
 
-    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
-        super::calibrate::request(calibration)
-    }
-
     fn form() -> Form {
         super::view::form()
     }
@@ -71,82 +69,92 @@ impl Model for Linear {
         super::exercises::templates()
     }
 
-    fn map_presets() -> Vec<MapPreset> {
-        super::maps::presets()
+    fn calibration() -> Option<Calibrate<Instance>> {
+        Some(super::calibrate::request)
     }
 
-    fn map_parameters() -> Vec<MapParameter<Instance>> {
-        // A machine parameter is set on every group, so that a map of a
-        // heterogeneous star scales all of it.
-        fn every(instance: &mut Instance, set: impl Fn(&mut super::Machine)) {
-            instance.machines.iter_mut().for_each(set);
-        }
-        // Validation makes sure a map varies a power only when there is one.
-        fn power(instance: &mut Instance, set: impl Fn(&mut super::Power)) {
-            instance.power.iter_mut().for_each(set);
-        }
-        vec![
-            MapParameter {
-                about: Parameter::count("machines", "copies of every machine type"),
-                set: |i, v| every(i, |g| g.count = Count(v.max(0.0) as u64)),
-            },
-            MapParameter {
-                about: Parameter::real("load", "the load V, in load units").unit("units"),
-                set: |i, v| i.load = v,
-            },
-            MapParameter {
-                about: Parameter::real("compute", "computing time per load unit A").unit("s/unit"),
-                set: |i, v| every(i, |g| g.compute = v),
-            },
-            MapParameter {
-                about: Parameter::real("rate", "communication time per load unit C").unit("s/unit"),
-                set: |i, v| every(i, |g| g.rate = v),
-            },
-            MapParameter {
-                about: Parameter::real("startup", "communication start-up time S").unit("s"),
-                set: |i, v| every(i, |g| g.startup = v),
-            },
-            MapParameter {
-                about: Parameter::real("processor_power", "processor power P_C, per time unit")
-                    .unit("W")
-                    .needing("power"),
-                set: |i, v| power(i, |p| p.processor = v),
-            },
-            MapParameter {
-                about: Parameter::real("network_power", "network power P_N, per time unit")
-                    .unit("W")
-                    .needing("power"),
-                set: |i, v| power(i, |p| p.network = v),
-            },
-            MapParameter {
-                about: Parameter::real("idle_factor", "idle power reduction k")
-                    .pure()
-                    .needing("power"),
-                set: |i, v| power(i, |p| p.idle_factor = v),
-            },
-        ]
+    fn maps() -> Option<Maps<Instance>> {
+        Some(Maps {
+            presets: super::maps::presets,
+            ..Maps::new(map_parameters, map_quantities, measure)
+        })
     }
+}
 
-    fn map_quantities() -> Vec<MapQuantity> {
-        vec![
-            MapQuantity::always(Quantity::Efficiency),
-            MapQuantity::always(Quantity::Speedup),
-            MapQuantity::always(Quantity::Makespan),
-            MapQuantity {
-                quantity: Quantity::Energy,
-                needs: Some("power"),
-            },
-        ]
+/// The numbers of a request a map may vary, in the order a map sets them.
+fn map_parameters() -> Vec<MapParameter<Instance>> {
+    // A machine parameter is set on every group, so that a map of a
+    // heterogeneous star scales all of it.
+    fn every(instance: &mut Instance, set: impl Fn(&mut super::Machine)) {
+        instance.machines.iter_mut().for_each(set);
     }
+    // Validation makes sure a map varies a power only when there is one.
+    fn power(instance: &mut Instance, set: impl Fn(&mut super::Power)) {
+        instance.power.iter_mut().for_each(set);
+    }
+    vec![
+        MapParameter {
+            about: Parameter::count("machines", "copies of every machine type"),
+            set: |i, v| every(i, |g| g.count = Count(v.max(0.0) as u64)),
+        },
+        MapParameter {
+            about: Parameter::real("load", "the load V, in load units").unit("units"),
+            set: |i, v| i.load = v,
+        },
+        MapParameter {
+            about: Parameter::real("compute", "computing time per load unit A").unit("s/unit"),
+            set: |i, v| every(i, |g| g.compute = v),
+        },
+        MapParameter {
+            about: Parameter::real("rate", "communication time per load unit C").unit("s/unit"),
+            set: |i, v| every(i, |g| g.rate = v),
+        },
+        MapParameter {
+            about: Parameter::real("startup", "communication start-up time S").unit("s"),
+            set: |i, v| every(i, |g| g.startup = v),
+        },
+        MapParameter {
+            about: Parameter::real("processor_power", "processor power P_C, per time unit")
+                .unit("W")
+                .needing("power"),
+            set: |i, v| power(i, |p| p.processor = v),
+        },
+        MapParameter {
+            about: Parameter::real("network_power", "network power P_N, per time unit")
+                .unit("W")
+                .needing("power"),
+            set: |i, v| power(i, |p| p.network = v),
+        },
+        MapParameter {
+            about: Parameter::real("idle_factor", "idle power reduction k")
+                .pure()
+                .needing("power"),
+            set: |i, v| power(i, |p| p.idle_factor = v),
+        },
+    ]
+}
 
-    fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
-        let report = request.solve(&mut Silent)?;
-        let value = match quantity {
-            Quantity::Efficiency => report.single / (report.makespan * report.machines as f64),
-            Quantity::Speedup => report.single / report.makespan,
-            Quantity::Makespan => report.makespan,
-            Quantity::Energy => report.energy.map_or(f64::NAN, |e| e.total),
-        };
-        Ok(Measured { value, gap: 0.0 })
-    }
+/// The quantities a map may measure.
+fn map_quantities() -> Vec<MapQuantity> {
+    vec![
+        MapQuantity::always(Quantity::Efficiency),
+        MapQuantity::always(Quantity::Speedup),
+        MapQuantity::always(Quantity::Makespan),
+        MapQuantity {
+            quantity: Quantity::Energy,
+            needs: Some("power"),
+        },
+    ]
+}
+
+/// A quantity at a valid request, exact (gap 0).
+fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
+    let report = request.solve(&mut Silent)?;
+    let value = match quantity {
+        Quantity::Efficiency => report.single / (report.makespan * report.machines as f64),
+        Quantity::Speedup => report.single / report.makespan,
+        Quantity::Makespan => report.makespan,
+        Quantity::Energy => report.energy.map_or(f64::NAN, |e| e.total),
+    };
+    Ok(Measured { value, gap: 0.0 })
 }

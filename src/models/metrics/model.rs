@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::{Measured, Range, Report, Request};
 use crate::core::domain::error::Error;
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::response::Answer;
@@ -107,13 +107,14 @@ impl Metrics {
 }
 
 impl Model for Metrics {
-    const NAME: &'static str = "metrics";
-    const TITLE: &'static str = "Metrics & isoefficiency";
-    const NUMBER: Option<u8> = Some(1);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "m1",
-        prefix: "m.",
+    const ID: Identity = Identity {
+        number: Some(1),
+        former: Former {
+            tag: None,
+            tab: "m1",
+            prefix: "m.",
+        },
+        ..Identity::new("metrics", "Metrics & isoefficiency")
     };
     type Request = Request;
     type Output = Output;

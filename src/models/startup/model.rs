@@ -5,13 +5,14 @@ use super::probe::Probe;
 use super::{Instance, Report};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
-use crate::core::framework::calibration::{Calibrated, Calibration};
+use crate::core::framework::calibration::Calibrate;
 use crate::core::framework::exercise::Template;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::maps::Maps;
+use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::form::Form;
 use crate::core::presentation::gantt::Gantt;
 use crate::core::presentation::map::{
-    Cache, MapParameter, MapPreset, MapQuantity, Measured, Parameter, Quantity,
+    Cache, MapParameter, MapQuantity, Measured, Parameter, Quantity,
 };
 use crate::core::presentation::response::Answer;
 use crate::core::solving::progress::Progress;
@@ -37,15 +38,16 @@ pub fn answer(instance: &Instance, report: Report) -> Output {
 }
 
 impl Model for Startup {
-    const NAME: &'static str = "startup";
-    const TITLE: &'static str = "Start-up & installments";
-    const NUMBER: Option<u8> = Some(5);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "m5",
-        prefix: "s.",
+    const ID: Identity = Identity {
+        number: Some(5),
+        former: Former {
+            tag: None,
+            tab: "m5",
+            prefix: "s.",
+        },
+        own_time_limit: true,
+        ..Identity::new("startup", "Start-up & installments")
     };
-    const OWN_TIME_LIMIT: bool = true;
     type Request = Instance;
     type Output = Output;
 
@@ -62,10 +64,6 @@ impl Model for Startup {
         Ok(answer(request, report))
     }
 
-    fn calibrated(calibration: &Calibration) -> Option<Calibrated<Instance>> {
-        super::calibrate::request(calibration)
-    }
-
     fn form() -> Form {
         super::view::form()
     }
@@ -74,99 +72,103 @@ impl Model for Startup {
         super::exercises::templates()
     }
 
+    fn calibration() -> Option<Calibrate<Instance>> {
+        Some(super::calibrate::request)
+    }
+
     /// Each cell of a map is a search of its own: about ten minutes for
     /// this many at the reference instance.
-    const MAX_MAP_CELLS: usize = 10_000;
-
-    fn map_presets() -> Vec<MapPreset> {
-        super::maps::presets()
-    }
-
-    fn map_parameters() -> Vec<MapParameter<Instance>> {
-        let real = |name, meaning, unit, set| MapParameter {
-            about: Parameter::real(name, meaning).unit(unit),
-            set,
-        };
-        vec![
-            MapParameter {
-                about: Parameter::count("machines", "machines m"),
-                set: |i, v| i.machines = Count(v.max(0.0) as u64),
-            },
-            MapParameter {
-                about: Parameter::count("chunks", "most chunks n"),
-                set: |i, v| i.chunks = Count(v.max(0.0) as u64),
-            },
-            real("load", "the load V (MB in the presets)", "MB", |i, v| {
-                i.load = v
-            }),
-            real(
-                "a1",
-                "in-core time per load unit a1 (s/MB)",
-                "s/MB",
-                |i, v| i.a1 = v,
-            ),
-            real(
-                "a2",
-                "out-of-core time per load unit a2 (s/MB)",
-                "s/MB",
-                |i, v| i.a2 = v,
-            ),
-            real("b2", "out-of-core intercept b2 (s)", "s", |i, v| i.b2 = v),
-            real(
-                "rate",
-                "communication time per load unit C (s/MB)",
-                "s/MB",
-                |i, v| i.rate = v,
-            ),
-            real(
-                "overhead",
-                "time to start one message O (s)",
-                "s",
-                |i, v| i.overhead = v,
-            ),
-            real("startup", "machine start-up time S (s)", "s", |i, v| {
-                i.startup = v
-            }),
-            // Last, so that a1 and a2 are final when ρ = b2/(a1 − a2) sets b2.
-            real(
-                "ram",
-                "usable RAM ρ = b2/(a1 − a2) (MB), through b2",
-                "MB",
-                |i, v| i.b2 = v * (i.a1 - i.a2),
-            ),
-        ]
-    }
-
-    fn map_quantities() -> Vec<MapQuantity> {
-        [Quantity::Efficiency, Quantity::Speedup, Quantity::Makespan]
-            .into_iter()
-            .map(MapQuantity::always)
-            .collect()
-    }
-
-    /// The map probe ([`Probe`]) rather than the full search: its hint
-    /// carries from cell to cell, and its gap is proven.
-    fn measure(
-        request: &Instance,
-        quantity: Quantity,
-        cache: &mut Cache,
-    ) -> Result<Measured, Error> {
-        let (probe, fresh) = cache.get_or_make(|| Probe::new(request))?;
-        if !fresh {
-            probe.retarget(request)?;
-        }
-        let point = probe.at(request.load)?;
-        let value = match quantity {
-            Quantity::Efficiency => point.efficiency,
-            Quantity::Speedup => point.efficiency * request.machines.as_f64(),
-            Quantity::Makespan => point.makespan,
-            Quantity::Energy => {
-                return Err(Error::Malformed("the start-up model has no energy".into()))
-            }
-        };
-        Ok(Measured {
-            value,
-            gap: point.gap,
+    fn maps() -> Option<Maps<Instance>> {
+        Some(Maps {
+            presets: super::maps::presets,
+            max_cells: 10_000,
+            ..Maps::new(map_parameters, map_quantities, measure)
         })
     }
+}
+
+/// The numbers of a request a map may vary, in the order a map sets them.
+fn map_parameters() -> Vec<MapParameter<Instance>> {
+    let real = |name, meaning, unit, set| MapParameter {
+        about: Parameter::real(name, meaning).unit(unit),
+        set,
+    };
+    vec![
+        MapParameter {
+            about: Parameter::count("machines", "machines m"),
+            set: |i, v| i.machines = Count(v.max(0.0) as u64),
+        },
+        MapParameter {
+            about: Parameter::count("chunks", "most chunks n"),
+            set: |i, v| i.chunks = Count(v.max(0.0) as u64),
+        },
+        real("load", "the load V (MB in the presets)", "MB", |i, v| {
+            i.load = v
+        }),
+        real(
+            "a1",
+            "in-core time per load unit a1 (s/MB)",
+            "s/MB",
+            |i, v| i.a1 = v,
+        ),
+        real(
+            "a2",
+            "out-of-core time per load unit a2 (s/MB)",
+            "s/MB",
+            |i, v| i.a2 = v,
+        ),
+        real("b2", "out-of-core intercept b2 (s)", "s", |i, v| i.b2 = v),
+        real(
+            "rate",
+            "communication time per load unit C (s/MB)",
+            "s/MB",
+            |i, v| i.rate = v,
+        ),
+        real(
+            "overhead",
+            "time to start one message O (s)",
+            "s",
+            |i, v| i.overhead = v,
+        ),
+        real("startup", "machine start-up time S (s)", "s", |i, v| {
+            i.startup = v
+        }),
+        // Last, so that a1 and a2 are final when ρ = b2/(a1 − a2) sets b2.
+        real(
+            "ram",
+            "usable RAM ρ = b2/(a1 − a2) (MB), through b2",
+            "MB",
+            |i, v| i.b2 = v * (i.a1 - i.a2),
+        ),
+    ]
+}
+
+/// The quantities a map may measure.
+fn map_quantities() -> Vec<MapQuantity> {
+    [Quantity::Efficiency, Quantity::Speedup, Quantity::Makespan]
+        .into_iter()
+        .map(MapQuantity::always)
+        .collect()
+}
+
+/// The map probe ([`Probe`]) rather than the full search: its hint
+/// carries from cell to cell, and its gap is proven.
+fn measure(request: &Instance, quantity: Quantity, cache: &mut Cache) -> Result<Measured, Error> {
+    let (probe, fresh) = cache.get_or_make(|| Probe::new(request))?;
+    if !fresh {
+        probe.retarget(request)?;
+    }
+    let point = probe.at(request.load)?;
+    let value = match quantity {
+        Quantity::Efficiency => point.efficiency,
+        Quantity::Speedup => point.efficiency * request.machines.as_f64(),
+        Quantity::Makespan => point.makespan,
+        Quantity::Energy => {
+            return Err(Error::Malformed("the start-up model has no energy".into()))
+        }
+    };
+    Ok(Measured {
+        value,
+        gap: point.gap,
+    })
 }

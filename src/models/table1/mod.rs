@@ -9,7 +9,8 @@ mod view;
 use serde::{Deserialize, Serialize};
 
 use crate::core::domain::error::Error;
-use crate::core::framework::model::{Former, Model, Preset};
+use crate::core::framework::model::{Former, Identity, Model, Preset};
+use crate::core::framework::parts::Parts;
 use crate::core::presentation::chart::LineChart;
 use crate::core::presentation::form::Form;
 use crate::core::presentation::response::Views;
@@ -58,15 +59,16 @@ impl Views for TableOutput {
 }
 
 impl Model for Table1 {
-    const NAME: &'static str = "table1";
-    const TITLE: &'static str = "Table 1";
-    const NUMBER: Option<u8> = Some(6);
-    const FORMER: Former = Former {
-        tag: None,
-        tab: "table1",
-        prefix: "t.",
+    const ID: Identity = Identity {
+        number: Some(6),
+        former: Former {
+            tag: None,
+            tab: "table1",
+            prefix: "t.",
+        },
+        command: Some("table"),
+        ..Identity::new("table1", "Table 1")
     };
-    const COMMAND: Option<&'static str> = Some("table");
     type Request = Request;
     type Output = TableOutput;
 
@@ -86,16 +88,18 @@ impl Model for Table1 {
         view::table_form()
     }
 
-    fn split(request: &Request) -> Vec<Request> {
-        per_machine_count(request)
-    }
-
-    fn join(request: &Request, parts: Vec<TableOutput>) -> Result<TableOutput, Error> {
-        let mut rows: Vec<_> = parts.into_iter().flat_map(|p| p.table.rows).collect();
-        rows.sort_by_key(|r| r.machines);
-        Ok(TableOutput::of(Table {
-            rows,
-            reference: request.is_reference(),
-        }))
+    /// One machine count per piece: its row.
+    fn parts() -> Option<Parts<Request, TableOutput>> {
+        Some(Parts {
+            split: per_machine_count,
+            join: |request, parts| {
+                let mut rows: Vec<_> = parts.into_iter().flat_map(|p| p.table.rows).collect();
+                rows.sort_by_key(|r| r.machines);
+                Ok(TableOutput::of(Table {
+                    rows,
+                    reference: request.is_reference(),
+                }))
+            },
+        })
     }
 }

@@ -6,8 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use super::table::{Place, Quantity, Table, TableError};
-use super::validity::Run;
+use super::columns::{Quantity, Table};
+use super::error::{Place, TableError};
+use crate::models::fit::validity::Run;
 
 /// The machine name of a row that gives a whole run's makespan.
 pub const WHOLE_RUN: &str = "all";

@@ -32,7 +32,7 @@ pub enum FitError {
         /// Samples of `y`.
         y: usize,
     },
-    /// More samples than a fit accepts ([`MAX_ROWS`](super::check::MAX_ROWS)).
+    /// More samples than a fit accepts (a million, `MAX_ROWS`).
     TooMany {
         /// Samples given.
         rows: usize,

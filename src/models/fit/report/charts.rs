@@ -2,11 +2,11 @@
 //! the fitted lines (the knee and its interval marked), the residuals, and
 //! the validity check's predicted against measured makespans.
 
-use super::report::Report;
-use super::request::Shape;
-use super::solve::LevelsFit;
-use super::validity::Checked;
+use super::Report;
 use crate::core::presentation::chart::{Axis, Line, LineChart, Style};
+use crate::models::fit::request::Shape;
+use crate::models::fit::solve::LevelsFit;
+use crate::models::fit::validity::Checked;
 
 /// The most samples a chart draws per machine (every `k`-th beyond).
 pub const MAX_DRAWN: usize = 2000;

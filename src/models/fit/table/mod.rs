@@ -17,8 +17,14 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use super::columns::{Cell, Column, Group, Quantity, Table, Values, MAX_ROWS, TEXT_COLUMNS};
-pub use super::table_error::{Place, TableError};
+mod columns;
+mod error;
+mod runs;
+mod text;
+
+pub use columns::{Cell, Group, Quantity, Table, Values, MAX_ROWS};
+pub use error::{Place, TableError};
+pub use runs::runs;
 
 impl Table {
     /// Reads a CSV or TSV text (the delimiter found from the header:
@@ -28,7 +34,7 @@ impl Table {
     ///
     /// The first problem, naming its column and row.
     pub fn from_text(text: &str) -> Result<Table, TableError> {
-        super::table_text::read(text)
+        text::read(text)
     }
 
     /// The columns a CSV or TSV text's header names (name without unit,
@@ -38,7 +44,7 @@ impl Table {
     ///
     /// An empty text, or a header the calculator cannot read.
     pub fn header(text: &str) -> Result<Vec<(String, Option<Quantity>)>, TableError> {
-        super::table_text::header(text)
+        text::header(text)
     }
 }
 
@@ -66,8 +72,8 @@ impl Measurements {
     pub fn table(&self) -> Result<Table, TableError> {
         match self {
             Measurements::Csv(text) => Table::from_text(text),
-            Measurements::Rows(rows) => super::table_text::from_rows(rows),
-            Measurements::Columns(columns) => super::table_text::from_columns(columns),
+            Measurements::Rows(rows) => text::from_rows(rows),
+            Measurements::Columns(columns) => text::from_columns(columns),
         }
     }
 }

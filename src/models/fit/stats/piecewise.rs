@@ -92,7 +92,7 @@ pub struct LinesFit {
     pub convex: bool,
 }
 
-/// The exact continuous fit with `k` lines (2 to [`MAX_LINES`]), each line
+/// The exact continuous fit with `k` lines (2 to 4, `MAX_LINES`), each line
 /// with its own intercept (M3's form).
 pub fn k_lines(xs: &[f64], ys: &[f64], k: usize) -> Result<LinesFit, FitError> {
     k_lines_with(xs, ys, k, Origin::Free)

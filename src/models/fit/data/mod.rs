@@ -38,7 +38,7 @@ pub const POWER_004: DataSet = DataSet {
     label: "[1] power table, measured: AMD Phenom II, FreeBSD (2012), P_C of five \
             applications at 50/200/800 MB, idle 73.0 W, hibernation 6.3 W",
     synthetic: false,
-    csv: include_str!("data/power_004.csv"),
+    csv: include_str!("power_004.csv"),
 };
 
 /// Two-level computing times of `[3]`'s reference machine.
@@ -47,7 +47,7 @@ pub const TWO_LEVEL_000: DataSet = DataSet {
     label: "synthetic: [3]'s reference machine, max(0.109 α, 4.132 α − 27109) s \
             (RAM ≈ 6739 MB), 40 loads of 500–20000 MB, 3 % noise",
     synthetic: true,
-    csv: include_str!("data/two_level_000.csv"),
+    csv: include_str!("two_level_000.csv"),
 };
 
 /// Transfer times of a link with `[3]`'s rate and per-message cost.
@@ -56,7 +56,7 @@ pub const NETWORK_000: DataSet = DataSet {
     label: "synthetic: a link with [3]'s C = 0.005 s/MB and O = 0.075 s, messages of \
             1–1000 MB three times each, 3 % noise",
     synthetic: true,
-    csv: include_str!("data/network_000.csv"),
+    csv: include_str!("network_000.csv"),
 };
 
 /// Two-level computing times of three different machines.
@@ -65,7 +65,7 @@ pub const CLUSTER: DataSet = DataSet {
     label: "synthetic: the heterogeneous tab's three machine kinds (RAM 6739, 4000 and \
             8000 MB), 25 loads of 800–20000 MB each, 3 % noise",
     synthetic: true,
-    csv: include_str!("data/cluster.csv"),
+    csv: include_str!("cluster.csv"),
 };
 
 /// Every built-in table.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::table_error::{Place, TableError};
+use super::error::{Place, TableError};
 
 /// The most measurements (rows) a table may have.
 pub const MAX_ROWS: usize = 1_000_000;

@@ -3,11 +3,11 @@
 //! for a spreadsheet or a script; measured runs add their measured and
 //! predicted makespans and the relative error (a fraction).
 
-use super::estimate::Estimate;
-use super::power::{Factor, Mean};
-use super::report::Report;
-use super::request::Shape;
-use super::solve::LevelsFit;
+use super::Report;
+use crate::models::fit::request::Shape;
+use crate::models::fit::solve::LevelsFit;
+use crate::models::fit::stats::Estimate;
+use crate::models::fit::stats::{Factor, Mean};
 
 /// The CSV's header.
 pub const HEADER: [&str; 7] = [

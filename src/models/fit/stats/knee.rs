@@ -22,8 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::error::FitError;
 use super::estimate::{Estimate, Goodness};
 use super::line::{line, LineFit};
-use super::piecewise::k_lines_with;
-pub use super::piecewise::Origin;
+use super::piecewise::{k_lines_with, Origin};
 
 /// Which fit the data support.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

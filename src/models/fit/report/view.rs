@@ -2,13 +2,13 @@
 //! every parameter with its unit and 95 % interval, the requests it fills,
 //! and the validity check.
 
-use super::estimate::{Estimate, Goodness};
-use super::report::Report;
-use super::request::Shape;
-use super::solve::{LevelsFit, PowersFit, TransferFit};
-use super::validity::Checked;
+use super::Report;
 use crate::core::presentation::response::Describe;
 use crate::core::presentation::view::{cut, number, Block};
+use crate::models::fit::request::Shape;
+use crate::models::fit::solve::{LevelsFit, PowersFit, TransferFit};
+use crate::models::fit::stats::{Estimate, Goodness};
+use crate::models::fit::validity::Checked;
 
 /// `value unit [low–high]`.
 fn estimate(e: &Estimate, unit: &str) -> String {
@@ -92,7 +92,7 @@ fn levels_cells(f: &LevelsFit, unit: &str) -> Vec<String> {
 }
 
 fn power_row(p: &PowersFit) -> Vec<String> {
-    let mean = |m: &super::power::Mean| match &m.estimate {
+    let mean = |m: &crate::models::fit::stats::Mean| match &m.estimate {
         Some(e) => estimate(e, "W"),
         None => format!("{} W (one reading)", number(m.value)),
     };

@@ -6,14 +6,19 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::request::{Request, Shape};
-use super::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
-use super::table::{Quantity, Table};
-use super::validity::{check, Checked, Directory};
 use crate::core::domain::error::Error;
 use crate::core::domain::processing::{Level, ProcessingTime};
-use crate::core::framework::calibration::{Calibration, Fitted, Powers, Targets};
+use crate::core::framework::calibration::{Calibration, Fitted, Offer, Powers};
+use crate::core::framework::registry::Registry;
 use crate::core::solving::progress::Progress;
+use crate::models::fit::request::{Request, Shape};
+use crate::models::fit::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
+use crate::models::fit::table::{Quantity, Table};
+use crate::models::fit::validity::{check, Checked};
+
+mod charts;
+mod export;
+mod view;
 
 /// Every fit of a request, and where its numbers go.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,17 +53,19 @@ pub struct Report {
     pub validity: Option<Checked>,
 }
 
-/// Fits every table of `request` and checks its runs.
-///
-/// # Errors
-///
-/// A table or a fit the data do not allow, at the table's field; the
-/// validity check's errors under `validity`.
-pub fn fit<C: Targets + Directory>(
-    request: &Request<C>,
-    progress: &mut dyn Progress,
-) -> Result<Report, Error> {
-    fit_tables(request, &tables(request)?, progress)
+/// The requests the registry's models fill from `calibration`, in course
+/// order: each model knows which of its fields a measurement fills.
+pub fn offers<C: Registry>(calibration: &Calibration) -> Vec<Offer> {
+    let entries = C::entries().into_iter();
+    entries.filter_map(|m| m.calibrated(calibration)).collect()
+}
+
+/// The models that read measured parameters at all.
+pub fn targets<C: Registry>() -> Vec<&'static str> {
+    let everything = Calibration::everything();
+    let entries = C::entries().into_iter();
+    let reading = entries.filter(|m| m.calibrated(&everything).is_some());
+    reading.map(|m| m.id().name).collect()
 }
 
 /// The request's tables, each read once, by field.
@@ -68,7 +75,7 @@ pub fn fit<C: Targets + Directory>(
 /// A table's first problem, at its field.
 pub fn tables<C>(request: &Request<C>) -> Result<BTreeMap<&'static str, Table>, Error> {
     let mut tables = BTreeMap::new();
-    for (name, _, _) in super::request::TABLES {
+    for (name, _, _) in crate::models::fit::request::TABLES {
         if let Some(table) = request.table(name)? {
             tables.insert(name, table);
         }
@@ -76,13 +83,15 @@ pub fn tables<C>(request: &Request<C>) -> Result<BTreeMap<&'static str, Table>, 
     Ok(tables)
 }
 
-/// [`fit`] with the tables already read ([`tables`]), so that the charts
-/// can use them too without reading a million rows again.
+/// Fits every table of `request` (read once by [`tables`], so that the
+/// charts can use them too without reading a million rows again) and
+/// checks its runs.
 ///
 /// # Errors
 ///
-/// As [`fit`].
-pub fn fit_tables<C: Targets + Directory>(
+/// A table or a fit the data do not allow, at the table's field; the
+/// validity check's errors under `validity`.
+pub fn fit_tables<C: Registry>(
     request: &Request<C>,
     tables: &BTreeMap<&'static str, Table>,
     progress: &mut dyn Progress,
@@ -111,7 +120,7 @@ pub fn fit_tables<C: Targets + Directory>(
         report.power = powers(table)?;
     }
     report.calibration = calibration(&report, request);
-    for offer in C::offers(&report.calibration) {
+    for offer in offers::<C>(&report.calibration) {
         report.titles.insert(offer.model.clone(), offer.title);
         report.filled.insert(offer.model.clone(), offer.filled);
         report.requests.insert(offer.model, offer.request);
@@ -125,7 +134,7 @@ pub fn fit_tables<C: Targets + Directory>(
 
 /// The validity check's errors, under the request's `validity`.
 fn under_validity(e: Error) -> Error {
-    super::request::under("validity", e)
+    crate::models::fit::request::under("validity", e)
 }
 
 /// Every table's machine names, in the report's order of tables.

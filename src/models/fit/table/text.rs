@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::columns::{Cell, Column, Quantity, Table, Values, MAX_ROWS, TEXT_COLUMNS};
-use super::table_error::{Place, TableError, RANGE};
+use super::error::{Place, TableError, RANGE};
 
 /// What a header says a column holds.
 #[derive(Debug, Clone, PartialEq)]

@@ -88,8 +88,8 @@ pub enum TableError {
         /// The cell as written.
         text: String,
     },
-    /// A magnitude outside [`RANGE`], where sums of squares over a million
-    /// rows would overflow or vanish.
+    /// A magnitude outside `RANGE` (10⁻³⁰ to 10³⁰), where sums of squares
+    /// over a million rows would overflow or vanish.
     OutOfRange {
         /// The column's header.
         column: String,
