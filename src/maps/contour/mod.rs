@@ -429,7 +429,7 @@ impl Contour {
     }
 
     /// Per level, the pieces a chart draws: the traced ones without their
-    /// segments along the grid's edges (see [`border`]).
+    /// segments along the grid's edges (see the `border` module).
     pub fn drawn(&self) -> Vec<(f64, Vec<Vec<[f64; 2]>>)> {
         self.lines
             .iter()
