@@ -1479,8 +1479,10 @@ test('the answer key prints alone when asked for: the answers and worked solutio
     // The browser's print dialog is the test's counter.
     await page.evaluate(() => { window.print = () => { window.printed = (window.printed ?? 0) + 1; }; });
     await page.click('#exercises-settings summary');
+    await page.click('#exercises-print');
+    assert.equal(await page.evaluate(() => [window.printed, document.documentElement.classList.contains('print-key')].join()), '1,false');
     await page.click('#exercises-print-key');
-    assert.equal(await page.evaluate(() => window.printed), 1);
+    assert.equal(await page.evaluate(() => window.printed), 2);
     assert.ok(!(await shown(page, '#exercises-answer-key')), 'the key is shown on screen');
     await page.emulateMedia({ media: 'print' });
     assert.ok(await shown(page, '#exercises-answer-key'));
@@ -1530,6 +1532,14 @@ test('a printed result keeps its column heads with their units and its charts, d
     await page.emulateMedia({ media: null });
     await printed(page, 'print-result');
     assert.deepEqual(await charts(), screen);
+    // A result that is not for the inputs printed says so.
+    await page.fill('#linear-V', '');
+    await page.waitForSelector('#linear-stale:not([hidden])');
+    await page.emulateMedia({ media: 'print' });
+    assert.ok(await shown(page, '#linear-stale'), 'a stale result is printed without its note');
+    await page.emulateMedia({ media: null });
+    await page.fill('#linear-V', '1000');
+    await page.waitForFunction(() => !document.querySelector('#linear-result').classList.contains('stale'), null, { timeout: 20000 });
   } finally {
     await page.emulateMedia({ media: null });
   }
