@@ -960,6 +960,37 @@ def cmd_loop(args):
 
 def loop_body(star, source, dlt, s, out, machines, rate, command, say):
     """Calibrate, fit, solve, run, check; returns what the table needs."""
+    fit = calibrate(star, source, dlt, s, out, rate, command, say)
+    knee = fitted_knee(fit)
+    m3, m2 = loop_requests(fit, machines)
+    loads = loop_loads(knee, s["compute"], machines, LOOP["factors"])
+    say(f"fitted knee: {'%.1f MB' % knee if knee else 'none (one line)'}; "
+        f"loads {', '.join('%g' % v for v in loads)} MB on {machines} workers")
+    runs = []
+    for i, load in enumerate(loads):
+        plans = {}
+        for name, base in (("hierarchical", m3), ("linear", m2)):
+            request = with_load(base, load)
+            write_json(os.path.join(out, "requests", f"{name}-V{load:g}.json"), request)
+            chunks, _, predicted = split_of(dlt_json(dlt, "solve", request=request))
+            plans[name] = (chunks, predicted)
+        plans["equal"] = (equal_split(load, machines), None)
+        for rep in range(s["run_repeat"]):
+            # The splits' order rotates, so that none always runs first.
+            names = ["hierarchical", "linear", "equal"]
+            shift = (i + rep) % 3
+            for split in names[shift:] + names[:shift]:
+                run = run_split(star, source, rate, machines, split, load, rep + 1, plans[split])
+                if run:
+                    runs.append(run)
+                    say(f"  {split:>12} V={load:g} MB rep {rep + 1}: {run['makespan']:.3f} s"
+                        + (f" (predicted {run['predicted']:.3f} s)" if run["predicted"] else ""))
+    checks = check_runs(dlt, out, runs, loads, rate)
+    return dict(runs=runs, checks=checks, knee=knee, loads=loads, fit=fit)
+
+
+def calibrate(star, source, dlt, s, out, rate, command, say):
+    """The link and computing tables, measured apart from any run, and their fit."""
     say(f"measuring the link ({len(s['link'])} sizes x {s['repeat']})")
     link = measure_link(star, source, s["link"], s["repeat"], rate, 1)
     say(f"measuring the computation ({len(s['compute'])} sizes x {s['repeat']}, one worker alone)")
@@ -967,7 +998,8 @@ def loop_body(star, source, dlt, s, out, machines, rate, command, say):
     if len(link) < 3 or len(comp) < 3:
         raise StarError("too few measurements survived to fit (see timings.csv)")
     link_csv = write_table(os.path.join(out, "link.csv"), ["size_MB", "time_s"], link,
-                           [link_comment(rate), "time: from the send's start to the arrival of the receiver's ack"])
+                           [link_comment(rate),
+                            "time: from the send's start to the arrival of the receiver's ack"])
     comp_csv = write_table(os.path.join(out, "compute.csv"), ["size_MB", "time_s"], comp,
                            [f"command: {' '.join(command)}",
                             "time: the command's run on the worker alone, input piped from memory",
@@ -984,37 +1016,20 @@ def loop_body(star, source, dlt, s, out, machines, rate, command, say):
         fit = dlt_json(dlt, "solve", request=fit_request)
     write_json(os.path.join(out, "fit-request.json"), fit_request)
     write_json(os.path.join(out, "fit.json"), fit)
-    knee = fitted_knee(fit)
-    m3, m2 = loop_requests(fit, machines)
-    loads = loop_loads(knee, s["compute"], machines, LOOP["factors"])
-    say(f"fitted knee: {'%.1f MB' % knee if knee else 'none (one line)'}; "
-        f"loads {', '.join('%g' % v for v in loads)} MB on {machines} workers")
-    runs = []
-    for i, load in enumerate(loads):
-        plans = {}
-        for name, base in (("hierarchical", m3), ("linear", m2)):
-            request = with_load(base, load)
-            write_json(os.path.join(out, "requests", f"{name}-V{load:g}.json"), request)
-            chunks, _, predicted = split_of(dlt_json(dlt, "solve", request=request))
-            plans[name] = (chunks, predicted)
-        plans["equal"] = (equal_split(load, machines), None)
-        for rep in range(s["run_repeat"]):
-            names = ["hierarchical", "linear", "equal"]
-            shift = (i + rep) % 3
-            for split in names[shift:] + names[:shift]:
-                chunks, predicted = plans[split]
-                name = f"V{load:g}-{rep + 1}"
-                records = star.run(f"{split}-{name}", split, load, chunks, source, rate)
-                if records:
-                    finishes, makespan = finish_times(records, machines)
-                    runs.append(dict(name=name, load=load, split=split, rep=rep + 1,
-                                     makespan=makespan, finishes=finishes,
-                                     chunks=[c for _, c in chunks], predicted=predicted,
-                                     records=records))
-                    say(f"  {split:>12} V={load:g} MB rep {rep + 1}: {makespan:.3f} s"
-                        + (f" (predicted {predicted:.3f} s)" if predicted else ""))
-    checks = check_runs(dlt, out, runs, loads, rate)
-    return dict(runs=runs, checks=checks, knee=knee, loads=loads, fit=fit)
+    return fit
+
+
+def run_split(star, source, rate, machines, split, load, rep, plan):
+    """One run of a split; None when it failed (the star keeps the message)."""
+    chunks, predicted = plan
+    name = f"V{load:g}-{rep}"
+    records = star.run(f"{split}-{name}", split, load, chunks, source, rate)
+    if not records:
+        return None
+    finishes, makespan = finish_times(records, machines)
+    return dict(name=name, load=load, split=split, rep=rep, makespan=makespan,
+                finishes=finishes, chunks=[c for _, c in chunks], predicted=predicted,
+                records=records)
 
 
 def check_runs(dlt, out, runs, loads, rate):
