@@ -27,7 +27,8 @@ Usage:
 ";
 
 const HELP_TAIL: &str = "  dlt VERB TABLE.csv [--as KIND] [--shape SHAPE] [--lines K]
-           [--latency-as overhead|startup] [--request FILE.json] [--csv]
+           [--noise absolute|relative|auto] [--latency-as overhead|startup]
+           [--request FILE.json] [--csv]
       For a model that reads tables of measurements: a CSV or TSV table
       (any FILE, or -, that does not start with '{') instead of a request.
       Which table it is comes from --as (computation, transfers, energy,
@@ -35,8 +36,10 @@ const HELP_TAIL: &str = "  dlt VERB TABLE.csv [--as KIND] [--shape SHAPE] [--lin
       readings, energy_J energies per chunk, size_MB and time_s computing
       times (transfers with --as transfers), run measured runs, which need
       --request FILE.json, the request they were run with. --shape auto,
-      line, line-intercept, two-level or lines (--lines K: 2 to 4); --csv
-      prints the fitted parameters, one row per machine and parameter.
+      line, line-intercept, two-level or lines (--lines K: 2 to 4); --noise
+      relative weighs times whose noise is a fraction of the time (auto:
+      the one with the lower BIC); --csv prints the fitted parameters, one
+      row per machine and parameter.
   dlt split [FILE] [--parts N]
       Print the independent parts of the request, one compact request a
       line, each for dlt solve on any machine (a request that does not
@@ -152,7 +155,7 @@ struct Args {
 
 /// The options of a verb's table of measurements; `--request` names a
 /// file, passed on as its text.
-const TABLE_OPTIONS: [&str; 5] = ["as", "shape", "lines", "latency-as", "request"];
+const TABLE_OPTIONS: [&str; 6] = ["as", "shape", "lines", "noise", "latency-as", "request"];
 
 fn parse_args() -> Result<Option<Args>, Failure> {
     use lexopt::prelude::*;
@@ -297,7 +300,7 @@ fn run() -> Result<(), Failure> {
 fn solve(args: &Args, wanted: Option<(&str, &str)>) -> Result<(), Failure> {
     if !args.table.is_empty() && wanted.is_none() {
         return Err(usage(
-            "--as, --shape, --lines, --latency-as and --request are options \
+            "--as, --shape, --lines, --noise, --latency-as and --request are options \
              of a model's verb reading a table (dlt fit FILE.csv)",
         ));
     }
@@ -333,7 +336,7 @@ fn verb_request(args: &Args, model: &str, file: Option<&str>) -> Result<Request,
     if text.trim_start().starts_with('{') {
         if !args.table.is_empty() {
             return Err(usage(
-                "--as, --shape, --lines, --latency-as and --request apply to a table \
+                "--as, --shape, --lines, --noise, --latency-as and --request apply to a table \
                  (CSV or TSV), not to a JSON request",
             ));
         }

@@ -18,7 +18,7 @@ use crate::core::presentation::map::Tagged;
 pub const KINDS: [&str; 5] = ["computation", "transfers", "energy", "power", "runs"];
 
 /// The options a table takes.
-const OPTIONS: [&str; 5] = ["as", "shape", "lines", "latency-as", "request"];
+const OPTIONS: [&str; 6] = ["as", "shape", "lines", "noise", "latency-as", "request"];
 
 /// A refused option, at its name.
 fn option(name: &str, why: String) -> Error {
@@ -83,6 +83,7 @@ pub fn request<C>(text: &str, options: &BTreeMap<String, String>) -> Result<Requ
         computation: None,
         shape: parsed(options, "shape")?.unwrap_or_default(),
         lines: parsed::<Count>(options, "lines")?,
+        noise: parsed(options, "noise")?.unwrap_or_default(),
         energy: None,
         power: None,
         latency_as: parsed::<Latency>(options, "latency-as")?.unwrap_or_default(),
