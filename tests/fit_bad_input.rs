@@ -204,7 +204,7 @@ fn runs_without_their_request() {
 #[test]
 fn table_options_are_checked() {
     let csv = "size_MB,time_s\n1,2\n2,3\n3,5\n";
-    let cases: [(&[&str], i32, &str); 5] = [
+    let cases: [(&[&str], i32, &str); 6] = [
         (
             &["--as", "speed"],
             1,
@@ -212,6 +212,7 @@ fn table_options_are_checked() {
         ),
         (&["--shape", "knee"], 1, "shape: `knee`: unknown variant"),
         (&["--lines", "9"], 1, "lines: must be between 2 and 4"),
+        (&["--noise", "loud"], 1, "noise: `loud`: unknown variant"),
         (&["--latency-as", "both"], 1, "latency-as: `both`"),
         (&["--as", "runs"], 1, "--request FILE.json"),
     ];

@@ -16,6 +16,10 @@ const ABOUT: &[Formula] = &[
          <i>r</i> = <i>b</i><sub>2</sub>/(<i>a</i><sub>1</sub> − <i>a</i><sub>2</sub>)",
     ),
     Formula::new(
+        "relative noise (weighted)",
+        "minimise Σ ((<i>t</i> − <i>t̂</i>)/<i>t̂</i>)², <i>t̂</i> the fitted time",
+    ),
+    Formula::new(
         "idle factor",
         "<i>k</i> = <i>P<sub>C</sub></i>/<i>P</i><sub>idle</sub>",
     ),
@@ -123,6 +127,10 @@ fn fit_group() -> Group {
                 .placeholder("3")
                 .range("2 to 4")
                 .help("for the lines shape: M3's form with this many lines"),
+            Field::choice("noise", "noise", "noise", &["absolute", "relative", "auto"]).help(
+                "absolute: of one size; relative: a fraction of each time (weighted fit); \
+                 auto: the one with the lower BIC",
+            ),
             Field::choice(
                 "lat",
                 "latency_as",

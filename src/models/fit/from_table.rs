@@ -20,11 +20,12 @@ use crate::core::presentation::map::Tagged;
 pub const KINDS: [&str; 5] = ["computation", "transfers", "energy", "power", "runs"];
 
 /// The options a table takes.
-const OPTIONS: [&str; 5] = ["as", "shape", "lines", "latency-as", "request"];
+const OPTIONS: [&str; 6] = ["as", "shape", "lines", "noise", "latency-as", "request"];
 
 /// The command line's help for a table, from its options on.
 const HELP: &str = "[--as KIND] [--shape SHAPE] [--lines K]
-           [--latency-as overhead|startup] [--request FILE.json] [--csv]
+           [--noise absolute|relative|auto] [--latency-as overhead|startup]
+           [--request FILE.json] [--csv]
       For a model that reads tables of measurements: a CSV or TSV table
       (any FILE, or -, that does not start with '{') instead of a request.
       Which table it is comes from --as (computation, transfers, energy,
@@ -32,8 +33,10 @@ const HELP: &str = "[--as KIND] [--shape SHAPE] [--lines K]
       readings, energy_J energies per chunk, size_MB and time_s computing
       times (transfers with --as transfers), run measured runs, which need
       --request FILE.json, the request they were run with. --shape auto,
-      line, line-intercept, two-level or lines (--lines K: 2 to 4); --csv
-      prints the fitted parameters, one row per machine and parameter.
+      line, line-intercept, two-level or lines (--lines K: 2 to 4); --noise
+      relative weighs times whose noise is a fraction of the time (auto:
+      the one with the lower BIC); --csv prints the fitted parameters, one
+      row per machine and parameter.
 ";
 
 /// A refused option, at its name.
@@ -130,6 +133,7 @@ pub fn request<C>(text: &str, options: &BTreeMap<String, String>) -> Result<Requ
         computation: None,
         shape: parsed(options, "shape")?.unwrap_or_default(),
         lines: parsed::<Count>(options, "lines")?,
+        noise: parsed(options, "noise")?.unwrap_or_default(),
         energy: None,
         power: None,
         latency_as: parsed::<Latency>(options, "latency-as")?.unwrap_or_default(),

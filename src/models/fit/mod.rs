@@ -7,8 +7,9 @@
 //!   typed fits, each parameter with a standard error and a 95 % interval:
 //!   [`line()`], [`two_level`] (`[3]`'s `max(a1 α, a2 α + b2)` with an
 //!   unknown knee, the RAM size), [`k_lines`] (M3's form), all exact
-//!   (Hudson 1966), and [`states`] (power readings per state). Every
-//!   refusal is a [`FitError`] naming the sample's 0-based index.
+//!   (Hudson 1966) and weighted as well ([`Weights`]: noise relative to
+//!   the time), and [`states`] (power readings per state). Every refusal
+//!   is a [`FitError`] naming the sample's 0-based index.
 //! - `table/`, the measurements as people have them: CSV or TSV with
 //!   units in the headers, or JSON rows ([`Table`], [`Measurements`]), and
 //!   measured runs ([`runs`]); [`data`] holds the data sets from the seeds.
@@ -34,8 +35,9 @@ mod validity;
 pub use model::{Fit, Output};
 pub use report::{offers, Report};
 pub use stats::{
-    k_lines, k_lines_with, line, states, t_975, two_level, two_level_with, Axis, Estimate,
-    FitError, Goodness, KneeFit, LineFit, LinesFit, Origin, PowerFit, Preferred, State,
+    k_lines, k_lines_weighted, k_lines_with, line, line_weighted, states, t_975, two_level,
+    two_level_weighted, two_level_with, Axis, Estimate, FitError, Goodness, KneeFit, LineFit,
+    LinesFit, Origin, PowerFit, Preferred, State, Weights,
 };
 pub use table::{runs, Measurements, Place, Quantity, Table, TableError, Values, MAX_ROWS};
 pub use validity::{check, Checked, Run, Validity, ValidityProblem};

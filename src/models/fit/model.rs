@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::data::{DataSet, CLUSTER, NETWORK_000, POWER_004, TWO_LEVEL_000};
 use super::from_table::Tables;
 use super::report::{fit_tables, tables, targets, Report};
-use super::request::{Check, Request, Shape};
+use super::request::{Check, Noise, Request, Shape};
 use super::table::{Measurements, Quantity, Table};
 use crate::core::domain::error::Error;
 use crate::core::framework::calibration::Latency;
@@ -38,6 +38,7 @@ fn request<C>(tables: &[(&str, &DataSet)]) -> Request<C> {
         computation: None,
         shape: Shape::Auto,
         lines: None,
+        noise: Noise::Absolute,
         energy: None,
         power: None,
         latency_as: Latency::Overhead,

@@ -32,6 +32,29 @@ pub enum Shape {
     Lines,
 }
 
+/// The noise the fits of times and energies assume, which sets how they
+/// weigh their samples (`stats/weights.rs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Noise {
+    /// Noise of one size over the whole range: ordinary least squares.
+    #[default]
+    Absolute,
+    /// Noise a fixed fraction of the value (a few per cent of each time):
+    /// least squares weighted by `1/ŷ²`, `ŷ` the fitted value.
+    Relative,
+    /// For each machine, the one whose fit has the lower BIC (the Gaussian
+    /// likelihoods of the two, the same number of parameters).
+    Auto,
+}
+
+impl Noise {
+    /// Whether this is the default, left out of the JSON.
+    pub fn is_absolute(&self) -> bool {
+        *self == Noise::Absolute
+    }
+}
+
 /// A model's request and the runs measured with its split.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -63,6 +86,11 @@ pub struct Request<C> {
     /// The lines of the `lines` shape, 2 to 4 (default 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<Count>,
+    /// The noise the computing, energy and transfer fits assume:
+    /// `absolute` (of one size, default), `relative` (a fraction of the
+    /// value) or `auto` (per machine, the one with the lower BIC).
+    #[serde(default, skip_serializing_if = "Noise::is_absolute")]
+    pub noise: Noise,
     /// Energy per chunk: `size_MB,energy_J` (and `machine`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub energy: Option<Measurements>,

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::request::{Request, Shape};
+use super::request::{Noise, Request, Shape};
 use super::stats::{
-    k_lines, line, spread, states, two_level, FitError, KneeFit, LineFit, LinesFit, PowerFit,
-    Preferred, State,
+    k_lines_weighted, line_weighted, spread, states, two_level_weighted, FitError, Goodness,
+    KneeFit, LineFit, LinesFit, Origin, PowerFit, Preferred, State, Weights,
 };
 use super::table::{Group, Quantity, Table};
 use crate::core::domain::error::{Error, Invalid};
@@ -18,7 +18,11 @@ pub struct TransferFit {
     pub machine: String,
     /// The line; its intercept is the latency (absent when held at zero).
     pub fit: LineFit,
-    /// Why the intercept is held at zero, if it is.
+    /// The noise the fit assumed (absent: absolute).
+    #[serde(default, skip_serializing_if = "Noise::is_absolute")]
+    pub noise: Noise,
+    /// Why the intercept is held at zero, if it is, and why the noise
+    /// model when it was chosen.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
 }
@@ -39,8 +43,22 @@ pub struct LevelsFit {
     /// The `k`-line fit, for the `lines` shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<LinesFit>,
+    /// The noise the fits assumed (absent: absolute).
+    #[serde(default, skip_serializing_if = "Noise::is_absolute")]
+    pub noise: Noise,
     /// What the data support, in words.
     pub note: String,
+}
+
+impl LevelsFit {
+    /// How well the form used fits.
+    pub fn goodness(&self) -> &Goodness {
+        match (self.shape, &self.knee, &self.lines) {
+            (Shape::TwoLevel, Some(k), _) => &k.fit,
+            (Shape::Lines, _, Some(l)) => &l.fit,
+            _ => &self.line.fit,
+        }
+    }
 }
 
 /// The power fit of one machine.
@@ -79,33 +97,99 @@ fn samples(table: &Table, group: &Group, y: Quantity) -> (Vec<f64>, Vec<f64>) {
     (pick(Quantity::Size), pick(y))
 }
 
-/// The transfer fits, one per machine. A negative intercept (a link
-/// measured with too few small messages) is held at zero: a latency is
-/// never negative.
+/// The transfer fits, one per machine, with the request's noise. A
+/// negative intercept (a link measured with too few small messages) is
+/// held at zero: a latency is never negative.
 ///
 /// # Errors
 ///
 /// A fit the samples do not allow, naming the machine.
-pub fn transfers(table: &Table) -> Result<Vec<TransferFit>, Error> {
+pub fn transfers(table: &Table, noise: Noise) -> Result<Vec<TransferFit>, Error> {
     let mut fits = Vec::new();
     for group in table.groups() {
         let (x, t) = samples(table, &group, Quantity::Time);
         let fail = |e| refused("transfers", table, Quantity::Time, &group.machine, e);
-        let mut fit = line(&x, &t, true).map_err(fail)?;
-        let mut note = String::new();
-        if fit.intercept.is_some_and(|b| b.value < 0.0) {
-            fit = line(&x, &t, false).map_err(fail)?;
-            note = "the intercept came out negative, so it is held at zero (measure \
-                    smaller messages to see the latency)"
-                .into();
-        }
-        fits.push(TransferFit {
-            machine: group.machine,
-            fit,
-            note,
-        });
+        let fit = |noise| transfer(&x, &t, group.machine.clone(), noise);
+        let fit = match noise {
+            Noise::Auto => choose(fit(Noise::Absolute), fit(Noise::Relative), |f| &f.fit.fit),
+            noise => fit(noise),
+        };
+        fits.push(fit.map_err(fail)?);
     }
     Ok(fits)
+}
+
+/// One link's line under one noise model.
+fn transfer(x: &[f64], t: &[f64], machine: String, noise: Noise) -> Result<TransferFit, FitError> {
+    let weights = weights(noise);
+    let mut fit = line_weighted(x, t, true, weights)?;
+    let mut note = String::new();
+    if fit.intercept.is_some_and(|b| b.value < 0.0) {
+        fit = line_weighted(x, t, false, weights)?;
+        note = "the intercept came out negative, so it is held at zero (measure \
+                smaller messages to see the latency)"
+            .into();
+    }
+    Ok(TransferFit {
+        machine,
+        fit,
+        noise,
+        note,
+    })
+}
+
+/// The weights of a noise model (`auto` is decided before).
+fn weights(noise: Noise) -> Weights<'static> {
+    match noise {
+        Noise::Relative => Weights::Relative,
+        Noise::Absolute | Noise::Auto => Weights::Unit,
+    }
+}
+
+/// A fit under either noise model, whichever has the lower BIC (the
+/// absolute one on a tie), the choice and both figures added to its note.
+fn choose<F: Noted>(
+    absolute: Result<F, FitError>,
+    relative: Result<F, FitError>,
+    goodness: impl Fn(&F) -> &Goodness,
+) -> Result<F, FitError> {
+    let (absolute, relative) = match (absolute, relative) {
+        (Ok(a), Ok(r)) => (a, r),
+        (Ok(one), Err(_)) | (Err(_), Ok(one)) => return Ok(one),
+        (Err(e), Err(_)) => return Err(e),
+    };
+    let (a, r) = (goodness(&absolute).bic, goodness(&relative).bic);
+    let (mut chosen, words) = if r < a {
+        let words = format!("relative noise: BIC {r:.1} against {a:.1} for noise of one size");
+        (relative, words)
+    } else {
+        let words = format!("noise of one size: BIC {a:.1} against {r:.1} for relative noise");
+        (absolute, words)
+    };
+    let note = chosen.note();
+    if note.is_empty() {
+        *note = words;
+    } else {
+        *note = format!("{note}; {words}");
+    }
+    Ok(chosen)
+}
+
+/// A fit with a note in words.
+trait Noted {
+    fn note(&mut self) -> &mut String;
+}
+
+impl Noted for TransferFit {
+    fn note(&mut self) -> &mut String {
+        &mut self.note
+    }
+}
+
+impl Noted for LevelsFit {
+    fn note(&mut self) -> &mut String {
+        &mut self.note
+    }
 }
 
 /// The computing or energy fits (`field` names the table, `y` the
@@ -130,48 +214,56 @@ pub fn levels<C>(
         if x.len() > 1 {
             spread(&x).map_err(fail)?;
         }
-        let fit = one_machine(request, &x, &t, group.machine.clone()).map_err(fail)?;
-        fits.push(fit);
+        let fit = |noise| one_machine(request, &x, &t, group.machine.clone(), noise);
+        let fit = match request.noise {
+            Noise::Auto => choose(fit(Noise::Absolute), fit(Noise::Relative), |f| f.goodness()),
+            noise => fit(noise),
+        };
+        fits.push(fit.map_err(fail)?);
     }
     Ok(fits)
 }
 
-/// One machine's fit in the request's shape.
+/// One machine's fit in the request's shape, under one noise model.
 fn one_machine<C>(
     request: &Request<C>,
     x: &[f64],
     t: &[f64],
     machine: String,
+    noise: Noise,
 ) -> Result<LevelsFit, FitError> {
     let shape = request.shape;
-    let line = line(x, t, shape == Shape::LineIntercept)?;
+    let weights = weights(noise);
+    let line = line_weighted(x, t, shape == Shape::LineIntercept, weights)?;
     let mut fit = LevelsFit {
         machine,
         shape,
         line,
         knee: None,
         lines: None,
+        noise,
         note: String::new(),
     };
     match shape {
         Shape::Line | Shape::LineIntercept => fit.note = "one line, as asked".into(),
         Shape::Lines => {
-            fit.lines = Some(k_lines(x, t, request.line_count())?);
-            fit.note = format!("{} lines, as asked", request.line_count());
+            let k = request.line_count();
+            fit.lines = Some(k_lines_weighted(x, t, k, Origin::Free, weights)?);
+            fit.note = format!("{k} lines, as asked");
         }
         Shape::TwoLevel => {
-            let knee = two_level(x, t)?;
+            let knee = two_level_weighted(x, t, Origin::Through, weights)?;
             fit.note = knee_note(&knee);
             fit.knee = Some(knee);
         }
-        Shape::Auto => auto(&mut fit, x, t)?,
+        Shape::Auto => auto(&mut fit, x, t, weights)?,
     }
     Ok(fit)
 }
 
 /// The two levels when the data support them, else the one line.
-fn auto(fit: &mut LevelsFit, x: &[f64], t: &[f64]) -> Result<(), FitError> {
-    match two_level(x, t) {
+fn auto(fit: &mut LevelsFit, x: &[f64], t: &[f64], weights: Weights) -> Result<(), FitError> {
+    match two_level_weighted(x, t, Origin::Through, weights) {
         Ok(knee) => {
             fit.note = knee_note(&knee);
             if knee.preferred == Preferred::TwoLevel {

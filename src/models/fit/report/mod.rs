@@ -108,7 +108,7 @@ pub fn fit_tables<C: Registry>(
         validity: None,
     };
     if let Some(table) = tables.get("transfers") {
-        report.transfers = transfers(table)?;
+        report.transfers = transfers(table, request.noise)?;
     }
     if let Some(table) = tables.get("computation") {
         report.computation = levels(request, "computation", table, Quantity::Time)?;

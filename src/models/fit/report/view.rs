@@ -5,7 +5,7 @@
 use super::Report;
 use crate::core::presentation::response::Describe;
 use crate::core::presentation::view::{cut, number, Block};
-use crate::models::fit::request::Shape;
+use crate::models::fit::request::{Noise, Shape};
 use crate::models::fit::solve::{LevelsFit, PowersFit, TransferFit};
 use crate::models::fit::stats::{Estimate, Goodness};
 use crate::models::fit::validity::Checked;
@@ -25,9 +25,17 @@ fn estimate(e: &Estimate, unit: &str) -> String {
     )
 }
 
-/// `R² = …, n = …`.
-fn goodness(g: &Goodness) -> String {
-    format!("R² = {}, {} samples", number(g.r2), g.n)
+/// `R² = …, n samples` and the noise assumed: of one size, or relative
+/// with its size `σ` (the weighted fit's `σ` is a fraction of the value).
+fn goodness(g: &Goodness, noise: Noise) -> String {
+    let noise = match noise {
+        Noise::Relative => {
+            let percent = (10_000.0 * g.sigma).round() / 100.0;
+            format!("relative noise σ = {} %", number(percent))
+        }
+        Noise::Absolute | Noise::Auto => "noise of one size".into(),
+    };
+    format!("R² = {}, {} samples, {noise}", number(g.r2), g.n)
 }
 
 /// The machine's name, or "all" for a table without names.
@@ -48,7 +56,7 @@ fn transfer_row(f: &TransferFit) -> Vec<String> {
         machine(&f.machine),
         estimate(&f.fit.slope, "s/MB"),
         latency,
-        goodness(&f.fit.fit),
+        goodness(&f.fit.fit, f.noise),
     ]
 }
 
@@ -83,12 +91,8 @@ fn levels_cells(f: &LevelsFit, unit: &str) -> Vec<String> {
             format!("A = {}{b}", estimate(&f.line.slope, &per))
         }
     };
-    let fit = match (f.shape, &f.knee, &f.lines) {
-        (Shape::TwoLevel, Some(k), _) => &k.fit,
-        (Shape::Lines, _, Some(l)) => &l.fit,
-        _ => &f.line.fit,
-    };
-    vec![machine(&f.machine), used, goodness(fit), f.note.clone()]
+    let fit = goodness(f.goodness(), f.noise);
+    vec![machine(&f.machine), used, fit, f.note.clone()]
 }
 
 fn power_row(p: &PowersFit) -> Vec<String> {

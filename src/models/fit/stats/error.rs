@@ -11,6 +11,8 @@ pub enum Axis {
     X,
     /// The measured time, energy or power: the `y` of the fit.
     Y,
+    /// A sample's weight in a weighted fit.
+    Weight,
 }
 
 impl fmt::Display for Axis {
@@ -18,6 +20,7 @@ impl fmt::Display for Axis {
         f.write_str(match self {
             Axis::X => "x",
             Axis::Y => "y",
+            Axis::Weight => "the weight",
         })
     }
 }
@@ -31,6 +34,13 @@ pub enum FitError {
         x: usize,
         /// Samples of `y`.
         y: usize,
+    },
+    /// Weights given for a different number of samples.
+    Weights {
+        /// Samples.
+        samples: usize,
+        /// Weights.
+        weights: usize,
     },
     /// More samples than a fit accepts (a million, `MAX_ROWS`).
     TooMany {
@@ -116,12 +126,20 @@ impl fmt::Display for FitError {
             FitError::Lengths { x, y } => {
                 write!(f, "{x} values of x but {y} of y: every sample needs both")
             }
+            FitError::Weights { samples, weights } => {
+                write!(f, "{weights} weights for {samples} samples: every sample needs one")
+            }
             FitError::TooMany { rows, limit } => {
                 write!(f, "{rows} samples are too many: a fit takes at most {limit}")
             }
             FitError::NotFinite { index, axis } => {
                 write!(f, "sample {index}: {axis} is not a finite number")
             }
+            FitError::NotPositive {
+                index,
+                axis: Axis::Weight,
+                value,
+            } => write!(f, "sample {index}: the weight is {value}, but weights must be positive"),
             FitError::NotPositive { index, axis, value } => write!(
                 f,
                 "sample {index}: {axis} is {value}, but loads, times, energies and powers must be positive"

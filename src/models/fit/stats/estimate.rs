@@ -75,10 +75,32 @@ impl Goodness {
     /// The goodness of a fit of `ys` with these residuals and `parameters`
     /// parameters (`ys` not all equal, more samples than parameters).
     pub fn new(ys: &[f64], residuals: Vec<f64>, parameters: usize) -> Self {
+        Self::weighted(ys, residuals, parameters, None)
+    }
+
+    /// The goodness of a weighted fit: sample `i` counts `weights[i]` times
+    /// in every sum (`None`: once), so `rss` is `Σ w r²`, `σ` the noise of
+    /// a sample of weight 1 and `R²` the weighted one; the BIC is that of
+    /// Gaussian noise of variance `σ²/w`, which compares with the BIC of
+    /// any other weighting of the same data.
+    pub fn weighted(
+        ys: &[f64],
+        residuals: Vec<f64>,
+        parameters: usize,
+        weights: Option<&[f64]>,
+    ) -> Self {
         let n = ys.len();
-        let rss: f64 = residuals.iter().map(|r| r * r).sum();
-        let mean = ys.iter().sum::<f64>() / n as f64;
-        let total: f64 = ys.iter().map(|y| (y - mean) * (y - mean)).sum();
+        let w = |i: usize| weights.map_or(1.0, |w| w[i]);
+        let rss: f64 = residuals
+            .iter()
+            .enumerate()
+            .map(|(i, r)| w(i) * r * r)
+            .sum();
+        let total_weight: f64 = (0..n).map(w).sum();
+        let mean = ys.iter().enumerate().map(|(i, y)| w(i) * y).sum::<f64>() / total_weight;
+        let total: f64 = (ys.iter().enumerate())
+            .map(|(i, y)| w(i) * (y - mean) * (y - mean))
+            .sum();
         let df = n.saturating_sub(parameters).max(1);
         Self {
             n,
@@ -87,7 +109,7 @@ impl Goodness {
             r2: 1.0 - rss / total,
             residuals,
             sigma: (rss / df as f64).sqrt(),
-            bic: bic(rss, ys, parameters),
+            bic: bic(rss, ys, parameters, weights),
         }
     }
 
@@ -97,13 +119,17 @@ impl Goodness {
     }
 }
 
-/// `n ln(rss/n) + p ln n`, with `rss` floored at `(10⁻¹⁰)² Σy²`, residuals
-/// ten digits below the data: an exact fit would otherwise score minus
-/// infinity, and two fits exact to rounding would compare by their rounding
-/// errors rather than by their numbers of parameters.
-fn bic(rss: f64, ys: &[f64], parameters: usize) -> f64 {
-    let squares: f64 = ys.iter().map(|y| y * y).sum();
+/// `n ln(rss/n) + p ln n − Σ ln w`, with `rss` floored at
+/// `(10⁻¹⁰)² Σ w y²`, residuals ten digits below the data: an exact fit
+/// would otherwise score minus infinity, and two fits exact to rounding
+/// would compare by their rounding errors rather than by their numbers of
+/// parameters. The last term is the weights' share of the likelihood
+/// (zero without weights): a sample of weight `w` has noise `σ/√w`.
+fn bic(rss: f64, ys: &[f64], parameters: usize, weights: Option<&[f64]>) -> f64 {
+    let w = |i: usize| weights.map_or(1.0, |w| w[i]);
+    let squares: f64 = ys.iter().enumerate().map(|(i, y)| w(i) * y * y).sum();
     let floor = (1e-20 * squares).max(f64::MIN_POSITIVE);
     let n = ys.len() as f64;
-    n * (rss.max(floor) / n).ln() + parameters as f64 * n.ln()
+    let spread = weights.map_or(0.0, |w| w.iter().map(|w| w.ln()).sum());
+    n * (rss.max(floor) / n).ln() + parameters as f64 * n.ln() - spread
 }

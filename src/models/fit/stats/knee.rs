@@ -21,8 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use super::error::FitError;
 use super::estimate::{Estimate, Goodness};
-use super::line::{line, LineFit};
-use super::piecewise::{k_lines_with, Origin};
+use super::line::{line_weighted, LineFit};
+use super::piecewise::{k_lines_weighted, Origin};
+use super::weights::Weights;
 
 /// Which fit the data support.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,9 +66,9 @@ pub struct KneeFit {
 /// The two-level fit with the first line through the origin (`[3]`).
 ///
 /// Data on one exact straight line give both lines the same slope, and
-/// then no knee: [`FitError::Undetermined`] (the caller falls back on
-/// [`line()`]). Measured data always have some change of slope; when it is
-/// noise, [`KneeFit::preferred`] says so.
+/// then no knee: [`FitError::Undetermined`] (the caller falls back on one
+/// line, [`line_weighted`]). Measured data always have some change of
+/// slope; when it is noise, [`KneeFit::preferred`] says so.
 pub fn two_level(xs: &[f64], ys: &[f64]) -> Result<KneeFit, FitError> {
     two_level_with(xs, ys, Origin::Through)
 }
@@ -75,8 +76,20 @@ pub fn two_level(xs: &[f64], ys: &[f64]) -> Result<KneeFit, FitError> {
 /// The two-level fit, the first line through the origin or with its own
 /// intercept `b1`.
 pub fn two_level_with(xs: &[f64], ys: &[f64], origin: Origin) -> Result<KneeFit, FitError> {
-    let two = k_lines_with(xs, ys, 2, origin)?;
-    let one_line = line(xs, ys, origin == Origin::Free)?;
+    two_level_weighted(xs, ys, origin, Weights::Unit)
+}
+
+/// [`two_level_with`] with its samples weighted; the one line it is
+/// compared with is weighted alike (for relative noise, by its own fitted
+/// values).
+pub fn two_level_weighted(
+    xs: &[f64],
+    ys: &[f64],
+    origin: Origin,
+    weights: Weights,
+) -> Result<KneeFit, FitError> {
+    let two = k_lines_weighted(xs, ys, 2, origin, weights)?;
+    let one_line = line_weighted(xs, ys, origin == Origin::Free, weights)?;
     let (first, second) = (&two.lines[0], &two.lines[1]);
     // cannot fail: the second line always has its own intercept.
     let b2 = second.intercept.expect("the second line's intercept");

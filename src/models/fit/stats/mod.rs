@@ -26,12 +26,14 @@ mod moments;
 mod piecewise;
 mod power;
 mod student;
+mod weights;
 
 pub use check::spread;
 pub use error::{Axis, FitError};
 pub use estimate::{Estimate, Goodness};
-pub use knee::{two_level, two_level_with, KneeFit, Preferred};
-pub use line::{line, LineFit};
-pub use piecewise::{k_lines, k_lines_with, LinesFit, Origin};
+pub use knee::{two_level, two_level_weighted, two_level_with, KneeFit, Preferred};
+pub use line::{line, line_weighted, LineFit};
+pub use piecewise::{k_lines, k_lines_weighted, k_lines_with, LinesFit, Origin};
 pub use power::{states, Factor, Mean, PowerFit, State};
 pub use student::t_975;
+pub use weights::Weights;

@@ -1,6 +1,8 @@
 //! The samples sorted by load, grouped by distinct load, with prefix sums
 //! of their moments, so that the least-squares line of any run of groups
-//! costs `O(1)`.
+//! costs `O(1)`. With weights, every moment is the weighted one (a sample
+//! of weight `w` counts `w` times), so that the same closed forms give the
+//! weighted least-squares lines.
 //!
 //! The prefix sums are of values shifted by the means of all samples, and
 //! every run's moments are turned into centred ones (`Σ(x − x̄)²`, …): the
@@ -10,7 +12,7 @@
 /// A run of samples' count, means and centred second moments.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Moments {
-    /// Samples.
+    /// Samples (their total weight).
     pub n: f64,
     /// Mean `x`.
     pub mx: f64,
@@ -25,22 +27,25 @@ pub(super) struct Moments {
 }
 
 impl Moments {
-    /// The moments of these samples, in two passes (exact to rounding).
-    pub fn direct(xs: &[f64], ys: &[f64]) -> Self {
-        let n = xs.len() as f64;
-        let mx = xs.iter().sum::<f64>() / n;
-        let my = ys.iter().sum::<f64>() / n;
+    /// The moments of these samples, in two passes (exact to rounding);
+    /// `ws` their weights (`None`: 1 each).
+    pub fn direct(xs: &[f64], ys: &[f64], ws: Option<&[f64]>) -> Self {
+        let w = |i: usize| ws.map_or(1.0, |w| w[i]);
+        let n: f64 = (0..xs.len()).map(w).sum();
+        let mx = xs.iter().enumerate().map(|(i, x)| w(i) * x).sum::<f64>() / n;
+        let my = ys.iter().enumerate().map(|(i, y)| w(i) * y).sum::<f64>() / n;
         let mut m = Moments {
             n,
             mx,
             my,
             ..Moments::default()
         };
-        for (x, y) in xs.iter().zip(ys) {
+        for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
             let (dx, dy) = (x - mx, y - my);
-            m.sxx += dx * dx;
-            m.sxy += dx * dy;
-            m.syy += dy * dy;
+            let (wx, wy) = (w(i) * dx, w(i) * dy);
+            m.sxx += wx * dx;
+            m.sxy += wx * dy;
+            m.syy += wy * dy;
         }
         m
     }
@@ -53,26 +58,31 @@ pub(super) struct Sorted {
     pub xs: Vec<f64>,
     /// `y`, in the same order.
     pub ys: Vec<f64>,
+    /// The weights, in the same order (`None`: 1 each).
+    ws: Option<Vec<f64>>,
     /// Where each group of equal `x` starts, and the number of samples last.
     starts: Vec<usize>,
-    /// Shifted sums `(x, y, x², xy, y²)` of the groups before each group
-    /// boundary (one more entry than groups).
-    prefix: Vec<[f64; 5]>,
-    /// The shifts: the means of all `x` and all `y`.
+    /// Shifted weighted sums `(w, x, y, x², xy, y²)` of the groups before
+    /// each group boundary (one more entry than groups).
+    prefix: Vec<[f64; 6]>,
+    /// The shifts: the weighted means of all `x` and all `y`.
     shift: (f64, f64),
 }
 
 impl Sorted {
-    /// Sorts once (`O(n log n)`) and sums once (`O(n)`).
-    pub fn new(xs: &[f64], ys: &[f64]) -> Self {
-        let mut pairs: Vec<(f64, f64)> = xs.iter().copied().zip(ys.iter().copied()).collect();
-        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
-        let n = xs.len() as f64;
-        let shift = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    /// Sorts once (`O(n log n)`) and sums once (`O(n)`); `ws` the weights
+    /// (`None`: 1 each).
+    pub fn new(xs: &[f64], ys: &[f64], ws: Option<&[f64]>) -> Self {
+        let (xs, ys, ws) = sorted(xs, ys, ws);
+        let w = |i: usize| ws.as_ref().map_or(1.0, |w| w[i]);
+        let n: f64 = (0..xs.len()).map(w).sum();
+        let shift = (
+            xs.iter().enumerate().map(|(i, x)| w(i) * x).sum::<f64>() / n,
+            ys.iter().enumerate().map(|(i, y)| w(i) * y).sum::<f64>() / n,
+        );
         let mut starts = Vec::new();
-        let mut prefix = vec![[0.0; 5]];
-        let mut sum = [0.0; 5];
+        let mut prefix = vec![[0.0; 6]];
+        let mut sum = [0.0; 6];
         for (i, (&x, &y)) in xs.iter().zip(&ys).enumerate() {
             if i > 0 && x != xs[i - 1] {
                 prefix.push(sum);
@@ -81,7 +91,11 @@ impl Sorted {
                 starts.push(i);
             }
             let (dx, dy) = (x - shift.0, y - shift.1);
-            for (s, v) in sum.iter_mut().zip([dx, dy, dx * dx, dx * dy, dy * dy]) {
+            let (wx, wy) = (w(i) * dx, w(i) * dy);
+            for (s, v) in sum
+                .iter_mut()
+                .zip([w(i), wx, wy, wx * dx, wx * dy, wy * dy])
+            {
                 *s += v;
             }
         }
@@ -90,6 +104,7 @@ impl Sorted {
         Self {
             xs,
             ys,
+            ws,
             starts,
             prefix,
             shift,
@@ -109,8 +124,7 @@ impl Sorted {
     /// The moments of groups `from..to`, from the prefix sums (`O(1)`).
     pub fn moments(&self, from: usize, to: usize) -> Moments {
         let (a, b) = (&self.prefix[from], &self.prefix[to]);
-        let n = (self.starts[to] - self.starts[from]) as f64;
-        let [sx, sy, sxx, sxy, syy] = [0, 1, 2, 3, 4].map(|i| b[i] - a[i]);
+        let [n, sx, sy, sxx, sxy, syy] = [0, 1, 2, 3, 4, 5].map(|i| b[i] - a[i]);
         Moments {
             n,
             mx: self.shift.0 + sx / n,
@@ -124,6 +138,26 @@ impl Sorted {
     /// The moments of groups `from..to`, summed afresh (`O(samples)`).
     pub fn direct(&self, from: usize, to: usize) -> Moments {
         let range = self.starts[from]..self.starts[to];
-        Moments::direct(&self.xs[range.clone()], &self.ys[range])
+        let ws = self.ws.as_ref().map(|w| &w[range.clone()]);
+        Moments::direct(&self.xs[range.clone()], &self.ys[range], ws)
     }
+}
+
+/// The samples (and their weights) in ascending `x`.
+fn sorted(xs: &[f64], ys: &[f64], ws: Option<&[f64]>) -> (Vec<f64>, Vec<f64>, Option<Vec<f64>>) {
+    let by_x = |a: &(f64, f64, f64), b: &(f64, f64, f64)| a.0.total_cmp(&b.0);
+    let Some(ws) = ws else {
+        let mut pairs: Vec<(f64, f64)> = xs.iter().copied().zip(ys.iter().copied()).collect();
+        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let (xs, ys) = pairs.into_iter().unzip();
+        return (xs, ys, None);
+    };
+    let mut triples: Vec<(f64, f64, f64)> = (xs.iter().zip(ys).zip(ws))
+        .map(|((&x, &y), &w)| (x, y, w))
+        .collect();
+    triples.sort_unstable_by(by_x);
+    let xs = triples.iter().map(|t| t.0).collect();
+    let ys = triples.iter().map(|t| t.1).collect();
+    let ws = triples.iter().map(|t| t.2).collect();
+    (xs, ys, Some(ws))
 }

@@ -42,6 +42,10 @@
 //! `(c, s, d_i, r_i)` of `y = c + s x + Σ d_i (x − r_i)₊` (`d_i` the change
 //! of slope at knee `r_i`), with `σ² = rss/(n − p)`; each line's intercept
 //! and slope follow by the delta method.
+//!
+//! **Weighted.** With weights (`weights.rs`) every moment is the weighted
+//! one, `rss` is `Σ w r²` and the covariance `σ²(JᵀWJ)⁻¹`: the argument
+//! above holds word for word, so the weighted fit is as exact.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +54,7 @@ use super::error::FitError;
 use super::estimate::{Estimate, Goodness};
 use super::linalg::Matrix;
 use super::moments::{Moments, Sorted};
+use super::weights::{self, Weights};
 
 /// The most lines a piecewise fit takes.
 pub const MAX_LINES: usize = 4;
@@ -106,6 +111,29 @@ pub fn k_lines_with(
     k: usize,
     origin: Origin,
 ) -> Result<LinesFit, FitError> {
+    k_lines_weighted(xs, ys, k, origin, Weights::Unit)
+}
+
+/// [`k_lines_with`] with its samples weighted.
+pub fn k_lines_weighted(
+    xs: &[f64],
+    ys: &[f64],
+    k: usize,
+    origin: Origin,
+    weights: Weights,
+) -> Result<LinesFit, FitError> {
+    let fit = |ws: Option<&[f64]>| exact(xs, ys, ws, k, origin);
+    weights::weighted(ys, weights, fit, |f| &f.fit)
+}
+
+/// The exact fit for fixed weights (`None`: unweighted).
+fn exact(
+    xs: &[f64],
+    ys: &[f64],
+    ws: Option<&[f64]>,
+    k: usize,
+    origin: Origin,
+) -> Result<LinesFit, FitError> {
     if !(2..=MAX_LINES).contains(&k) {
         return Err(FitError::Lines {
             asked: k,
@@ -113,10 +141,11 @@ pub fn k_lines_with(
         });
     }
     check::samples(xs, ys)?;
+    weights::check(ws, xs.len())?;
     check::enough(xs.len(), parameters(k, origin))?;
     check::spread(xs)?;
     check::not_flat(ys)?;
-    let sorted = Sorted::new(xs, ys);
+    let sorted = Sorted::new(xs, ys, ws);
     let minima = minima(k, origin);
     let needed: usize = minima.iter().sum();
     if sorted.groups() < needed {
@@ -134,7 +163,7 @@ pub fn k_lines_with(
         });
     }
     let best = search(&sorted, &minima, origin)?;
-    assemble(xs, ys, origin, &best)
+    assemble(xs, ys, ws, origin, &best)
 }
 
 /// Parameters of a fit with `k` lines: each line's intercept and slope,
@@ -525,6 +554,7 @@ fn model(theta: &[f64], splits: &[f64], free: bool, x: f64, grad: &mut [f64]) ->
 fn assemble(
     xs: &[f64],
     ys: &[f64],
+    ws: Option<&[f64]>,
     origin: Origin,
     best: &Candidate,
 ) -> Result<LinesFit, FitError> {
@@ -535,11 +565,12 @@ fn assemble(
     let mut jtj = Matrix::zeros(p);
     let mut grad = vec![0.0; p];
     let mut residuals = Vec::with_capacity(xs.len());
-    for (&x, &y) in xs.iter().zip(ys) {
+    for (i, (&x, &y)) in xs.iter().zip(ys).enumerate() {
         residuals.push(y - model(&t, &best.splits[..k - 1], free, x, &mut grad));
+        let w = ws.map_or(1.0, |w| w[i]);
         for a in 0..p {
             for b in 0..=a {
-                jtj.add(a, b, grad[a] * grad[b]);
+                jtj.add(a, b, w * grad[a] * grad[b]);
             }
         }
     }
@@ -548,7 +579,7 @@ fn assemble(
             jtj.a[a * p + b] = jtj.at(b, a);
         }
     }
-    let fit = Goodness::new(ys, residuals, p);
+    let fit = Goodness::weighted(ys, residuals, p, ws);
     let cov = jtj.inverse().ok_or_else(|| flattest(&t, free, k))?;
     let df = fit.df();
     let var = fit.sigma * fit.sigma;
