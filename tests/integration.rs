@@ -37,6 +37,8 @@ mod fit_data;
 mod fit_math;
 #[path = "fit_model.rs"]
 mod fit_model;
+#[path = "fit_noise.rs"]
+mod fit_noise;
 #[path = "fit_table.rs"]
 mod fit_table;
 #[path = "fit_validity.rs"]
