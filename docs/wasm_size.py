@@ -117,9 +117,10 @@ def function_names(data, start, end):
 
 
 def demangle(name):
-    """Rust's legacy mangling (`_ZN4core3fmt5write17h…E`) as `core::fmt::write`."""
+    """Rust's legacy mangling (`_ZN4core3fmt5write17h…E`) as `core::fmt::write`, and
+    a demangled name without its hashes (`::h…`, `core[…]`)."""
     if not name.startswith("_ZN"):
-        return name
+        return re.sub(r"::h[0-9a-f]{16}$|\[[0-9a-f]{16}\]", "", name)
     pos, parts = 3, []
     while pos < len(name) and name[pos].isdigit():
         digits = re.match(r"\d+", name[pos:]).group()
