@@ -19,8 +19,8 @@ WASM_OPT = .ci/wasm-opt/node_modules/.bin/wasm-opt
 build: setup
 	@PATH="$$HOME/.cargo/bin:$$PATH" DLT_BUILD=$$(cat Cargo.toml Cargo.lock $$(find src -type f | sort) | sha256sum | cut -c1-16) \
 	  wasm-pack build --mode no-install --no-opt --profile wasm-release --target web --out-dir www/pkg --no-typescript --no-pack
-	@echo "[build] wasm-opt -Oz www/pkg/dlt_calc_bg.wasm"
-	@$(WASM_OPT) -Oz www/pkg/dlt_calc_bg.wasm -o www/pkg/dlt_calc_bg.opt.wasm
+	@echo "[build] wasm-opt -O3 www/pkg/dlt_calc_bg.wasm"
+	@$(WASM_OPT) -O3 www/pkg/dlt_calc_bg.wasm -o www/pkg/dlt_calc_bg.opt.wasm
 	@mv www/pkg/dlt_calc_bg.opt.wasm www/pkg/dlt_calc_bg.wasm
 
 serve: build
