@@ -12,9 +12,16 @@ PORT ?= 8000
 setup:
 	@.ci/setup
 
+# The page's wasm: Cargo.toml's wasm-release profile (small code, the LP
+# solver fast), then Binaryen's wasm-opt from npm (.ci/wasm-opt; Debian's
+# wasm-opt breaks the module, so wasm-pack is told not to run one).
+WASM_OPT = .ci/wasm-opt/node_modules/.bin/wasm-opt
 build: setup
 	@PATH="$$HOME/.cargo/bin:$$PATH" DLT_BUILD=$$(cat Cargo.toml Cargo.lock $$(find src -type f | sort) | sha256sum | cut -c1-16) \
-	  wasm-pack build --mode no-install --release --target web --out-dir www/pkg --no-typescript --no-pack
+	  wasm-pack build --mode no-install --no-opt --profile wasm-release --target web --out-dir www/pkg --no-typescript --no-pack
+	@echo "[build] wasm-opt -O3 www/pkg/dlt_calc_bg.wasm"
+	@$(WASM_OPT) -O3 www/pkg/dlt_calc_bg.wasm -o www/pkg/dlt_calc_bg.opt.wasm
+	@mv www/pkg/dlt_calc_bg.opt.wasm www/pkg/dlt_calc_bg.wasm
 
 serve: build
 	@echo "serving the calculator at http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
