@@ -1,6 +1,8 @@
 //! Measured parameters into the models' requests: every model that reads
 //! them offers a request that is valid and solves, holds the measured
-//! numbers where its fields are, and says which it filled.
+//! numbers where its fields are, says what it changed (old → new, with
+//! units), sets its load past the measured knees, and never takes a number
+//! from a preset's example table once a table is the user's own.
 
 use dlt_calc::api::{run, Request};
 use dlt_calc::core::domain::processing::{Level, ProcessingTime};
@@ -31,6 +33,7 @@ fn measured(name: &str, rate: f64) -> Fitted {
             Level::new(-135.0, 0.0312),
         ])),
         power,
+        largest: None,
     }
 }
 
@@ -173,4 +176,184 @@ fn tables_of_one_machine_each_fill_one_machine() {
     assert_eq!(startup["b2"], levels[1]["intercept"]);
     let m7 = &report["requests"]["heterogeneous"]["machines"][0]["power"];
     assert!(m7["idle"].as_f64() == Some(73.0), "{m7}");
+}
+
+/// The knee of [`measured`]'s two levels, 135/(0.0312 − 0.0112) MB.
+const KNEE: f64 = 6_750.0;
+
+/// Every target's load is where the fit matters: each machine's chunk
+/// 1.5 times its knee, or the largest chunk measured when that is past the
+/// knee (a prediction stays near its data); the change says why.
+#[test]
+fn the_load_is_set_past_the_measured_knees() {
+    let mut machine = measured("", 0.005);
+    let all = offers(&Calibration {
+        machines: vec![machine.clone()],
+    });
+    let m3 = offer(&all, "hierarchical");
+    let processors = m3.request["processors"].as_array().map_or(0, Vec::len) as f64;
+    let load = at(m3, "/load");
+    assert!(
+        (load - processors * 1.5 * KNEE).abs() < 1e-6 * load,
+        "{load}"
+    );
+    let change = m3
+        .changes
+        .iter()
+        .find(|c| c.field == "load")
+        .expect("the load changed");
+    assert_eq!(
+        (change.what.as_str(), change.unit.as_str()),
+        ("load V", "MB")
+    );
+    assert!(
+        change.why.contains("1.5 × the fitted knee (6750 MB)"),
+        "{}",
+        change.why
+    );
+    // M2's rows hold 30 machines of the measured kind.
+    let linear = offer(&all, "linear");
+    let count = at(linear, "/machines/0/count");
+    assert!((at(linear, "/load") - count * 1.5 * KNEE).abs() < 1e-6);
+
+    machine.largest = Some(8_000.0);
+    let all = offers(&Calibration {
+        machines: vec![machine.clone()],
+    });
+    assert_eq!(at(offer(&all, "startup"), "/load"), 2.0 * 8_000.0);
+    // No knee: the largest chunk measured.
+    machine.levels = None;
+    let all = offers(&Calibration {
+        machines: vec![machine],
+    });
+    let m3 = offer(&all, "hierarchical");
+    assert_eq!(at(m3, "/load"), processors * 8_000.0);
+    let change = m3
+        .changes
+        .iter()
+        .find(|c| c.field == "load")
+        .expect("the load changed");
+    assert!(
+        change.why.contains("the largest chunk measured"),
+        "{}",
+        change.why
+    );
+}
+
+/// Each change holds the preset's value, the fitted one and the unit, and
+/// names the value as the model's notation does, not by a JSON path.
+#[test]
+fn every_change_says_old_and_new_values_with_units() {
+    let all = offers(&Calibration {
+        machines: vec![measured("", 0.005)],
+    });
+    let startup = offer(&all, "startup");
+    let a1 = startup
+        .changes
+        .iter()
+        .find(|c| c.field == "a1")
+        .expect("a1");
+    assert_eq!(
+        (a1.what.as_str(), a1.to.as_str(), a1.unit.as_str()),
+        ("a1", "0.0112", "s/MB")
+    );
+    assert_eq!(a1.from, "0.109", "[3]'s reference machine");
+    let m3 = offer(&all, "hierarchical");
+    let time = m3
+        .changes
+        .iter()
+        .find(|c| c.field == "processors[0].levels")
+        .expect("levels");
+    assert_eq!(time.what, "P1: time of α MB");
+    assert_eq!(time.to, "max(0.0112·α, 0.0312·α − 135)");
+    for offer in &all {
+        let fields: Vec<&String> = offer.changes.iter().map(|c| &c.field).collect();
+        assert_eq!(
+            fields,
+            offer.filled.iter().collect::<Vec<_>>(),
+            "{}",
+            offer.model
+        );
+        for c in &offer.changes {
+            assert!(
+                !c.what.contains('.') && !c.what.contains('['),
+                "{}: {}",
+                offer.model,
+                c.what
+            );
+            assert!(
+                !c.from.is_empty() && !c.to.is_empty(),
+                "{}: {}",
+                offer.model,
+                c.what
+            );
+        }
+    }
+}
+
+/// The fit's default preset with its computing table typed over by the
+/// user (here: the preset's own numbers, no longer marked an example).
+fn own_computation(examples: Value) -> Value {
+    let mut request = Request::example("fit").expect("the fit's preset").to_json();
+    request["examples"] = examples;
+    request
+}
+
+/// A preset's example tables are left out once any table is the user's,
+/// and the report says which were fitted; a preset alone is fitted whole.
+#[test]
+fn example_tables_are_left_out_once_a_table_is_the_users() {
+    let fitted = |request: Value| {
+        let request = Request::from_value(request).expect("a fit request");
+        let response = run(&request, &mut Silent).expect("it fits");
+        response.get("report").cloned().expect("a report")
+    };
+    let preset = fitted(own_computation(serde_json::json!({
+        "computation": true, "transfers": true, "power": true
+    })));
+    let machine = &preset["calibration"]["machines"][0];
+    assert!(
+        machine["rate"].is_number() && machine["power"].is_object(),
+        "{machine}"
+    );
+    let mixed = fitted(own_computation(
+        serde_json::json!({"transfers": true, "power": true}),
+    ));
+    let machine = &mixed["calibration"]["machines"][0];
+    assert!(
+        machine.get("rate").is_none(),
+        "the example link was fitted: {machine}"
+    );
+    assert!(
+        machine.get("power").is_none(),
+        "the example powers were read: {machine}"
+    );
+    assert!(machine["levels"].is_array());
+    let uses: Vec<(String, bool, bool)> = mixed["tables"]
+        .as_array()
+        .expect("the tables said")
+        .iter()
+        .map(|t| {
+            let name = t["table"].as_str().unwrap_or_default().to_string();
+            (name, t["example"] == true, t["used"] == true)
+        })
+        .collect();
+    let want = [
+        ("transfers", true, false),
+        ("computation", false, true),
+        ("power", true, false),
+    ];
+    assert_eq!(uses, want.map(|(n, e, u)| (n.to_string(), e, u)));
+    // No model is offered a rate or a power it could only have from an example.
+    let startup = &mixed["changes"]["startup"];
+    let fields: Vec<&str> = startup
+        .as_array()
+        .expect("M5 changed")
+        .iter()
+        .filter_map(|c| c["field"].as_str())
+        .collect();
+    assert!(
+        !fields.contains(&"rate") && !fields.contains(&"overhead"),
+        "{fields:?}"
+    );
 }

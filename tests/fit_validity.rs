@@ -129,7 +129,15 @@ fn per_machine_errors_are_each_machines_own() {
 
 #[test]
 fn runs_of_other_loads_are_predicted_at_their_loads() {
-    let json = preset("linear");
+    loads_are_predicted_at_their_loads("linear");
+    // M3 is not mapped, but its load is set by name all the same (the
+    // measured sort preset's runs at five loads against one request).
+    loads_are_predicted_at_their_loads("hierarchical");
+}
+
+/// Runs of `model`'s preset at three loads, each predicted at its own.
+fn loads_are_predicted_at_their_loads(model: &str) {
+    let json = preset(model);
     let loads = [500.0, 2000.0, 8000.0];
     let errors = [0.05, -0.03, 0.12];
     let mut runs = Vec::new();
@@ -291,10 +299,10 @@ fn bad_checks_are_refused_with_their_field() {
             &["runs[0].set.machines[7].rate"],
         ),
         (
-            "no parameter of this model is varied",
+            "an unmapped model varies its load only",
             preset("hierarchical"),
-            vec![set("load", 3.0)],
-            &["runs[0].set.load", "none"],
+            vec![set("rate", 3.0)],
+            &["runs[0].set.rate", "load"],
         ),
         (
             "unknown model",

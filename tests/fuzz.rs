@@ -871,7 +871,9 @@ impl Baseline {
                     *nulls_at.entry(show_path(path)).or_default() += 1;
                 }
             }
-            Value::String(s) => {
+            // A machine's name is the user's text echoed back (a table
+            // may name a machine "inf"), not a number written as a word.
+            Value::String(s) if !show_path(path).ends_with(".machine") => {
                 let lower = s.trim().to_ascii_lowercase();
                 let bare = lower.trim_start_matches(['-', '+']);
                 if ["nan", "inf", "infinity"].contains(&bare) {

@@ -1103,7 +1103,9 @@ test('fit: uploading or dropping a file fills its text area and computes it', as
   await page.setInputFiles('#fit-tr-file', { name: 'transfers.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
   await page.waitForFunction((t) => document.querySelector('#fit-tr').value === t, text);
   await fitRedrawn(page, drawn);
-  const request = { ...example('fit'), transfers: { csv: text } };
+  // The file made the transfer table the user's: the other two are the
+  // preset's examples, left out.
+  const request = { ...example('fit'), transfers: { csv: text }, examples: { computation: true, power: true } };
   const want = cli(request).report.transfers[0].fit.slope.value;
   const answer = JSON.parse((await downloaded(page, '#fit-result .export-json')).text);
   assert.ok(same(answer.report.transfers[0].fit.slope.value, want));
@@ -1179,6 +1181,57 @@ async function openFitted(page) {
   assert.equal(await page.inputValue('#fit-comp'), comp);
   assert.equal(await page.inputValue('#fit-tr'), tr);
 }
+
+test('fit: a computing table alone opens M3 past the knee, labelled fitted, with no example network data; its runs check in one step', async (page) => {
+  await fitComputed(page);
+  // A machine whose RAM ends at 3 000 MB: max(0.02 α, 0.5 α − 1 440) s,
+  // with ±1 % of deterministic noise; typed over the preset's example.
+  const sizes = Array.from({ length: 24 }, (_, i) => 400 + 250 * i);
+  const rows = sizes.map((x, i) => `${x},${(Math.max(0.02 * x, 0.5 * x - 1440) * (1 + 0.01 * Math.sin(3 * i))).toFixed(4)}`);
+  const drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.fill('#fit-comp', `size_MB,time_s\n${rows.join('\n')}\n`);
+  // Typing the table made it the user's; the other tables stay examples.
+  assert.equal(await page.isChecked('#fit-comp-ex'), false);
+  assert.equal(await page.isChecked('#fit-tr-ex'), true);
+  await page.click('#fit-compute');
+  await fitRedrawn(page, drawn);
+  assert.match(await page.textContent('#fit-tables'), /Fitted from computing times \(yours\); left out: transfer times, power readings \(examples/);
+  const answer = JSON.parse((await downloaded(page, '#fit-result .export-json')).text);
+  const [machine] = answer.report.calibration.machines;
+  assert.equal(machine.rate, undefined, 'a rate was fitted from the example transfer table');
+  assert.equal(machine.power, undefined, 'powers were read from the example power table');
+  const knee = (machine.levels[0].intercept - machine.levels[1].intercept) / (machine.levels[1].slope - machine.levels[0].slope);
+  assert.ok(Math.abs(knee - 3000) < 150, `knee ${knee}`);
+  // Open in M3: the preset menu says where the inputs came from, each
+  // change is listed old → new with its unit, the load is past the knee.
+  await page.click('#fit-open-hierarchical');
+  await page.waitForFunction(() => document.querySelector('#tab-hierarchical').getAttribute('aria-selected') === 'true');
+  assert.match(await page.$eval('#hierarchical-preset', (s) => s.selectedOptions[0].textContent), /^fitted from your measurements/);
+  const note = page.locator('#hierarchical-opened');
+  assert.ok(await note.isVisible(), 'no note of what was opened');
+  const items = await note.locator('li').allTextContents();
+  assert.ok(items.some((t) => /^P1: time of α MB: .* → max\(.*\) s$/.test(t)), items.join('\n'));
+  assert.ok(!items.some((t) => /: [CS]: /.test(t)), `example network data used: ${items.join('\n')}`);
+  const load = items.find((t) => t.startsWith('load V'));
+  assert.match(load, /→ [\d\s\u2009\u202f.]+ MB — .*1\.5 × the fitted knee/);
+  const processors = await page.locator('#hierarchical-rows tbody tr').count();
+  const V = Number(await page.inputValue('#hierarchical-V'));
+  assert.ok(V >= processors * knee, `V = ${V} MB is not past ${processors} knees of ${knee} MB`);
+  await page.waitForSelector('#hierarchical-result:not([hidden]):not(.stale)', { timeout: 120000 });
+  // One step to the validity check: the Fit tab, these inputs in its
+  // request field, the runs box focused.
+  await page.click('#hierarchical-check-runs');
+  await page.waitForFunction(() => document.querySelector('#tab-fit').getAttribute('aria-selected') === 'true');
+  const taken = JSON.parse(await page.inputValue('#fit-vreq'));
+  assert.equal(taken.model, 'hierarchical');
+  assert.equal(taken.load, V);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'fit-runs');
+  // Loading a preset there forgets the note.
+  await page.click('#tab-hierarchical');
+  await page.selectOption('#hierarchical-preset', { index: 1 });
+  await page.click('#hierarchical-load-preset');
+  assert.equal(await note.isVisible(), false);
+});
 
 test('fit: a reload keeps a pasted table; a long one is named in the link by its hash', async (page) => {
   await fitComputed(page);

@@ -209,12 +209,15 @@ function crashed(err) {
 window.addEventListener('error', (e) => { if (isCrash(e.error)) { e.preventDefault(); crashed(e.error); } });
 window.addEventListener('unhandledrejection', (e) => { if (isCrash(e.reason)) { e.preventDefault(); crashed(e.reason); } });
 
-/** Opens `request` (an exercise's, a generalised map's fixed parameters)
- * in its model's tab and computes it. */
-function open(request) {
+/** Opens `request` (an exercise's, a generalised map's fixed parameters,
+ * a model filled from measurements) in its model's tab and computes it;
+ * `opened` ({changes, note, back, from}) is what the tab then says about
+ * where its inputs came from. */
+function open(request, opened = null) {
   const section = sections.find((s) => s.tab.model === request.model);
   if (!section) return;
   section.fill(section.stateOf(request));
+  section.showOpened(opened);
   section.stale = true;
   show(section.spec.id, { entry: true });
   window.scrollTo({ top: 0 });
@@ -299,7 +302,8 @@ async function main() {
   working = () => computer.busy || pool.busy;
   const works = core.bibliography();
   const requestOf = (model) => sections.find((s) => s.tab.model === model)?.request();
-  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, onCommit: commit, isActive: (s) => s === active, open, crashed, requestOf };
+  const showTab = (id) => { show(id, { entry: true }); window.scrollTo({ top: 0 }); };
+  const ui = { computer, pool, status, progress, copyLink, works, onChange: saveUrl, onCommit: commit, isActive: (s) => s === active, open, crashed, requestOf, showTab };
   const kinds = { report: Section, exercises: ExerciseSection };
   const models = core.tabs();
   DEFAULT_TAB = (models.find((t) => t.opens) ?? models[0]).model;

@@ -51,6 +51,14 @@ export function scalar(section, f) {
   const error = el('span', { className: 'field-error', dataset: { errorFor: field }, role: 'alert' });
   if (f.kind === 'check' || f.kind === 'view') {
     const input = el('input', { type: 'checkbox', id, dataset: { field, key: f.key } });
+    // Cleared when the user edits the field it belongs to (a table marked
+    // as an example becomes theirs); caught first, so that the request
+    // read on that same edit sees the box cleared.
+    if (f.cleared_by) {
+      section.root.addEventListener('input', (e) => {
+        if (e.target !== input && e.target.dataset?.key === f.cleared_by) input.checked = false;
+      }, true);
+    }
     const label = el('label', { className: 'check', title: f.help }, input, ' ');
     label.insertAdjacentHTML('beforeend', f.label);
     return [label, error];

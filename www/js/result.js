@@ -83,12 +83,15 @@ export function table(caption, head, rows, id) {
   return watch(el('div', { className: 'table-wrap' }, shown, csv));
 }
 
-/** One block of an answer's view (see the core's `view` module); an
- * `open` block is a button that opens its request in its model's tab. */
-function block(b, ui) {
+/** One block of an answer of `section` (see the core's `view` module); an
+ * `open` block is a button that opens its request in its model's tab,
+ * which then says what the request changed in its preset. */
+function block(b, section) {
+  const { ui } = section;
   if (b.kind === 'open') {
     const button = el('button', { type: 'button', id: b.id, className: 'open-tab' }, b.label);
-    button.addEventListener('click', () => ui.open?.(b.request));
+    const opened = { changes: b.changes ?? [], note: b.note ?? '', back: b.back ?? '', from: section };
+    button.addEventListener('click', () => ui.open?.(b.request, opened));
     return button;
   }
   if (b.kind === 'headline') {
@@ -188,7 +191,7 @@ export function showResult(section, response) {
   // Long tables come after the charts, folded.
   const long = [];
   for (const b of response.view ?? []) {
-    const part = block(b, section.ui);
+    const part = block(b, section);
     if (b.kind === 'table' && b.rows.length > LONG_TABLE) {
       long.push(el('details', { className: 'long-table', id: `${b.id}-fold` },
         el('summary', {}, `${b.caption} (${b.rows.length} rows)`), part));

@@ -3,7 +3,7 @@
 // from the wasm core, runs in the shared worker, and the result (result.js).
 import { core, isCrash } from './core.js';
 import { Cancelled, Crashed } from './compute.js';
-import { $, el, marked, secs } from './dom.js';
+import { $, el, marked, readable, secs } from './dom.js';
 import { fields, fromRequest, toRequest, viewOptions } from './form.js';
 import { fit, presetTexts, presetWidths, scalar } from './fields.js';
 import { machineRow, machineTable, revealMessages } from './machines.js';
@@ -91,11 +91,16 @@ export class Section {
       ...this.tab.presets.map(([name, label]) => el('option', { value: name }, label)));
     const load = el('button', { type: 'button', id: `${spec.id}-load-preset` }, 'Load preset');
     load.addEventListener('click', () => {
+      // The "fitted" entry is no preset: it names where the inputs came from.
+      if (!presets.value) return;
       this.fill(this.stateOf(core.example(presets.value)));
+      this.showOpened(null);
       this.changed({ now: true });
       this.commit();
     });
-    form.append(el('div', { className: 'row' }, el('label', { htmlFor: presets.id }, 'Preset'), presets, load));
+    this.presets = presets;
+    this.openedNote = el('div', { className: 'opened', id: `${spec.id}-opened`, role: 'status', hidden: true });
+    form.append(el('div', { className: 'row' }, el('label', { htmlFor: presets.id }, 'Preset'), presets, load), this.openedNote);
 
     for (const group of spec.groups) {
       const row = el('div', { className: 'row' });
@@ -133,6 +138,65 @@ export class Section {
     this.result.classList.toggle('stale', stale);
     this.staleNote.hidden = !stale;
     this.staleNote.textContent = stale ? why : '';
+  }
+
+  /** Says, above the form, where inputs opened from another tab came
+   * from (`opened`: {changes, note, back, from}, or null to say nothing):
+   * the preset menu names them, each changed value shows old → new with
+   * its unit, and `back` is a button that takes these inputs to the other
+   * tab's field that checks a tab's inputs (M9's measured runs). */
+  showOpened(opened) {
+    const { presets, openedNote: box } = this;
+    presets.querySelector('option[value=""]')?.remove();
+    box.replaceChildren();
+    box.hidden = !opened?.changes?.length;
+    if (box.hidden) return;
+    const from = opened.from;
+    const label = `fitted from your measurements (${from.spec.tab} tab)`;
+    presets.prepend(el('option', { value: '', disabled: true }, label));
+    presets.value = '';
+    const list = el('ul', { className: 'changes' });
+    for (const c of opened.changes) {
+      const item = el('li', {}, el('span', { className: 'what' }, c.what), ': ',
+        readable(el('del'), c.from), ' → ', readable(el('strong'), c.to), c.unit ? ` ${c.unit}` : '');
+      if (c.why) item.append(el('span', { className: 'why' }, ` — ${c.why}`));
+      list.append(item);
+    }
+    box.append(el('p', {}, el('strong', {}, `Opened from the ${from.spec.tab} tab. `),
+      'Changed from the preset (preset value → fitted value); every other input is the preset\'s:'), list);
+    if (opened.note) box.append(el('p', { className: 'note' }, opened.note));
+    const actions = el('div', { className: 'row actions' });
+    const back = opened.back && fields(from.spec).find((f) => f.from_tabs?.includes(this.tab.model));
+    if (back) {
+      const check = el('button', { type: 'button', id: `${this.spec.id}-check-runs` }, opened.back);
+      check.addEventListener('click', () => from.takeInputs(back, this));
+      actions.append(check);
+    }
+    const forget = el('button', { type: 'button', id: `${this.spec.id}-opened-close` }, 'Hide this note');
+    forget.addEventListener('click', () => { box.hidden = true; });
+    actions.append(forget);
+    box.append(actions);
+  }
+
+  /** Puts the inputs of tab `other` in this tab's field `f` (one that
+   * takes a tab's inputs) and shows this tab at the next field of `f`'s
+   * group (the runs to check them against). */
+  takeInputs(f, other) {
+    const request = other.request();
+    if (core.problems(request).length > 0) {
+      other.ui.status(`Fix the marked fields of the ${other.spec.tab} tab first.`);
+      return;
+    }
+    const input = this.root.querySelector(`[data-key="${CSS.escape(f.key)}"]`);
+    input.value = JSON.stringify(request);
+    input.dispatchEvent(new Event('change'));
+    this.ui.showTab(this.spec.id);
+    this.changed({ now: true });
+    const group = this.spec.groups.find((g) => g.fields.some((x) => x.key === f.key));
+    const next = group?.fields[group.fields.findIndex((x) => x.key === f.key) + 1];
+    const target = next && this.root.querySelector(`[data-key="${CSS.escape(next.key)}"]`);
+    (target ?? input).focus();
+    (target ?? input).scrollIntoView({ block: 'center' });
   }
 
   /** Row `i` of the table of rows, showing `values`. */

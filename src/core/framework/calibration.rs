@@ -10,19 +10,24 @@
 //!
 //! # Design
 //!
-//! A target model starts from its default preset and replaces only what
-//! was measured, saying which fields it filled; the rest (the load, the
-//! chunk count, whatever was not measured) keeps the preset's values, and
-//! the user sees which.
+//! A target model starts from its default preset and replaces what was
+//! measured, recording each value it replaces ([`Change`]: old → new, with
+//! units), so the user sees what changed and what still comes from the
+//! preset. The preset's load is replaced too, by one at which the fitted
+//! parameters matter ([`Calibration::telling_load`]: past the measured
+//! knees), since an example's load would leave the measured memory levels
+//! unused; the chunk count and whatever else was not measured stay.
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::core::domain::number::{count, human};
 use crate::core::domain::platform::Processor;
-use crate::core::domain::processing::ProcessingTime;
+use crate::core::domain::processing::{Level, ProcessingTime};
 use crate::core::framework::json::with_tag;
+pub use crate::core::presentation::view::Change;
 
 /// Which cost a transfer fit's intercept is: a cost of every message, or
 /// a machine's one-time start-up (`[004]`'s `S` in the one-installment
@@ -94,6 +99,10 @@ pub struct Fitted {
     /// Powers per state.
     #[serde(default, skip_serializing_if = "Powers::is_empty")]
     pub power: Powers,
+    /// The largest chunk whose computing time was measured, MB: the
+    /// fitted lines are known up to here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest: Option<f64>,
 }
 
 impl Fitted {
@@ -116,6 +125,26 @@ impl Fitted {
     pub fn startup(&self) -> Option<f64> {
         self.latency.filter(|_| self.latency_as == Latency::Startup)
     }
+
+    /// The first knee of the piecewise fit, MB: where the second line
+    /// overtakes the first (the RAM size of `[3]`'s machines).
+    pub fn knee(&self) -> Option<f64> {
+        let knee = *self.levels.as_ref()?.swap_points().first()?;
+        (knee.is_finite() && knee > 0.0).then_some(knee)
+    }
+
+    /// A chunk size at which this machine's fit matters: 1.5 times its
+    /// knee, so that the chunk spills to the second level, but no larger
+    /// than the largest chunk measured when that is past the knee too (a
+    /// prediction stays near its data); with no knee, the largest chunk
+    /// measured. `None` when no computing time was measured.
+    pub fn telling_chunk(&self) -> Option<f64> {
+        match (self.knee(), self.largest) {
+            (Some(knee), Some(largest)) if largest > knee => Some(largest.min(1.5 * knee)),
+            (Some(knee), _) => Some(1.5 * knee),
+            (None, largest) => largest.filter(|x| *x > 0.0),
+        }
+    }
 }
 
 /// Every machine's fitted parameters, in the measurements' order.
@@ -123,6 +152,55 @@ impl Fitted {
 pub struct Calibration {
     /// One per machine named in the measurements.
     pub machines: Vec<Fitted>,
+}
+
+impl Calibration {
+    /// The load at which the fitted parameters matter on a request whose
+    /// machine rows hold `counts` machines each (paired with the measured
+    /// machines as [`pair`] pairs them), with why in words: each machine's
+    /// [`Fitted::telling_chunk`], summed. A model's example load (`V = 2`
+    /// units in a worked example) would leave every chunk far below the
+    /// measured knees, and the answer would say nothing about the cluster.
+    pub fn telling_load(&self, counts: &[usize]) -> Option<(f64, String)> {
+        let fits = &self.machines;
+        let fit = |k: usize| fits.get(if fits.len() == 1 { 0 } else { k });
+        let mut load = 0.0;
+        for (k, &count) in counts.iter().enumerate() {
+            load += count as f64 * fit(k)?.telling_chunk()?;
+        }
+        let machines: usize = counts.iter().sum();
+        let knees: Vec<f64> = fits.iter().filter_map(Fitted::knee).collect();
+        let why = match knees.as_slice() {
+            [] => format!(
+                "{} × the largest chunk measured (no knee in the measurements)",
+                per(machines)
+            ),
+            [knee] => format!(
+                "{} × 1.5 × the fitted knee ({} MB), so that chunks spill out of RAM",
+                per(machines),
+                human(*knee)
+            ),
+            _ => format!(
+                "1.5 × each machine's fitted knee ({} MB), summed over {}, so that chunks \
+                 spill out of RAM",
+                knees
+                    .iter()
+                    .map(|k| human(*k))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                per(machines)
+            ),
+        };
+        (load > 0.0 && load.is_finite()).then_some((load, why))
+    }
+}
+
+/// `n machines`, in words.
+fn per(machines: usize) -> String {
+    match machines {
+        1 => "1 machine".into(),
+        n => format!("{} machines", count(n)),
+    }
 }
 
 /// The calibration capability: a model's default request with the
@@ -135,9 +213,9 @@ pub type Calibrate<R> = fn(&Calibration) -> Option<Calibrated<R>>;
 pub struct Calibrated<R> {
     /// The model's default preset with the measured numbers put in.
     pub request: R,
-    /// The fields filled from measurements (`machines[1].rate`), so the
-    /// user sees what still comes from the preset.
-    pub filled: Vec<String>,
+    /// What was filled from measurements, old and new values, so the user
+    /// sees what changed and what still comes from the preset.
+    pub changes: Vec<Change>,
 }
 
 impl<R: Serialize> Calibrated<R> {
@@ -148,38 +226,112 @@ impl<R: Serialize> Calibrated<R> {
             model: model.into(),
             title: title.into(),
             request: with_tag(model, &self.request).ok()?,
-            filled: self.filled.clone(),
+            filled: self.changes.iter().map(|c| c.field.clone()).collect(),
+            changes: self.changes.clone(),
         })
     }
 }
 
-/// Records field names as a target model fills them.
+/// Where a value goes: the request's field, what it is, its unit.
+#[derive(Debug, Clone)]
+pub struct At {
+    field: String,
+    what: String,
+    unit: &'static str,
+}
+
+/// The field `field`, read as `what`, in `unit`.
+pub fn at(field: impl Into<String>, what: impl Into<String>, unit: &'static str) -> At {
+    At {
+        field: field.into(),
+        what: what.into(),
+        unit,
+    }
+}
+
+/// Records what a target model fills, with the values it replaces.
 #[derive(Debug, Default)]
 pub struct Filler {
-    filled: Vec<String>,
+    changes: Vec<Change>,
 }
 
 impl Filler {
-    /// Sets `*slot` to `value` when measured, noting `field`.
-    pub fn set(&mut self, field: impl Into<String>, slot: &mut f64, value: Option<f64>) {
+    /// Sets `*slot` to `value` when measured, noting the change.
+    pub fn set(&mut self, at: At, slot: &mut f64, value: Option<f64>) {
         if let Some(value) = value {
+            self.record(at, human(*slot), human(value));
             *slot = value;
-            self.filled.push(field.into());
         }
     }
 
-    /// Notes a field filled by hand.
-    pub fn note(&mut self, field: impl Into<String>) {
-        self.filled.push(field.into());
+    /// Sets an optional `*slot` to `value` when measured (a start-up the
+    /// preset may not have), noting the change.
+    pub fn set_option(&mut self, at: At, slot: &mut Option<f64>, value: Option<f64>) {
+        if let Some(value) = value {
+            let from = slot.map_or_else(|| "none".into(), human);
+            self.record(at, from, human(value));
+            *slot = Some(value);
+        }
     }
 
-    /// The request with what was filled; `None` when nothing was (the
-    /// measurements say nothing this model reads).
+    /// Sets a processing-time function, noting the change in formulas.
+    pub fn set_levels(&mut self, at: At, slot: &mut ProcessingTime, value: ProcessingTime) {
+        self.record(at, written(slot), written(&value));
+        *slot = value;
+    }
+
+    /// Sets the load where the fitted parameters matter
+    /// ([`Calibration::telling_load`]), when computing times were measured.
+    pub fn set_load(&mut self, slot: &mut f64, calibration: &Calibration, counts: &[usize]) {
+        if let Some((load, why)) = calibration.telling_load(counts) {
+            self.record(at("load", "load V", "MB"), human(*slot), human(load));
+            if let Some(last) = self.changes.last_mut() {
+                last.why = why;
+            }
+            *slot = load;
+        }
+    }
+
+    /// Notes a change made by hand.
+    fn record(&mut self, at: At, from: String, to: String) {
+        self.changes.push(Change {
+            field: at.field,
+            what: at.what,
+            from,
+            to,
+            unit: at.unit.into(),
+            why: String::new(),
+        });
+    }
+
+    /// Whether anything measured was put in (the load alone is not).
+    fn measured(&self) -> bool {
+        self.changes.iter().any(|c| c.field != "load")
+    }
+
+    /// The request with what was filled; `None` when nothing measured
+    /// was (the measurements say nothing this model reads).
     pub fn finish<R>(self, request: R) -> Option<Calibrated<R>> {
-        (!self.filled.is_empty()).then_some(Calibrated {
+        self.measured().then_some(Calibrated {
             request,
-            filled: self.filled,
+            changes: self.changes,
         })
+    }
+}
+
+/// A processing-time function as a formula in `α` (MB), in s.
+fn written(time: &ProcessingTime) -> String {
+    let line = |l: &Level| match l.intercept {
+        0.0 => format!("{}·α", human(l.slope)),
+        b if b < 0.0 => format!("{}·α − {}", human(l.slope), human(-b)),
+        b => format!("{}·α + {}", human(l.slope), human(b)),
+    };
+    match time.levels() {
+        [one] => line(one),
+        levels => format!(
+            "max({})",
+            levels.iter().map(line).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -205,19 +357,25 @@ pub fn pair<'a, T: Clone>(
 
 /// `request` (a model's default) with its machine rows of the shared
 /// [`Processor`] kind (a link and a processing-time function each, in the
-/// request's `processors`, which `rows` finds) filled from `calibration`:
-/// all a model of such rows needs (M3, M4).
+/// request's `processors`, which `rows` finds) filled from `calibration`,
+/// and its load (which `load` finds) set where the fit matters: all a
+/// model of such rows needs (M3, M4).
 pub fn with_processors<R>(
     mut request: R,
     rows: fn(&mut R) -> &mut Vec<Processor>,
+    load: fn(&mut R) -> &mut f64,
     calibration: &Calibration,
 ) -> Option<Calibrated<R>> {
     let mut filler = Filler::default();
-    fill_processors("processors", rows(&mut request), calibration, &mut filler);
+    let processors = rows(&mut request);
+    fill_processors("processors", processors, calibration, &mut filler);
+    let counts = vec![1; processors.len()];
+    filler.set_load(load(&mut request), calibration, &counts);
     filler.finish(request)
 }
 
-/// Fills machine rows of the shared [`Processor`] kind under `field`.
+/// Fills machine rows of the shared [`Processor`] kind under `field`
+/// (rows named P1, P2, … as the models' tables name them).
 fn fill_processors(
     field: &str,
     rows: &mut Vec<Processor>,
@@ -225,16 +383,19 @@ fn fill_processors(
     filler: &mut Filler,
 ) {
     for (k, row, fit) in pair(rows, calibration) {
-        filler.set(format!("{field}[{k}].rate"), &mut row.rate, fit.rate);
-        filler.set(
-            format!("{field}[{k}].startup"),
-            &mut row.startup,
-            fit.latency,
-        );
+        let p = k + 1;
+        let rate = at(format!("{field}[{k}].rate"), format!("P{p}: C"), "s/MB");
+        filler.set(rate, &mut row.rate, fit.rate);
+        let startup = at(format!("{field}[{k}].startup"), format!("P{p}: S"), "s");
+        filler.set(startup, &mut row.startup, fit.latency);
         let levels = (fit.levels.clone()).or_else(|| fit.compute.map(ProcessingTime::linear));
         if let Some(levels) = levels {
-            row.levels = levels;
-            filler.note(format!("{field}[{k}].levels"));
+            let time = at(
+                format!("{field}[{k}].levels"),
+                format!("P{p}: time of α MB"),
+                "s",
+            );
+            filler.set_levels(time, &mut row.levels, levels);
         }
     }
 }
@@ -250,6 +411,8 @@ pub struct Offer {
     pub request: serde_json::Value,
     /// The fields filled from measurements.
     pub filled: Vec<String>,
+    /// What they were and what they are.
+    pub changes: Vec<Change>,
 }
 
 impl Calibration {
@@ -273,10 +436,11 @@ impl Calibration {
                 latency_as: Latency::Overhead,
                 compute: Some(0.109),
                 levels: Some(ProcessingTime::new(vec![
-                    crate::core::domain::processing::Level::new(0.0, 0.109),
-                    crate::core::domain::processing::Level::new(-27_109.0, 4.132),
+                    Level::new(0.0, 0.109),
+                    Level::new(-27_109.0, 4.132),
                 ])),
                 power,
+                largest: Some(20_000.0),
             }],
         }
     }

@@ -2,10 +2,12 @@
 //! generalised map (`crate::maps::contour`) may vary and the quantities it
 //! may measure. A model that declares none is not mapped.
 //!
-//! Any model's request is also a [`MapBase`] here (with no parameters when
-//! the model is not mapped), so that the fit's validity check sets a run's
-//! numbers by the names a map gives them.
+//! Any model's request is also a [`MapBase`] here, so that the fit's
+//! validity check sets a run's numbers by the names a map gives them; a
+//! model that is not mapped still has its `load` set by name, the number
+//! measured runs vary most (runs of M3's split at several loads).
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -82,10 +84,18 @@ pub struct Based<R> {
     pub maps: Option<Maps<R>>,
 }
 
-impl<R: Serialize + Validate + Clone + Sync> MapBase for Based<R> {
+/// The parameter of an unmapped model's request: its load.
+const LOAD: Parameter = Parameter::real("load", "the load V").unit("MB");
+
+impl<R: Serialize + DeserializeOwned + Validate + Clone + Sync> MapBase for Based<R> {
     fn parameters(&self) -> Vec<Parameter> {
         let Some(maps) = &self.maps else {
-            return Vec::new();
+            let load = serde_json::to_value(&self.request).ok();
+            let has_load = load
+                .as_ref()
+                .and_then(|r| r.get("load"))
+                .is_some_and(Value::is_number);
+            return if has_load { vec![LOAD] } else { Vec::new() };
         };
         let whole = (maps.parameters)().into_iter().map(|p| p.about);
         whole
@@ -148,7 +158,7 @@ impl<R: Serialize + Validate + Clone + Sync> MapBase for Based<R> {
     }
 }
 
-impl<R: Serialize + Validate + Clone + Sync> Based<R> {
+impl<R: Serialize + DeserializeOwned + Validate + Clone + Sync> Based<R> {
     /// The base request with the targets of `settings` set, in the order
     /// of the parameters (a parameter defined through others after them).
     fn set(&self, settings: &[(Target, f64)]) -> Result<R, Error> {
@@ -157,7 +167,9 @@ impl<R: Serialize + Validate + Clone + Sync> Based<R> {
         if settings.is_empty() {
             return Ok(request);
         }
-        let maps = self.maps.as_ref().ok_or_else(lost)?;
+        let Some(maps) = self.maps.as_ref() else {
+            return self.with_load(settings);
+        };
         let whole = (maps.parameters)();
         let rows = (maps.row_parameters)();
         let mut settings = settings.to_vec();
@@ -174,5 +186,19 @@ impl<R: Serialize + Validate + Clone + Sync> Based<R> {
             }
         }
         Ok(request)
+    }
+
+    /// An unmapped model's request with its load set ([`LOAD`], the only
+    /// parameter it has), through its JSON: the field is the request's own.
+    fn with_load(&self, settings: &[(Target, f64)]) -> Result<R, Error> {
+        let malformed = |e: serde_json::Error| Error::Malformed(e.to_string());
+        let mut fields = serde_json::to_value(&self.request).map_err(malformed)?;
+        for (target, value) in settings {
+            if target.parameter != 0 || target.row.is_some() {
+                return Err(Error::Malformed("an axis lost its parameter".into()));
+            }
+            fields["load"] = (*value).into();
+        }
+        serde_json::from_value(fields).map_err(malformed)
     }
 }

@@ -116,6 +116,11 @@ pub struct Field {
     /// as JSON.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub from_tabs: Vec<&'static str>,
+    /// For a [`Kind::Check`]: the key of the field whose edit by the user
+    /// clears the box (a table marked as an example stops being one once
+    /// the user types or loads their own).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub cleared_by: &'static str,
 }
 
 /// The kinds of values a field takes.
@@ -211,7 +216,14 @@ impl Field {
             options: &[],
             suggestions: Vec::new(),
             from_tabs: Vec::new(),
+            cleared_by: "",
         }
+    }
+
+    /// A box the user's edit of field `key` clears.
+    pub fn cleared_by(mut self, key: &'static str) -> Field {
+        self.cleared_by = key;
+        self
     }
 
     /// With `suggestions` offered as it is typed.

@@ -2,6 +2,7 @@
 //! sentences and tables, every number already formatted, so that the page
 //! only places them (no arithmetic, no wording of its own).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use crate::core::domain::number::number;
@@ -51,7 +52,41 @@ pub enum Block {
         label: String,
         /// The request, with its `"model"` tag.
         request: serde_json::Value,
+        /// What the request changed in the tab's preset, said in the tab
+        /// once it is open (fitted values: old → new).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<Change>,
+        /// A sentence said with the changes (which tables they come from).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        note: String,
+        /// The words of a button in the opened tab that brings its inputs
+        /// back to this tab's field taking a tab's inputs (M9's validity
+        /// check); empty: no such button.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        back: String,
     },
+}
+
+/// One value a request opened in a tab changed in the tab's preset (a
+/// parameter fitted from measurements): the old value and the new one, as
+/// the user reads them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Change {
+    /// The request's field (`machines[1].rate`).
+    pub field: String,
+    /// What it is, in the model's notation (`row 2: C`).
+    pub what: String,
+    /// The preset's value.
+    pub from: String,
+    /// The new value.
+    pub to: String,
+    /// The unit of both (empty: a pure number).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unit: String,
+    /// Why, when the value was chosen for the measurements rather than
+    /// measured (the load).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
 }
 
 /// The verifier's verdict as the page shows it.

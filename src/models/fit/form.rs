@@ -36,16 +36,27 @@ fn table(
     legend: &'static str,
     help: &'static str,
 ) -> Group {
-    let path = match field {
-        "transfers" => "transfers.csv",
-        "computation" => "computation.csv",
-        "energy" => "energy.csv",
-        _ => "power.csv",
+    let (path, example, example_key) = match field {
+        "transfers" => ("transfers.csv", "examples.transfers", "tr-ex"),
+        "computation" => ("computation.csv", "examples.computation", "comp-ex"),
+        "energy" => ("energy.csv", "examples.energy", "en-ex"),
+        _ => ("power.csv", "examples.power", "pow-ex"),
     };
+    // A preset's table is marked an example; editing the table makes it
+    // the user's own, and the page then leaves the other examples out.
+    let example = Field::new(example_key, example, "example", Kind::Check)
+        .help(
+            "a preset's example table: left out of the fit as soon as any table is your own \
+             (editing a table makes it yours; untick to fit an example with your tables)",
+        )
+        .cleared_by(key);
     Group::optional(
         legend,
         field,
-        vec![Field::new(key, path, "CSV or TSV", Kind::Csv).help(help)],
+        vec![
+            Field::new(key, path, "CSV or TSV", Kind::Csv).help(help),
+            example,
+        ],
     )
 }
 

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use super::request::{Check, Request};
+use super::request::{Check, Examples, Request};
 use super::table::{Measurements, Quantity, Table};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::{Error, Invalid};
@@ -138,6 +138,7 @@ pub fn request<C>(text: &str, options: &BTreeMap<String, String>) -> Result<Requ
         power: None,
         latency_as: parsed::<Latency>(options, "latency-as")?.unwrap_or_default(),
         validity: None,
+        examples: Examples::default(),
         registry: PhantomData,
     };
     let table = Some(Measurements::Csv(text.to_string()));

@@ -105,9 +105,66 @@ pub struct Request<C> {
     /// Measured runs to check a model's predictions against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validity: Option<Check>,
+    /// The tables that are a preset's examples rather than measurements of
+    /// the user's: left out as soon as any table is the user's own, so that
+    /// no model gets a number from data nobody measured.
+    #[serde(default, skip_serializing_if = "Examples::is_none")]
+    pub examples: Examples,
     /// Where the target models are found.
     #[serde(skip)]
     pub registry: PhantomData<fn() -> C>,
+}
+
+/// Which tables of a request are examples (a preset's), by table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Examples {
+    /// The transfer times are an example.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub transfers: bool,
+    /// The computing times are an example.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub computation: bool,
+    /// The energies are an example.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub energy: bool,
+    /// The power readings are an example.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub power: bool,
+}
+
+impl Examples {
+    /// Whether table `name` is an example.
+    pub fn has(&self, name: &str) -> bool {
+        match name {
+            "transfers" => self.transfers,
+            "computation" => self.computation,
+            "energy" => self.energy,
+            "power" => self.power,
+            _ => false,
+        }
+    }
+
+    /// Whether no table is (left out of the JSON).
+    pub fn is_none(&self) -> bool {
+        *self == Examples::default()
+    }
+}
+
+/// For serde: a `false` flag is left out.
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
+/// Where a table given in a request came from, and whether it is fitted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableUse {
+    /// The table's field (`computation`).
+    pub table: String,
+    /// A preset's example rather than the user's own.
+    pub example: bool,
+    /// Fitted (an example is not, once any table is the user's own).
+    pub used: bool,
 }
 
 /// The tables' fields, with the columns each needs and why.
@@ -145,13 +202,38 @@ impl<C> Request<C> {
         }
     }
 
-    /// The table of field `name`, read and checked for its columns.
+    /// Whether table `name` is fitted: given, and the user's own or an
+    /// example among examples only (a preset looked at as it is).
+    pub fn uses(&self, name: &str) -> bool {
+        let given = |n: &str| self.measurements(n).is_some();
+        let own = TABLES
+            .iter()
+            .any(|(n, _, _)| given(n) && !self.examples.has(n));
+        given(name) && !(own && self.examples.has(name))
+    }
+
+    /// Every table given, where it came from and whether it is fitted.
+    pub fn table_uses(&self) -> Vec<TableUse> {
+        let given = TABLES
+            .iter()
+            .filter(|(name, _, _)| self.measurements(name).is_some());
+        given
+            .map(|(name, _, _)| TableUse {
+                table: (*name).into(),
+                example: self.examples.has(name),
+                used: self.uses(name),
+            })
+            .collect()
+    }
+
+    /// The table of field `name`, read and checked for its columns; `None`
+    /// when it is not given or is an example left out.
     ///
     /// # Errors
     ///
     /// The table's first problem, at its field.
     pub fn table(&self, name: &str) -> Result<Option<Table>, Error> {
-        let Some(measurements) = self.measurements(name) else {
+        let Some(measurements) = self.measurements(name).filter(|_| self.uses(name)) else {
             return Ok(None);
         };
         let (_, needed, by) = TABLES

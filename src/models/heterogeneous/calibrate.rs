@@ -5,7 +5,7 @@
 
 use super::{Instance, Machine};
 use crate::core::domain::count::Count;
-use crate::core::framework::calibration::{pair, Calibrated, Calibration, Filler, Fitted};
+use crate::core::framework::calibration::{at, pair, Calibrated, Calibration, Filler, Fitted};
 
 /// The mixed cluster with the measured numbers put in.
 pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
@@ -16,52 +16,45 @@ pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
         if several {
             row.count = Count::from(1);
         }
-        fill_row(&format!("machines[{k}]"), row, fit, &mut filler);
+        fill_row(k, row, fit, &mut filler);
     }
+    let counts: Vec<usize> = request.machines.iter().map(|m| m.count.get()).collect();
+    filler.set_load(&mut request.load, calibration, &counts);
     filler.finish(request)
 }
 
-/// One machine row.
-fn fill_row(field: &str, row: &mut Machine, fit: &Fitted, filler: &mut Filler) {
+/// Machine row `k`.
+fn fill_row(k: usize, row: &mut Machine, fit: &Fitted, filler: &mut Filler) {
+    let here = |name: &str, symbol: &str, unit| {
+        at(
+            format!("machines[{k}].{name}"),
+            format!("row {}: {symbol}", k + 1),
+            unit,
+        )
+    };
     if let Some((a1, a2, b2)) = fit.two_level() {
-        filler.set(format!("{field}.a1"), &mut row.a1, Some(a1));
-        filler.set(format!("{field}.a2"), &mut row.a2, Some(a2));
-        filler.set(format!("{field}.b2"), &mut row.b2, Some(b2));
+        filler.set(here("a1", "a1", "s/MB"), &mut row.a1, Some(a1));
+        filler.set(here("a2", "a2", "s/MB"), &mut row.a2, Some(a2));
+        filler.set(here("b2", "b2", "s"), &mut row.b2, Some(b2));
     }
-    filler.set(format!("{field}.rate"), &mut row.rate, fit.rate);
+    filler.set(here("rate", "C", "s/MB"), &mut row.rate, fit.rate);
     filler.set(
-        format!("{field}.overhead"),
+        here("overhead", "O", "s"),
         &mut row.overhead,
         fit.overhead(),
     );
-    if let Some(startup) = fit.startup() {
-        row.startup = Some(startup);
-        filler.note(format!("{field}.startup"));
-    }
+    filler.set_option(here("startup", "S", "s"), &mut row.startup, fit.startup());
     let power = &fit.power;
     let idle = power.idle.unwrap_or(row.power.idle);
-    filler.set(
-        format!("{field}.power.idle"),
-        &mut row.power.idle,
-        power.idle,
-    );
+    let idle_power = here("power.idle", "P_idle", "W");
+    filler.set(idle_power, &mut row.power.idle, power.idle);
     let above = |p: Option<f64>| p.map(|p| (p - idle).max(0.0));
-    let compute = above(power.compute);
-    filler.set(
-        format!("{field}.power.compute"),
-        &mut row.power.compute,
-        compute,
-    );
-    let network = above(power.network);
-    filler.set(
-        format!("{field}.power.network"),
-        &mut row.power.network,
-        network,
-    );
+    let compute = here("power.compute", "P_C − P_idle", "W");
+    filler.set(compute, &mut row.power.compute, above(power.compute));
+    let network = here("power.network", "P_N − P_idle", "W");
+    filler.set(network, &mut row.power.network, above(power.network));
     let mode = serde_json::to_value(row.mode).ok();
     let sleep = mode.and_then(|m| power.sleep.get(m.as_str()?).copied());
-    if let Some(sleep) = sleep {
-        row.power.sleep = Some(sleep);
-        filler.note(format!("{field}.power.sleep"));
-    }
+    let asleep = here("power.sleep", "P_sleep", "W");
+    filler.set_option(asleep, &mut row.power.sleep, sleep);
 }

@@ -61,6 +61,7 @@ impl Model for Hierarchical {
             with_processors(
                 Instance::worked_example(),
                 |i| &mut i.processors,
+                |i| &mut i.load,
                 calibration,
             )
         })

@@ -59,7 +59,12 @@ impl Model for Installments {
 
     fn calibration() -> Option<Calibrate<Instance>> {
         Some(|calibration| {
-            with_processors(Instance::figure_10(), |i| &mut i.processors, calibration)
+            with_processors(
+                Instance::figure_10(),
+                |i| &mut i.processors,
+                |i| &mut i.load,
+                calibration,
+            )
         })
     }
 }

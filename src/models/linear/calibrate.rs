@@ -5,7 +5,7 @@
 
 use super::{Instance, Power};
 use crate::core::domain::count::Count;
-use crate::core::framework::calibration::{pair, Calibrated, Calibration, Filler};
+use crate::core::framework::calibration::{at, pair, Calibrated, Calibration, Filler};
 
 /// The energy preset with the measured numbers put in.
 pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
@@ -18,18 +18,17 @@ pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
             // the user's to say.
             row.count = Count::from(1);
         }
-        filler.set(format!("machines[{k}].rate"), &mut row.rate, fit.rate);
-        filler.set(
-            format!("machines[{k}].startup"),
-            &mut row.startup,
-            fit.latency,
-        );
-        filler.set(
-            format!("machines[{k}].compute"),
-            &mut row.compute,
-            fit.compute,
-        );
+        let field = |name: &str| format!("machines[{k}].{name}");
+        let what = |symbol: &str| format!("row {}: {symbol}", k + 1);
+        let rate = at(field("rate"), what("C"), "s/MB");
+        filler.set(rate, &mut row.rate, fit.rate);
+        let startup = at(field("startup"), what("S"), "s");
+        filler.set(startup, &mut row.startup, fit.latency);
+        let compute = at(field("compute"), what("A"), "s/MB");
+        filler.set(compute, &mut row.compute, fit.compute);
     }
+    let counts: Vec<usize> = request.machines.iter().map(|m| m.count.get()).collect();
+    filler.set_load(&mut request.load, calibration, &counts);
     if let Some(fit) = calibration.machines.first() {
         let powers = &fit.power;
         let power = request.power.get_or_insert(Power {
@@ -37,13 +36,12 @@ pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
             network: 0.0,
             idle_factor: 1.0,
         });
-        filler.set("power.processor", &mut power.processor, powers.compute);
-        filler.set("power.network", &mut power.network, powers.network);
-        filler.set(
-            "power.idle_factor",
-            &mut power.idle_factor,
-            powers.idle_factor(),
-        );
+        let processor = at("power.processor", "P_C", "W");
+        filler.set(processor, &mut power.processor, powers.compute);
+        let network = at("power.network", "P_N", "W");
+        filler.set(network, &mut power.network, powers.network);
+        let idle = at("power.idle_factor", "idle factor k", "");
+        filler.set(idle, &mut power.idle_factor, powers.idle_factor());
     }
     filler.finish(request)
 }

@@ -3,7 +3,7 @@
 //! and its latency as the per-message cost `O` or the start-up `S`.
 
 use super::Instance;
-use crate::core::framework::calibration::{Calibrated, Calibration, Filler};
+use crate::core::framework::calibration::{at, Calibrated, Calibration, Filler};
 
 /// The reference instance with the first machine's measured numbers.
 pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
@@ -11,12 +11,20 @@ pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
     let mut request = Instance::reference(2, 134_485.0);
     let mut filler = Filler::default();
     if let Some((a1, a2, b2)) = fit.two_level() {
-        filler.set("a1", &mut request.a1, Some(a1));
-        filler.set("a2", &mut request.a2, Some(a2));
-        filler.set("b2", &mut request.b2, Some(b2));
+        filler.set(at("a1", "a1", "s/MB"), &mut request.a1, Some(a1));
+        filler.set(at("a2", "a2", "s/MB"), &mut request.a2, Some(a2));
+        filler.set(at("b2", "b2", "s"), &mut request.b2, Some(b2));
     }
-    filler.set("rate", &mut request.rate, fit.rate);
-    filler.set("overhead", &mut request.overhead, fit.overhead());
-    filler.set("startup", &mut request.startup, fit.startup());
+    filler.set(at("rate", "C", "s/MB"), &mut request.rate, fit.rate);
+    let overhead = at("overhead", "O", "s");
+    filler.set(overhead, &mut request.overhead, fit.overhead());
+    let startup = at("startup", "S", "s");
+    filler.set(startup, &mut request.startup, fit.startup());
+    // M5's cluster is the first measured machine, m times.
+    let first = Calibration {
+        machines: vec![fit.clone()],
+    };
+    let machines = request.machines.get();
+    filler.set_load(&mut request.load, &first, &[machines]);
     filler.finish(request)
 }

@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use crate::core::domain::error::Error;
 use crate::core::domain::processing::{Level, ProcessingTime};
-use crate::core::framework::calibration::{Calibration, Fitted, Offer, Powers};
+use crate::core::framework::calibration::{Calibration, Change, Fitted, Offer, Powers};
 use crate::core::framework::registry::Registry;
 use crate::core::solving::progress::Progress;
-use crate::models::fit::request::{Request, Shape};
+use crate::models::fit::request::{Request, Shape, TableUse};
 use crate::models::fit::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
 use crate::models::fit::table::{Quantity, Table};
 use crate::models::fit::validity::{check, Checked};
@@ -45,12 +45,18 @@ pub struct Report {
     /// others are its default preset's).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub filled: BTreeMap<String, Vec<String>>,
+    /// For each target model, what its fields were and what they are.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub changes: BTreeMap<String, Vec<Change>>,
     /// The models' titles, for buttons.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub titles: BTreeMap<String, String>,
     /// The model checked against measured runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validity: Option<Checked>,
+    /// The tables given: the user's or examples, fitted or left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<TableUse>,
 }
 
 /// The requests the registry's models fill from `calibration`, in course
@@ -104,8 +110,10 @@ pub fn fit_tables<C: Registry>(
         calibration: Calibration::default(),
         requests: BTreeMap::new(),
         filled: BTreeMap::new(),
+        changes: BTreeMap::new(),
         titles: BTreeMap::new(),
         validity: None,
+        tables: request.table_uses(),
     };
     if let Some(table) = tables.get("transfers") {
         report.transfers = transfers(table, request.noise)?;
@@ -120,9 +128,13 @@ pub fn fit_tables<C: Registry>(
         report.power = powers(table)?;
     }
     report.calibration = calibration(&report, request);
+    if let Some(table) = tables.get("computation") {
+        largest_chunks(&mut report.calibration, table);
+    }
     for offer in offers::<C>(&report.calibration) {
         report.titles.insert(offer.model.clone(), offer.title);
         report.filled.insert(offer.model.clone(), offer.filled);
+        report.changes.insert(offer.model.clone(), offer.changes);
         report.requests.insert(offer.model, offer.request);
     }
     if let Some(validity) = request.validity()? {
@@ -130,6 +142,21 @@ pub fn fit_tables<C: Registry>(
         report.validity = Some(checked);
     }
     Ok(report)
+}
+
+/// Each machine's largest chunk measured, from the computing table: where
+/// the target models' loads may go (`Fitted::telling_chunk`).
+fn largest_chunks(calibration: &mut Calibration, table: &Table) {
+    let sizes = table.numbers(Quantity::Size).unwrap_or_default();
+    let groups = table.groups();
+    for fitted in &mut calibration.machines {
+        let group = match groups.as_slice() {
+            [only] => Some(only),
+            all => all.iter().find(|g| g.machine == fitted.machine),
+        };
+        let largest = group.map(|g| g.pick(sizes).into_iter().fold(0.0, f64::max));
+        fitted.largest = largest.filter(|x| *x > 0.0);
+    }
 }
 
 /// The validity check's errors, under the request's `validity`.

@@ -4,8 +4,8 @@
 
 use super::Report;
 use crate::core::presentation::response::Describe;
-use crate::core::presentation::view::{cut, number, Block};
-use crate::models::fit::request::{Noise, Shape};
+use crate::core::presentation::view::{cut, number, Block, Change};
+use crate::models::fit::request::{Noise, Shape, TableUse};
 use crate::models::fit::solve::{LevelsFit, PowersFit, TransferFit};
 use crate::models::fit::stats::{Estimate, Goodness};
 use crate::models::fit::validity::Checked;
@@ -212,6 +212,7 @@ impl Describe for Report {
             let caption = "Power per state (mean and 95 % interval)";
             blocks.push(Block::table("fit-power", caption, &head, rows));
         }
+        blocks.extend(self.tables_block());
         blocks.extend(self.requests_block());
         for (model, request) in &self.requests {
             let title = self
@@ -222,6 +223,9 @@ impl Describe for Report {
                 id: format!("fit-open-{model}"),
                 label: format!("Open in {title} with the fitted parameters"),
                 request: request.clone(),
+                changes: self.changes.get(model).cloned().unwrap_or_default(),
+                note: self.tables_text(),
+                back: "Check these inputs against measured runs (in the Fit tab)".into(),
             });
         }
         if let Some(c) = &self.validity {
@@ -237,6 +241,46 @@ impl Describe for Report {
 }
 
 impl Report {
+    /// Which tables were fitted, in words: the user's own, or a preset's
+    /// examples, and the examples left out.
+    fn tables_text(&self) -> String {
+        fn name(t: &TableUse) -> &str {
+            match t.table.as_str() {
+                "transfers" => "transfer times",
+                "computation" => "computing times",
+                "energy" => "energies",
+                "power" => "power readings",
+                other => other,
+            }
+        }
+        let list = |ts: Vec<&TableUse>| ts.into_iter().map(name).collect::<Vec<_>>().join(", ");
+        let used: Vec<&TableUse> = self.tables.iter().filter(|t| t.used).collect();
+        let out: Vec<&TableUse> = self.tables.iter().filter(|t| !t.used).collect();
+        if used.is_empty() {
+            return String::new();
+        }
+        let whose = if used.iter().all(|t| t.example) {
+            "the preset's examples"
+        } else {
+            "yours"
+        };
+        let mut text = format!("Fitted from {} ({whose})", list(used));
+        if !out.is_empty() {
+            text += &format!(
+                "; left out: {} (examples of the preset, not yours: untick “example” \
+                 beside a table to fit it with yours)",
+                list(out)
+            );
+        }
+        text + "."
+    }
+
+    /// The tables fitted, as a sentence.
+    fn tables_block(&self) -> Option<Block> {
+        let text = self.tables_text();
+        (!text.is_empty()).then(|| Block::note("fit-tables", text))
+    }
+
     /// Which models the fitted parameters fill, and with what.
     fn requests_block(&self) -> Option<Block> {
         if self.requests.is_empty() {
@@ -247,19 +291,26 @@ impl Report {
             .keys()
             .map(|model| {
                 let title = self.titles.get(model).cloned().unwrap_or_default();
-                let filled = self.filled.get(model).map_or(0, Vec::len);
-                let fields = self.filled.get(model).cloned().unwrap_or_default();
-                vec![
-                    model.clone(),
-                    title,
-                    format!("{filled} fields: {}", fields.join(", ")),
-                ]
+                let changes = self.changes.get(model).map_or(&[][..], Vec::as_slice);
+                let values: Vec<String> = changes.iter().map(changed).collect();
+                vec![model.clone(), title, values.join("; ")]
             })
             .collect();
-        let caption = "The fitted parameters in each model's default request (the other \
-                       numbers are the preset's): open it in its tab, or take \
-                       report.requests.<model> from the JSON to dlt solve";
-        let head = ["model", "tab", "filled from the measurements"];
+        let caption = "The fitted parameters in each model's default request, the \
+                       preset's value → the fitted one (the other numbers are the \
+                       preset's): open it in its tab, or take report.requests.<model> \
+                       from the JSON to dlt solve";
+        let head = ["model", "tab", "changed from the preset"];
         Some(Block::table("fit-requests", caption, &head, rows))
     }
+}
+
+/// A change as the table of target models says it: `what from → to unit`.
+fn changed(c: &Change) -> String {
+    let unit = if c.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", c.unit)
+    };
+    format!("{} {} → {}{unit}", c.what, c.from, c.to)
 }
