@@ -200,7 +200,7 @@ impl Report {
             .iter()
             .zip(&self.used)
             .take(ROWS_SHOWN)
-            .map(|(&a, &p)| vec![format!("#{}", self.machine_at(p) + 1), number(a)])
+            .map(|(&a, &p)| vec![format!("P{}", self.machine_at(p) + 1), number(a)])
             .collect();
         Block::table(
             "linear-sizes",
@@ -227,9 +227,9 @@ impl Report {
             .map(|s| {
                 let (from, to) = (self.machine_at(s.from) + 1, self.machine_at(s.to) + 1);
                 let which = if s.from == s.to {
-                    format!("#{from}")
+                    format!("P{from}")
                 } else {
-                    format!("#{from} … #{to} ({} machines)", s.to - s.from + 1)
+                    format!("P{from} … P{to} ({} machines)", s.to - s.from + 1)
                 };
                 vec![which, s.reason.clone()]
             })
