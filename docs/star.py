@@ -710,8 +710,16 @@ def strip_dashes(words):
     return list(words[1:] if words[:1] == ["--"] else words)
 
 
-def default_command(budget):
-    return ["env", "LC_ALL=C", "sort", "--parallel=1", "-S", budget]
+def default_command(budget, spill="gzip"):
+    """GNU sort with a memory budget: past it, sort spills sorted runs to
+    temporary files and merges them. With `spill` (a compressor, default
+    gzip) the spilled runs are compressed: where temporary files sit in the
+    page cache, as on a machine with RAM to spare, an uncompressed spill
+    costs next to nothing and no second memory level shows."""
+    command = ["env", "LC_ALL=C", "sort", "--parallel=1", "-S", budget]
+    if spill and spill != "none":
+        command.append(f"--compress-program={spill}")
+    return command
 
 
 def open_star(args, count, timings=None):
@@ -720,7 +728,7 @@ def open_star(args, count, timings=None):
     if args.workers:
         addresses = [a for a in args.workers.split(",") if a.strip()]
     else:
-        command = strip_dashes(args.command) or default_command(args.budget)
+        command = strip_dashes(args.command) or default_command(args.budget, args.spill)
         local = LocalWorkers(count, command, args.timeout)
         addresses = local.addresses
     star = Star(addresses, args.timeout, timings)
@@ -863,6 +871,7 @@ def loop_settings(args):
     settings = loop_defaults(args)
     if args.sizes:
         settings["compute"] = parse_sizes(args.sizes)
+    settings["noise"] = args.noise
     return settings
 
 
@@ -871,8 +880,8 @@ def loop_defaults(args):
         return dict(budget=args.budget or "1M", compute=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3],
                     link=[0.01, 0.05, 0.2, 0.5, 1], repeat=3, run_repeat=1,
                     rate=args.link_MBps if args.link_MBps is not None else 200.0)
-    return dict(budget=args.budget or "32M",
-                compute=[2, 4, 6, 8, 11, 14, 17, 20, 24, 28, 32, 40, 48, 64, 96, 128],
+    return dict(budget=args.budget or "16M",
+                compute=[1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64],
                 link=[0.1, 0.5, 1, 2, 4, 8, 16, 32, 64], repeat=4, run_repeat=2,
                 rate=args.link_MBps if args.link_MBps is not None else 100.0)
 
@@ -884,6 +893,15 @@ def fitted_knee(fit):
         if entry.get("shape") == "two-level" and r:
             return r
     return None
+
+
+def fitted_noise(fit):
+    """The noise model the computing and link fits assumed, in words."""
+    report = fit.get("report") or {}
+    words = [f"{what} {entries[0].get('noise', 'absolute')}"
+             for what, entries in (("computing", report.get("computation")),
+                                   ("link", report.get("transfers"))) if entries]
+    return "noise fitted: " + (", ".join(words) or "n/a")
 
 
 def convex(fit):
@@ -928,7 +946,7 @@ def cmd_loop(args):
         for name in os.listdir(folder):  # a folder used before: no stale runs
             if name.endswith((".csv", ".json", ".txt")):
                 os.remove(os.path.join(folder, name))
-    command = strip_dashes(args.command) or default_command(s["budget"])
+    command = strip_dashes(args.command) or default_command(s["budget"], args.spill)
     machines = args.machines
     rate = s["rate"]
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
@@ -1005,7 +1023,8 @@ def calibrate(star, source, dlt, s, out, rate, command, say):
                             "time: the command's run on the worker alone, input piped from memory",
                             link_comment(rate) + "; chunks here are sent unpaced and not timed"])
     fit_request = {"model": "fit", "transfers": {"csv": link_csv},
-                   "computation": {"csv": comp_csv}, "shape": "auto"}
+                   "computation": {"csv": comp_csv}, "shape": "auto",
+                   "noise": s["noise"]}
     fit = dlt_json(dlt, "solve", request=fit_request)
     if not convex(fit):
         # M3 needs every level slower than the one above; a knee whose second
@@ -1073,7 +1092,8 @@ def loop_table(result, rate, command, wall):
     lines = [f"application: {' '.join(command)}",
              link_comment(rate),
              f"fitted knee r = {knee:.1f} MB per worker" if knee else
-             "fitted knee: none (the data support one line)", ""]
+             "fitted knee: none (the data support one line)",
+             fitted_noise(result["fit"]), ""]
     head = ("load_MB", "rep", "M3_split_MB", "measured_s", "M3_pred_s", "M3_err",
             "M2_measured_s", "M2_pred_s", "M2_err", "equal_s", "equal/M3")
     rows = []
@@ -1164,7 +1184,10 @@ def parser():
         q.add_argument("--seed", type=int, default=1, help="seed of the generated data")
         q.add_argument("--timeout", type=float, default=3600, help="seconds a worker may stay silent")
         if budget:
-            q.add_argument("--budget", default="32M", help="sort's -S of the default command")
+            q.add_argument("--budget", default="16M", help="sort's -S of the default command")
+            q.add_argument("--spill", default="gzip",
+                           help="the default sort's --compress-program for spilled runs "
+                                "(none: uncompressed)")
         q.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND for local workers")
 
     for name, about in (("link", "time messages of several sizes to a worker"),
@@ -1193,12 +1216,18 @@ def parser():
     lp.add_argument("--machines", type=int, default=2, help="local workers (default 2)")
     lp.add_argument("--link-MBps", dest="link_MBps", type=float, default=None,
                     help="emulated link rate (default 100, smoke 200)")
-    lp.add_argument("--budget", default=None, help="sort's -S (default 32M, smoke 1M)")
+    lp.add_argument("--budget", default=None, help="sort's -S (default 16M, smoke 1M)")
+    lp.add_argument("--spill", default="gzip",
+                    help="sort's --compress-program for spilled runs (default gzip; none: "
+                         "uncompressed, which in the page cache shows no second level)")
     lp.add_argument("--sizes", help="computing sizes in MB, comma separated (default: "
-                    "2 to 128 for sort -S 32M)")
+                    "1 to 64 for sort -S 16M)")
     lp.add_argument("--input", help="cut chunks from this file (default: random text lines)")
     lp.add_argument("--seed", type=int, default=1, help="seed of the generated data")
     lp.add_argument("--timeout", type=float, default=3600, help="seconds a worker may stay silent")
+    lp.add_argument("--noise", choices=["absolute", "relative", "auto"], default="auto",
+                    help="the fit's noise model (default auto: the lower BIC; timings' "
+                         "noise usually grows with the time)")
     lp.add_argument("--quiet", action="store_true", help="print the table only")
     lp.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND instead of sort")
     return p

@@ -1,7 +1,9 @@
 //! Measurements to try the fits on, from the seeds: `[1]`'s power
 //! readings (real), and timings generated from `[3]`'s reference
 //! instance and the mixed cluster of the heterogeneous tab with 3 %
-//! measurement noise (synthetic, and labelled so). The synthetic files are
+//! measurement noise (synthetic, and labelled so); and one real
+//! experiment of this project (`docs/real-run.md`): GNU sort timed on the
+//! development machine, with the runs of M3's split it predicted. The synthetic files are
 //! made by `tests/fit_data.rs` from a fixed seed, which also checks that
 //! the committed files are what it makes.
 
@@ -68,8 +70,62 @@ pub const CLUSTER: DataSet = DataSet {
     csv: include_str!("cluster.csv"),
 };
 
+/// What the measured sort tables were measured on, for their labels.
+macro_rules! sort_machine {
+    () => {
+        "GNU sort 9.1 (-S 16M, spilled runs gzip-compressed) on a 2-core Intel Xeon virtual \
+         machine, Linux 6.18, 2026-11-28"
+    };
+}
+
+/// GNU sort's computing times, measured: one worker alone, 17 chunk sizes
+/// of 1–64 MB, 4 times each.
+pub const SORT_COMPUTE: DataSet = DataSet {
+    name: "fit-sort-compute",
+    label: concat!(
+        "measured: ",
+        sort_machine!(),
+        ": computing times of 1–64 MB chunks, 4 each"
+    ),
+    synthetic: false,
+    csv: include_str!("sort_compute.csv"),
+};
+
+/// The link of the same experiment: real transfers over loopback, paced by
+/// the sender at an emulated 100 MB/s.
+pub const SORT_LINK: DataSet = DataSet {
+    name: "fit-sort-link",
+    label: concat!(
+        "measured: ",
+        sort_machine!(),
+        ": transfers of 0.1–64 MB, the link emulated at 100 MB/s"
+    ),
+    synthetic: false,
+    csv: include_str!("sort_link.csv"),
+};
+
+/// The makespans of M3's split of five loads, run twice each.
+pub const SORT_RUNS: DataSet = DataSet {
+    name: "fit-sort-runs",
+    label: concat!(
+        "measured: ",
+        sort_machine!(),
+        ": makespans of M3's split of 6.8–67.5 MB on two workers"
+    ),
+    synthetic: false,
+    csv: include_str!("sort_runs.csv"),
+};
+
 /// Every built-in table.
-pub const ALL: [DataSet; 4] = [POWER_004, TWO_LEVEL_000, NETWORK_000, CLUSTER];
+pub const ALL: [DataSet; 7] = [
+    POWER_004,
+    TWO_LEVEL_000,
+    NETWORK_000,
+    CLUSTER,
+    SORT_COMPUTE,
+    SORT_LINK,
+    SORT_RUNS,
+];
 
 /// The built-in table of this name.
 pub fn find(name: &str) -> Option<DataSet> {
