@@ -135,25 +135,50 @@ fn join(file: &Path, answers: &str, extra: &[&str]) -> Run {
     dlt(&args, answers)
 }
 
-/// Splits the preset (into its natural parts, or `--parts`), solves the
-/// parts apart, and checks the joins against the direct solve: in order,
-/// shuffled and duplicated, as CSV, with one part missing and resumed.
-fn check_whole(name: &str, split_args: &[&str]) {
-    check_file(name, request_file(name), split_args);
+/// What `dlt solve` gives the whole request, as JSON and as CSV (or the
+/// refusal of a CSV), solved once for every way the request is split.
+struct Whole {
+    json: String,
+    csv: Run,
 }
 
-/// [`check_whole`] on the request in `file`.
-fn check_file(name: &str, (file, text): (PathBuf, String), split_args: &[&str]) {
+impl Whole {
+    /// Solves `text` whole, the JSON and the CSV at the same time (two
+    /// processes, as the parts are solved).
+    fn of(text: &str) -> Whole {
+        std::thread::scope(|s| {
+            let csv = s.spawn(|| dlt(&["solve", "--csv"], text));
+            let json = ok(&["solve"], text);
+            // cannot fail: the thread only runs `dlt`, which `dlt` reports.
+            let csv = csv.join().expect("the CSV solve ran");
+            Whole { json, csv }
+        })
+    }
+}
+
+/// Splits the preset in each way `splits` says (its natural parts, or
+/// `--parts N`), solves the parts apart, and checks the joins against the
+/// direct solve: in order, shuffled and duplicated, as CSV, with one part
+/// missing and resumed. The direct solve is made once for all the splits.
+fn check_whole(name: &str, splits: &[&[&str]]) {
+    let whole = Whole::of(&dlt(&["example", name], "").stdout);
+    for split_args in splits {
+        check_file(name, request_file(name), split_args, &whole);
+    }
+}
+
+/// [`check_whole`] on the request in `file`, whose direct solve is `whole`.
+fn check_file(name: &str, (file, text): (PathBuf, String), split_args: &[&str], whole: &Whole) {
     let args: Vec<&str> = ["split"].iter().chain(split_args).copied().collect();
     let split = ok(&args, &text);
     let parts: Vec<&str> = split.lines().collect();
     let answers = solve_parts(&parts, &[]);
-    let direct = ok(&["solve"], &text);
+    let direct = &whole.json;
     let all = answers.concat();
     let joined = join(&file, &all, &[]);
     assert!(joined.success(), "{name}: {}", joined.stderr);
     assert_eq!(
-        joined.stdout, direct,
+        &joined.stdout, direct,
         "{name} {split_args:?}: join differs from solve"
     );
     // Shuffled (reversed, then every other) and duplicated.
@@ -161,16 +186,16 @@ fn check_file(name: &str, (file, text): (PathBuf, String), split_args: &[&str]) 
     shuffled.extend(answers.iter().step_by(2));
     let shuffled: String = shuffled.into_iter().map(String::as_str).collect();
     assert_eq!(
-        join(&file, &shuffled, &[]).stdout,
+        &join(&file, &shuffled, &[]).stdout,
         direct,
         "{name}: shuffled"
     );
     // The same CSV, or the same refusal for a result without one.
-    let csv = dlt(&["solve", "--csv"], &text);
+    let csv = &whole.csv;
     let joined_csv = join(&file, &shuffled, &["--csv"]);
     assert_eq!(
-        (joined_csv.code, joined_csv.stdout, joined_csv.stderr),
-        (csv.code, csv.stdout, csv.stderr),
+        (&joined_csv.code, &joined_csv.stdout, &joined_csv.stderr),
+        (&csv.code, &csv.stdout, &csv.stderr),
         "{name}: CSV"
     );
     // One part missing, then resumed by solving only that part.
@@ -180,23 +205,29 @@ fn check_file(name: &str, (file, text): (PathBuf, String), split_args: &[&str]) 
     assert_eq!(value["completion"], "partial", "{name}");
     assert_eq!(value["missing"], serde_json::json!([last]), "{name}");
     let resumed = answers[..last].concat() + &solve_parts(&parts[last..], &[]).concat();
-    assert_eq!(join(&file, &resumed, &[]).stdout, direct, "{name}: resumed");
+    assert_eq!(
+        &join(&file, &resumed, &[]).stdout,
+        direct,
+        "{name}: resumed"
+    );
     let _ = std::fs::remove_file(file);
 }
 
 #[test]
 fn small_presets_join_to_their_solve() {
-    let small: Vec<_> = one_per_model()
+    let presets: Vec<_> = one_per_model()
         .into_iter()
         .filter(|(_, parts)| *parts <= SMALL)
         .collect();
     assert!(
-        !small.is_empty(),
+        !presets.is_empty(),
         "no splitting preset of at most {SMALL} parts"
     );
-    for (name, _) in small {
-        check_file(name, small_request_file(name), &[]);
-        check_file(name, small_request_file(name), &["--parts", "2"]);
+    for (name, _) in presets {
+        let whole = Whole::of(&small(name).to_string());
+        for split_args in [&[][..], &["--parts", "2"]] {
+            check_file(name, small_request_file(name), split_args, &whole);
+        }
     }
 }
 
@@ -206,8 +237,8 @@ fn small_presets_join_to_their_solve() {
 #[ignore]
 fn every_splitting_preset_joins_to_its_solve() {
     for (name, _, parts) in splitting_presets() {
-        check_whole(name, &[]);
-        check_whole(name, &["--parts", &(parts / 2).max(2).to_string()]);
+        let half = (parts / 2).max(2).to_string();
+        check_whole(name, &[&[], &["--parts", &half]]);
     }
 }
 
