@@ -159,7 +159,7 @@ export class Section {
     for (const c of opened.changes) {
       const item = el('li', {}, el('span', { className: 'what' }, c.what), ': ',
         readable(el('del'), c.from), ' → ', readable(el('strong'), c.to), c.unit ? ` ${c.unit}` : '');
-      if (c.why) item.append(el('span', { className: 'why' }, ` — ${c.why}`));
+      if (c.why) item.append(readable(el('span', { className: 'why' }), ` — ${c.why}`));
       list.append(item);
     }
     box.append(el('p', {}, el('strong', {}, `Opened from the ${from.spec.tab} tab. `),
