@@ -76,7 +76,7 @@ fn map_points_agree_with_direct_evaluation() {
 /// Table 1, lines above `Vmax` nearly horizontal, every point certified to
 /// 1 %. About 25 s in release.
 #[test]
-#[ignore = "the full reference map: run in release (the test command does)"]
+#[ignore = "the full reference map: run optimised (make test does)"]
 fn reference_map_shows_the_papers_phenomena() {
     let request = MapRequest::reference();
     let rho = request.instance(2, 1.0).ram();
@@ -134,7 +134,7 @@ fn reference_map_shows_the_papers_phenomena() {
 /// Table 1: every efficiency is at least the paper's (to its one decimal),
 /// with a proven bound, and the certification never loses to the probe.
 #[test]
-#[ignore = "the full Table 1: run in release (the test command does)"]
+#[ignore = "the full Table 1: run optimised (make test does)"]
 fn table_1_beats_the_paper() {
     let table = MapRequest::reference().table(&mut Silent).unwrap();
     assert!(table.reference);

@@ -232,7 +232,8 @@ fn small_presets_join_to_their_solve() {
 }
 
 /// Every splitting preset, the reference map included: in release mode
-/// (`cargo test --release --test split_join -- --ignored`).
+/// (`make test` runs it in the quick-release profile with `--include-ignored`;
+/// by hand: `cargo test --release --test split_join -- --ignored`).
 #[test]
 #[ignore]
 fn every_splitting_preset_joins_to_its_solve() {

@@ -126,7 +126,7 @@ proptest! {
     /// The larger check (m ≤ 4, n ≤ 7, 500 instances), run in release mode
     /// by the test command: the search equals every sequence up to renaming.
     #[test]
-    #[ignore = "slow in debug builds; the test command runs it with --release"]
+    #[ignore = "slow in debug builds; make test runs it in an optimised build"]
     fn search_equals_brute_force_on_500_instances(inst in instance_up_to(4, 7)) {
         let r = inst.solve(&mut Silent).unwrap();
         prop_assert_eq!(r.status, Status::Optimal);
@@ -225,7 +225,7 @@ fn reference_instance_is_proven_optimal_at_m_2_and_3() {
 /// before the boxes of chunk counts), at least the paper's efficiency to its
 /// one decimal. About 12 s in release.
 #[test]
-#[ignore = "slow in debug builds; the test command runs it with --release"]
+#[ignore = "slow in debug builds; make test runs it in an optimised build"]
 fn reference_instance_is_proven_optimal_at_every_vmax_of_table_1() {
     let table = [
         (2, 34.2, 134_485.0),
