@@ -1602,6 +1602,24 @@ test('a printed result keeps its column heads with their units and its charts, d
   }
 });
 
+test('printed, a wide table of machines (M7\'s fourteen columns) fits an A4 page\'s width, no column cut', async (page) => {
+  await page.goto(`${base}?tab=heterogeneous`);
+  await page.waitForSelector('#heterogeneous-result:not([hidden]):not(.stale)', { timeout: 120000 });
+  // A4 less the page's 1.5 cm margins is 180 mm: 680 CSS pixels.
+  await page.setViewportSize({ width: 680, height: 1000 });
+  await page.emulateMedia({ media: 'print' });
+  try {
+    const [table, wrap] = await page.$eval('#heterogeneous-rows', (t) => [t.getBoundingClientRect().width, t.parentElement.getBoundingClientRect().width]);
+    assert.ok(table <= wrap + 1, `the machines' table is ${table} px wide on a ${wrap} px page`);
+    // Every value shown whole in its cell.
+    const cut = await page.$$eval('#heterogeneous-rows input', (inputs) => inputs.filter((i) => i.scrollWidth > i.clientWidth + 1).map((i) => i.value));
+    assert.deepEqual(cut, []);
+  } finally {
+    await page.emulateMedia({ media: null });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
 test('opening a file that is not a sheet says what file was expected and what was found', async (page) => {
   await page.click('#tab-exercises');
   await page.setInputFiles('#exercises-open', { name: 'machines.csv', mimeType: 'text/csv', buffer: Buffer.from('machines,energy\n1,2\n') });
