@@ -220,7 +220,20 @@ fn the_load_is_set_past_the_measured_knees() {
     let all = offers(&Calibration {
         machines: vec![machine.clone()],
     });
-    assert_eq!(at(offer(&all, "startup"), "/load"), 2.0 * 8_000.0);
+    let startup = offer(&all, "startup");
+    assert_eq!(at(startup, "/load"), 2.0 * 8_000.0);
+    let change = startup
+        .changes
+        .iter()
+        .find(|c| c.field == "load")
+        .expect("the load changed");
+    assert!(
+        change
+            .why
+            .contains("the largest chunk measured, past the fitted knee"),
+        "{}",
+        change.why
+    );
     // No knee: the largest chunk measured.
     machine.levels = None;
     let all = offers(&Calibration {

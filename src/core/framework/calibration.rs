@@ -175,8 +175,14 @@ impl Calibration {
                 "{} × the largest chunk measured (no knee in the measurements)",
                 per(machines)
             ),
-            [knee] => format!(
+            [knee] if fit(0)?.telling_chunk() == Some(1.5 * knee) => format!(
                 "{} × 1.5 × the fitted knee ({} MB), so that chunks spill out of RAM",
+                per(machines),
+                human(*knee)
+            ),
+            [knee] => format!(
+                "{} × the largest chunk measured, past the fitted knee ({} MB), so that \
+                 chunks spill out of RAM",
                 per(machines),
                 human(*knee)
             ),
