@@ -265,7 +265,7 @@ impl Filler {
     /// Sets `*slot` to `value` when measured, noting the change.
     pub fn set(&mut self, at: At, slot: &mut f64, value: Option<f64>) {
         if let Some(value) = value {
-            self.record(at, human(*slot), human(value));
+            self.record(at, human(*slot), human(value), String::new());
             *slot = value;
         }
     }
@@ -275,14 +275,14 @@ impl Filler {
     pub fn set_option(&mut self, at: At, slot: &mut Option<f64>, value: Option<f64>) {
         if let Some(value) = value {
             let from = slot.map_or_else(|| "none".into(), human);
-            self.record(at, from, human(value));
+            self.record(at, from, human(value), String::new());
             *slot = Some(value);
         }
     }
 
     /// Sets a processing-time function, noting the change in formulas.
     pub fn set_levels(&mut self, at: At, slot: &mut ProcessingTime, value: ProcessingTime) {
-        self.record(at, written(slot), written(&value));
+        self.record(at, written(slot), written(&value), String::new());
         *slot = value;
     }
 
@@ -290,23 +290,20 @@ impl Filler {
     /// ([`Calibration::telling_load`]), when computing times were measured.
     pub fn set_load(&mut self, slot: &mut f64, calibration: &Calibration, counts: &[usize]) {
         if let Some((load, why)) = calibration.telling_load(counts) {
-            self.record(at("load", "load V", "MB"), human(*slot), human(load));
-            if let Some(last) = self.changes.last_mut() {
-                last.why = why;
-            }
+            self.record(at("load", "load V", "MB"), human(*slot), human(load), why);
             *slot = load;
         }
     }
 
-    /// Notes a change made by hand.
-    fn record(&mut self, at: At, from: String, to: String) {
+    /// Notes a change, with why when the value was chosen.
+    fn record(&mut self, at: At, from: String, to: String, why: String) {
         self.changes.push(Change {
             field: at.field,
             what: at.what,
             from,
             to,
             unit: at.unit.into(),
-            why: String::new(),
+            why,
         });
     }
 

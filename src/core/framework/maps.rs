@@ -90,12 +90,11 @@ const LOAD: Parameter = Parameter::real("load", "the load V").unit("MB");
 impl<R: Serialize + DeserializeOwned + Validate + Clone + Sync> MapBase for Based<R> {
     fn parameters(&self) -> Vec<Parameter> {
         let Some(maps) = &self.maps else {
-            let load = serde_json::to_value(&self.request).ok();
-            let has_load = load
-                .as_ref()
-                .and_then(|r| r.get("load"))
-                .is_some_and(Value::is_number);
-            return if has_load { vec![LOAD] } else { Vec::new() };
+            return if self.has("load") {
+                vec![LOAD]
+            } else {
+                Vec::new()
+            };
         };
         let whole = (maps.parameters)().into_iter().map(|p| p.about);
         whole

@@ -150,10 +150,7 @@ fn largest_chunks(calibration: &mut Calibration, table: &Table) {
     let sizes = table.numbers(Quantity::Size).unwrap_or_default();
     let groups = table.groups();
     for fitted in &mut calibration.machines {
-        let group = match groups.as_slice() {
-            [only] => Some(only),
-            all => all.iter().find(|g| g.machine == fitted.machine),
-        };
+        let group = find(&groups, &fitted.machine, |g| &g.machine);
         let largest = group.map(|g| g.pick(sizes).into_iter().fold(0.0, f64::max));
         fitted.largest = largest.filter(|x| *x > 0.0);
     }

@@ -212,7 +212,10 @@ impl Describe for Report {
             let caption = "Power per state (mean and 95 % interval)";
             blocks.push(Block::table("fit-power", caption, &head, rows));
         }
-        blocks.extend(self.tables_block());
+        let tables = self.tables_text();
+        if !tables.is_empty() {
+            blocks.push(Block::note("fit-tables", tables.clone()));
+        }
         blocks.extend(self.requests_block());
         for (model, request) in &self.requests {
             let title = self
@@ -224,7 +227,7 @@ impl Describe for Report {
                 label: format!("Open in {title} with the fitted parameters"),
                 request: request.clone(),
                 changes: self.changes.get(model).cloned().unwrap_or_default(),
-                note: self.tables_text(),
+                note: tables.clone(),
                 back: "Check these inputs against measured runs (in the Fit tab)".into(),
             });
         }
@@ -273,12 +276,6 @@ impl Report {
             );
         }
         text + "."
-    }
-
-    /// The tables fitted, as a sentence.
-    fn tables_block(&self) -> Option<Block> {
-        let text = self.tables_text();
-        (!text.is_empty()).then(|| Block::note("fit-tables", text))
     }
 
     /// Which models the fitted parameters fill, and with what.
