@@ -217,20 +217,7 @@ impl Describe for Report {
             blocks.push(Block::note("fit-tables", tables.clone()));
         }
         blocks.extend(self.requests_block());
-        for (model, request) in &self.requests {
-            let title = self
-                .titles
-                .get(model)
-                .map_or(model.as_str(), String::as_str);
-            blocks.push(Block::Open {
-                id: format!("fit-open-{model}"),
-                label: format!("Open in {title} with the fitted parameters"),
-                request: request.clone(),
-                changes: self.changes.get(model).cloned().unwrap_or_default(),
-                note: tables.clone(),
-                back: "Check these inputs against measured runs (in the Fit tab)".into(),
-            });
-        }
+        blocks.extend(self.open_blocks(&tables));
         if let Some(c) = &self.validity {
             blocks.extend(validity_blocks(c));
         }
@@ -244,6 +231,28 @@ impl Describe for Report {
 }
 
 impl Report {
+    /// One "Open in …" button per fitted model; each carries the note on
+    /// which tables were the user's, so the target tab can say it too.
+    fn open_blocks(&self, tables: &str) -> Vec<Block> {
+        self.requests
+            .iter()
+            .map(|(model, request)| {
+                let title = self
+                    .titles
+                    .get(model)
+                    .map_or(model.as_str(), String::as_str);
+                Block::Open {
+                    id: format!("fit-open-{model}"),
+                    label: format!("Open in {title} with the fitted parameters"),
+                    request: request.clone(),
+                    changes: self.changes.get(model).cloned().unwrap_or_default(),
+                    note: tables.to_string(),
+                    back: "Check these inputs against measured runs (in the Fit tab)".into(),
+                }
+            })
+            .collect()
+    }
+
     /// Which tables were fitted, in words: the user's own, or a preset's
     /// examples, and the examples left out.
     fn tables_text(&self) -> String {
