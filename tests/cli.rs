@@ -195,6 +195,34 @@ fn map_and_table_print_csv() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// `--csv-file` writes what `--csv` prints and prints the JSON `solve`
+/// prints: one solve for both. With `--csv` it is a usage error; for a
+/// result without a CSV form, the same error as `--csv`.
+#[test]
+fn csv_file_writes_the_csv_beside_the_json() {
+    let request = dlt(&["example", "isoefficiency-small"], "").stdout;
+    let path = std::env::temp_dir().join(format!("dlt-cli-csv-file-{}.csv", std::process::id()));
+    let file = path.to_str().expect("a UTF-8 path");
+    let both = dlt(&["solve", "--compact", "--csv-file", file], &request);
+    assert!(both.success(), "{}", both.stderr);
+    let written = std::fs::read_to_string(&path).expect("the CSV is written");
+    assert_eq!(written, dlt(&["solve", "--csv"], &request).stdout);
+    assert_eq!(both.stdout, dlt(&["solve", "--compact"], &request).stdout);
+    let _ = std::fs::remove_file(&path);
+
+    let clash = dlt(&["solve", "--csv", "--csv-file", file], &request);
+    assert_eq!(clash.code, Some(2), "{}", clash.stderr);
+    assert!(clash.stderr.contains("give one"), "{}", clash.stderr);
+    let startup = dlt(&["example", "startup"], "").stdout;
+    let refused = dlt(&["solve", "--csv-file", file], &startup);
+    assert_eq!(refused.code, Some(1));
+    assert_eq!(refused.stderr, dlt(&["solve", "--csv"], &startup).stderr);
+    assert!(
+        !path.exists(),
+        "nothing is written for a result without a CSV form"
+    );
+}
+
 /// A request saved under a model's older tag still solves, answered under
 /// the model's id, and gives the same answer as under the id.
 #[test]

@@ -16,11 +16,12 @@ const HELP_HEAD: &str = "\
 dlt - divisible load theory calculator
 
 Usage:
-  dlt solve [FILE] [--svg OUT] [--charts DIR] [--csv] [--compact]
+  dlt solve [FILE] [--svg OUT] [--charts DIR] [--csv | --csv-file OUT] [--compact]
       Solve the request in FILE (or standard input when FILE is absent or -)
       and print the response as JSON. --svg writes the Gantt chart to OUT;
       --charts writes every line chart to DIR/<name>.svg; --csv prints
-      the result as CSV (maps and tables only).
+      the result as CSV instead (maps and tables only); --csv-file writes
+      the CSV to OUT as well, so one solve gives both.
   dlt VERB [FILE] [--csv] [--charts DIR] [--compact]
       As solve, for a request of the model VERB names (without FILE, that
       model's default example):
@@ -31,7 +32,7 @@ const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
       line, each for dlt solve on any machine (a request that does not
       split prints itself). --parts N: at most N parts, each a range of
       the model's own pieces (a map's machine counts, Table 1's rows).
-  dlt join FILE [ANSWERS] [--csv] [--compact]
+  dlt join FILE [ANSWERS] [--csv | --csv-file OUT] [--compact]
       Join the parts' answers (JSON lines in any order, from ANSWERS or
       standard input) into the response dlt solve FILE prints. Missing or
       failed parts give a response marked \"completion\": \"partial\" with
@@ -150,6 +151,8 @@ struct Args {
     charts: Option<String>,
     compact: bool,
     csv: bool,
+    /// `--csv-file`: the CSV written there, the JSON printed.
+    csv_file: Option<String>,
     max_seconds: Option<f64>,
     /// `join`'s second file: the parts' answers.
     answers: Option<String>,
@@ -178,6 +181,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         charts: None,
         compact: false,
         csv: false,
+        csv_file: None,
         max_seconds: None,
         answers: None,
         parts: None,
@@ -198,6 +202,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("charts") => args.charts = Some(parser.value()?.string().map_err(usage)?),
             Long("compact") => args.compact = true,
             Long("csv") => args.csv = true,
+            Long("csv-file") => args.csv_file = Some(parser.value()?.string().map_err(usage)?),
             Long("answer-errors") => args.answer_errors = true,
             Long("max-seconds") => args.max_seconds = Some(max_seconds(&mut parser)?),
             Long("parts") => args.parts = Some(parts(&mut parser)?),
@@ -220,6 +225,11 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             "missing command: solve, {}, split, join, check, example or schema",
             verbs.join(", ")
         )));
+    }
+    if args.csv && args.csv_file.is_some() {
+        return Err(usage(
+            "--csv prints the CSV instead of the JSON, --csv-file writes it beside: give one",
+        ));
     }
     Ok(Some(args))
 }
@@ -400,14 +410,25 @@ fn print_response(args: &Args, response: &Response) -> Result<(), Failure> {
     if let Some(dir) = &args.charts {
         write_charts(response, dir)?;
     }
-    if args.csv {
-        let csv = response
-            .csv()
-            .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
-        say!("{csv}");
-        return Ok(());
+    print_csv_or_json(args, response.csv(), &response)
+}
+
+/// Prints the CSV (`--csv`), or writes it (`--csv-file`) and prints the
+/// JSON; the CSV is `None` for a result that has no CSV form.
+fn print_csv_or_json(
+    args: &Args,
+    csv: Option<&str>,
+    json: &impl serde::Serialize,
+) -> Result<(), Failure> {
+    if args.csv || args.csv_file.is_some() {
+        let csv = csv.ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
+        let Some(path) = &args.csv_file else {
+            say!("{csv}");
+            return Ok(());
+        };
+        std::fs::write(path, csv).map_err(|e| input(format!("cannot write {path}: {e}")))?;
     }
-    print_json(&response, args.compact)
+    print_json(json, args.compact)
 }
 
 fn write_gantt(response: &Response, path: &str) -> Result<(), Failure> {
@@ -456,14 +477,7 @@ fn join(args: &Args) -> Result<(), Failure> {
         let list: Vec<String> = joined.missing.iter().map(usize::to_string).collect();
         eprintln!("dlt: parts missing or failed: {}", list.join(" "));
     }
-    if args.csv {
-        let csv = joined
-            .csv
-            .ok_or_else(|| input("this result has no CSV form (maps and tables have)"))?;
-        say!("{csv}");
-        return Ok(());
-    }
-    print_json(&joined.json, args.compact)
+    print_csv_or_json(args, joined.csv.as_deref(), &joined.json)
 }
 
 /// Lists every invalid field: the same checks `solve` makes first.
