@@ -242,10 +242,22 @@ fn small_presets_join_to_their_solve() {
 #[test]
 #[ignore]
 fn every_splitting_preset_joins_to_its_solve() {
-    for (name, _, parts) in splitting_presets() {
-        let half = (parts / 2).max(2).to_string();
-        check_whole(name, &[&[], &["--parts", &half]]);
-    }
+    // Two presets at a time: each runs at most two `dlt` at once, and the
+    // test is the longest of the suite, so it would otherwise run alone
+    // at the end of it.
+    let presets = splitting_presets();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while let Some((name, _, parts)) = presets.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    let half = (parts / 2).max(2).to_string();
+                    check_whole(name, &[&[], &["--parts", &half]]);
+                }
+            });
+        }
+    });
 }
 
 /// A part made to fail the same way for every model: a field no request

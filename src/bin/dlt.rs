@@ -219,6 +219,11 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             other => return Err(usage(other.unexpected())),
         }
     }
+    complete(args).map(Some)
+}
+
+/// The arguments, once they name a command and ask for one CSV at most.
+fn complete(args: Args) -> Result<Args, Failure> {
     if args.command.is_empty() {
         let verbs: Vec<&str> = registry::all().filter_map(|m| m.id().command).collect();
         return Err(usage(format!(
@@ -231,7 +236,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             "--csv prints the CSV instead of the JSON, --csv-file writes it beside: give one",
         ));
     }
-    Ok(Some(args))
+    Ok(args)
 }
 
 /// The value of `--max-seconds`.
