@@ -6,7 +6,7 @@
 
 use dlt_calc::api::{run, Request};
 use dlt_calc::core::domain::processing::{Level, ProcessingTime};
-use dlt_calc::core::framework::calibration::{Calibration, Fitted, Latency, Offer, Powers};
+use dlt_calc::core::framework::calibration::{Calibration, Change, Fitted, Latency, Offer, Powers};
 use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::fit;
 use dlt_calc::registry::Models;
@@ -52,6 +52,12 @@ fn at(offer: &Offer, pointer: &str) -> f64 {
 fn offer<'a>(offers: &'a [Offer], model: &str) -> &'a Offer {
     let found = offers.iter().find(|o| o.model == model);
     found.unwrap_or_else(|| panic!("no offer for {model}"))
+}
+
+/// The change an offer notes for its load.
+fn load_change(offer: &Offer) -> &Change {
+    let found = offer.changes.iter().find(|c| c.field == "load");
+    found.unwrap_or_else(|| panic!("{}: the load did not change", offer.model))
 }
 
 #[test]
@@ -197,11 +203,7 @@ fn the_load_is_set_past_the_measured_knees() {
         (load - processors * 1.5 * KNEE).abs() < 1e-6 * load,
         "{load}"
     );
-    let change = m3
-        .changes
-        .iter()
-        .find(|c| c.field == "load")
-        .expect("the load changed");
+    let change = load_change(m3);
     assert_eq!(
         (change.what.as_str(), change.unit.as_str()),
         ("load V", "MB")
@@ -222,11 +224,7 @@ fn the_load_is_set_past_the_measured_knees() {
     });
     let startup = offer(&all, "startup");
     assert_eq!(at(startup, "/load"), 2.0 * 8_000.0);
-    let change = startup
-        .changes
-        .iter()
-        .find(|c| c.field == "load")
-        .expect("the load changed");
+    let change = load_change(startup);
     assert!(
         change
             .why
@@ -241,11 +239,7 @@ fn the_load_is_set_past_the_measured_knees() {
     });
     let m3 = offer(&all, "hierarchical");
     assert_eq!(at(m3, "/load"), processors * 8_000.0);
-    let change = m3
-        .changes
-        .iter()
-        .find(|c| c.field == "load")
-        .expect("the load changed");
+    let change = load_change(m3);
     assert!(
         change.why.contains("the largest chunk measured"),
         "{}",

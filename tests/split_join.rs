@@ -144,6 +144,7 @@ struct Whole {
 }
 
 impl Whole {
+    /// Solves `text` whole once, for the JSON and the CSV.
     fn of(text: &str) -> Whole {
         let (path, _) = file_of("whole.csv", String::new());
         let file = path.to_str().expect("a UTF-8 path");
@@ -165,6 +166,10 @@ impl Whole {
     }
 }
 
+/// Splits the preset in each way `splits` says (its natural parts, or
+/// `--parts N`), solves the parts apart, and checks the joins against the
+/// direct solve: in order, shuffled and duplicated, as CSV, with one part
+/// missing and resumed. The direct solve is made once for all the splits.
 fn check_whole(name: &str, splits: &[&[&str]]) {
     let whole = Whole::of(&dlt(&["example", name], "").stdout);
     for split_args in splits {
