@@ -1,9 +1,10 @@
 //! A formula a student types, such as `n/p + 2 log p`, read once and
 //! evaluated many times.
 //!
-//! The parsing, evaluation and derivatives are `exmex`'s. This module reads
-//! the text first, token by token, to hold the lecture's conventions and to
-//! name what is wrong *where* it is wrong (`unknown function foo at 3`):
+//! This module reads the text token by token, to hold the lecture's
+//! conventions and to name what is wrong *where* it is wrong (`unknown
+//! function foo at 3`), and rewrites it with every convention explicit for
+//! [`super::postfix`], which compiles and evaluates it:
 //! `log` is base 2 as in the lecture (`ln` is natural, `log10` decimal),
 //! `n` is another name for `W`, numbers may have exponents (`1e-3`), named
 //! constants of the request may appear, and a minus before a term applies
@@ -11,10 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use exmex::prelude::*;
-use exmex::FlatEx;
+use super::postfix::Postfix;
 
-/// The functions a formula may call, and exmex's name for each.
+/// The functions a formula may call, and the rewritten text's name for
+/// each.
 const FUNCTIONS: &[(&str, &str)] = &[
     ("log", "log2"),
     ("log2", "log2"),
@@ -32,7 +33,7 @@ const MAX_DEPTH: usize = 30;
 
 /// What a variable of the compiled expression stands for.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Slot {
+pub(super) enum Slot {
     Work,
     Processors,
     Constant(f64),
@@ -41,8 +42,7 @@ enum Slot {
 /// A compiled formula in `W` (or `n`) and, if allowed, `p`.
 #[derive(Debug, Clone)]
 pub struct Formula {
-    expr: FlatEx<f64>,
-    slots: Vec<Slot>,
+    expr: Postfix,
     /// The request's constants it uses, as `name = value`.
     constants: Vec<String>,
 }
@@ -60,23 +60,21 @@ impl Formula {
         constants: &BTreeMap<String, f64>,
     ) -> Result<Formula, String> {
         let rewritten = rewrite(text, with_p, constants)?;
-        let expr = exmex::parse::<f64>(&rewritten).map_err(|e| {
+        let expr = Postfix::compile(&rewritten, |name| match name {
+            "W" | "n" => Some(Slot::Work),
+            "p" => Some(Slot::Processors),
+            "π" => Some(Slot::Constant(std::f64::consts::PI)),
+            "E" => Some(Slot::Constant(std::f64::consts::E)),
+            other => constants.get(other).copied().map(Slot::Constant),
+        })
+        .map_err(|e| {
             format!(
                 "cannot be read ({})",
-                crate::core::domain::error::shorten(e.msg())
+                crate::core::domain::error::shorten(&e)
             )
         })?;
-        let slots = expr
-            .var_names()
-            .iter()
-            .map(|name| match name.as_str() {
-                "W" | "n" => Slot::Work,
-                "p" => Slot::Processors,
-                other => Slot::Constant(constants.get(other).copied().unwrap_or(f64::NAN)),
-            })
-            .collect();
         let constants = expr
-            .var_names()
+            .names()
             .iter()
             .filter_map(|name| {
                 let value = constants.get(name.as_str())?;
@@ -86,11 +84,7 @@ impl Formula {
                 ))
             })
             .collect();
-        Ok(Formula {
-            expr,
-            slots,
-            constants,
-        })
+        Ok(Formula { expr, constants })
     }
 
     /// The request's constants it uses, in words (`; with t_c = -1`), or
@@ -105,13 +99,13 @@ impl Formula {
 
     /// Its value at work `w` on `p` processors (NaN where undefined).
     pub fn at(&self, w: f64, p: f64) -> f64 {
-        let values: Vec<f64> = self.slots.iter().map(|s| s.value(w, p)).collect();
-        self.expr.eval(&values).unwrap_or(f64::NAN)
+        self.expr.eval(w, p)
     }
 }
 
 impl Slot {
-    fn value(self, w: f64, p: f64) -> f64 {
+    /// Its value at work `w` on `p` processors.
+    pub(super) fn value(self, w: f64, p: f64) -> f64 {
         match self {
             Slot::Work => w,
             Slot::Processors => p,
@@ -128,7 +122,7 @@ enum Token {
     Symbol(char),
 }
 
-/// The text in exmex's syntax, or what is wrong and where.
+/// The text with every convention explicit, or what is wrong and where.
 fn rewrite(text: &str, with_p: bool, constants: &BTreeMap<String, f64>) -> Result<String, String> {
     if text.chars().count() > MAX_LENGTH {
         return Err(format!("is too long (at most {MAX_LENGTH} characters)"));
@@ -291,7 +285,7 @@ fn without_parentheses(
 }
 
 /// Groups exponents so that powers read from the right, as in mathematics
-/// (`2^3^2` is 2⁹ = 512, not 8² = 64; exmex reads them from the left): a
+/// (`2^3^2` is 2⁹ = 512, not 8² = 64; a plain left-to-right reading would): a
 /// `^` opens a group at the parentheses' `level`, and the operand that ends
 /// there closes it, unless another `^` follows. The groups count with the
 /// parentheses towards the deepest nesting the parser is given.
@@ -347,10 +341,10 @@ pub fn unfit_constant_name(name: &str) -> Option<String> {
     })
 }
 
-/// A function's name in exmex's syntax (`log` is base 2, as in the
+/// A function's name in the rewritten text (`log` is base 2, as in the
 /// lecture), or the functions there are.
 fn function(name: &str, at: usize) -> Result<&'static str, String> {
-    let Some((_, exmex_name)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
+    let Some((_, rewritten)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
         let known: Vec<&str> = FUNCTIONS.iter().map(|(n, _)| *n).collect();
         return Err(format!(
             "unknown function `{}` at {at} (the functions are {})",
@@ -358,11 +352,12 @@ fn function(name: &str, at: usize) -> Result<&'static str, String> {
             known.join(", ")
         ));
     };
-    Ok(exmex_name)
+    Ok(rewritten)
 }
 
 /// Writes the symbol `c` (at `at`, after `previous`) to `out`: a sign
-/// where an operand is expected (exmex has no unary minus), parentheses
+/// where an operand is expected (written `(0-1)*`: the rewritten text has
+/// no unary minus), parentheses
 /// counted in `depth` so that an unmatched one is reported where it is.
 fn symbol(
     c: char,
@@ -416,7 +411,7 @@ fn expects_operand(previous: Option<&Token>) -> bool {
     )
 }
 
-/// A variable's or constant's name in exmex's syntax.
+/// A variable's or constant's name in the rewritten text.
 fn variable(
     name: &str,
     at: usize,

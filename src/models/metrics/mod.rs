@@ -20,6 +20,7 @@ mod exercises;
 mod formula;
 mod measured;
 mod model;
+mod postfix;
 mod view;
 
 use std::collections::BTreeMap;
