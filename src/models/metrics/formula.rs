@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::postfix::Postfix;
+use super::postfix::{Postfix, Slot};
 
 /// The functions a formula may call, and the rewritten text's name for
 /// each.
@@ -30,14 +30,6 @@ const FUNCTIONS: &[(&str, &str)] = &[
 const MAX_LENGTH: usize = 1000;
 /// The deepest nesting of parentheses.
 const MAX_DEPTH: usize = 30;
-
-/// What a variable of the compiled expression stands for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Slot {
-    Work,
-    Processors,
-    Constant(f64),
-}
 
 /// A compiled formula in `W` (or `n`) and, if allowed, `p`.
 #[derive(Debug, Clone)]
@@ -100,17 +92,6 @@ impl Formula {
     /// Its value at work `w` on `p` processors (NaN where undefined).
     pub fn at(&self, w: f64, p: f64) -> f64 {
         self.expr.eval(w, p)
-    }
-}
-
-impl Slot {
-    /// Its value at work `w` on `p` processors.
-    pub(super) fn value(self, w: f64, p: f64) -> f64 {
-        match self {
-            Slot::Work => w,
-            Slot::Processors => p,
-            Slot::Constant(c) => c,
-        }
     }
 }
 

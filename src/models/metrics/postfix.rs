@@ -10,7 +10,24 @@
 //! `regex` crate into the page (about 200 KB of its gzipped download), and
 //! the others we found are unmaintained or count in integers.
 
-use super::formula::Slot;
+/// What a variable of the compiled expression stands for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Slot {
+    Work,
+    Processors,
+    Constant(f64),
+}
+
+impl Slot {
+    /// Its value at work `w` on `p` processors.
+    pub fn value(self, w: f64, p: f64) -> f64 {
+        match self {
+            Slot::Work => w,
+            Slot::Processors => p,
+            Slot::Constant(c) => c,
+        }
+    }
+}
 
 /// A function of one number.
 type Function = fn(f64) -> f64;
