@@ -230,12 +230,17 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn number(&mut self) -> Result<(), String> {
+    /// The characters from here on that `keep` accepts, consumed.
+    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> String {
         let start = self.at;
-        while self.peek().is_some_and(|c| c.is_ascii_digit() || c == '.') {
+        while self.peek().is_some_and(&keep) {
             self.at += 1;
         }
-        let literal: String = self.chars[start..self.at].iter().collect();
+        self.chars[start..self.at].iter().collect()
+    }
+
+    fn number(&mut self) -> Result<(), String> {
+        let literal = self.take_while(|c| c.is_ascii_digit() || c == '.');
         let x = literal
             .parse()
             .map_err(|_| format!("`{literal}` is not a number"))?;
@@ -244,11 +249,7 @@ impl Compiler<'_> {
     }
 
     fn name(&mut self) -> Result<(), String> {
-        let start = self.at;
-        while self.peek().is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            self.at += 1;
-        }
-        let name: String = self.chars[start..self.at].iter().collect();
+        let name = self.take_while(|c| c.is_alphanumeric() || c == '_');
         if self.peek() == Some('(') {
             let Some(&(_, f)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
                 return Err(format!("unknown function `{name}`"));
