@@ -275,6 +275,7 @@ impl Compiler<'_> {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+    use crate::core::presentation::draw::Draw;
     use proptest::prelude::*;
 
     /// A formula as a tree, evaluated directly: the reference.
@@ -349,32 +350,19 @@ mod tests {
         }
     }
 
-    /// The next number of a SplitMix64 sequence.
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A random tree of at most `depth` levels, drawn from `state`. Drawn
+    /// A random tree of at most `depth` levels, drawn from `draw`. Drawn
     /// by hand from a seed proptest gives: proptest's recursive strategies
     /// cost the unit tests' build about 50 s of CPU.
-    fn tree(state: &mut u64, depth: u32) -> Tree {
-        let pick = next(state) % if depth == 0 { 3 } else { 5 };
-        match pick {
-            0 => Tree::Number((next(state) % 100_000) as f64 / 1000.0),
+    fn tree(draw: &mut Draw, depth: u32) -> Tree {
+        match draw.below(if depth == 0 { 3 } else { 5 }) {
+            0 => Tree::Number(draw.below(100_000) as f64 / 1000.0),
             1 => Tree::W,
             2 => Tree::P,
-            3 => Tree::Call(
-                next(state) as usize % FUNCTIONS.len(),
-                Box::new(tree(state, depth - 1)),
-            ),
+            3 => Tree::Call(draw.below(FUNCTIONS.len()), Box::new(tree(draw, depth - 1))),
             _ => {
-                let op = ['+', '-', '*', '/', '^'][next(state) as usize % 5];
-                let a = tree(state, depth - 1);
-                Tree::Binary(op, Box::new(a), Box::new(tree(state, depth - 1)))
+                let op = draw.pick(&['+', '-', '*', '/', '^']);
+                let a = tree(draw, depth - 1);
+                Tree::Binary(op, Box::new(a), Box::new(tree(draw, depth - 1)))
             }
         }
     }
@@ -390,7 +378,7 @@ mod tests {
     proptest! {
         #[test]
         fn the_program_computes_what_the_tree_does(seed in any::<u64>(), w in 1.0..1e6f64, p in 1.0..1e3f64) {
-            let t = tree(&mut seed.clone(), 5);
+            let t = tree(&mut Draw::new(seed), 5);
             let program = Postfix::compile(&t.text(), slot).unwrap();
             let (got, want) = (program.eval(w, p), t.value(w, p));
             prop_assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
