@@ -3,8 +3,9 @@
 
 The originator sends each worker its chunk over TCP, one worker after
 another (a one-port star); each worker pipes its chunk into a command that
-reads standard input (`sort -S 64M`, `gzip -9`, `xz`) and reports when its
-receive ended and when the command finished. See docs/real-run.md.
+reads standard input (SQLite loading it into an indexed table, `sort -S 64M`,
+`gzip -9`, `xz`) and reports when its receive ended and when the command
+finished. See docs/real-run.md.
 
     python3 docs/star.py loop                      # the whole loop on this machine
     python3 docs/star.py loop --smoke              # the same with tiny sizes, in seconds
@@ -20,7 +21,7 @@ and measure from the originator:
     python3 docs/star.py runs    --workers h1:7000,h2:7000 --request m3.json --loads 100,200 --out out/
 
 Without --workers, the measuring modes start local workers running the
-command given after `--` (default: the loop's sort). Sizes are in MB
+command given after `--` (default: the loop's application, --app). Sizes are in MB
 (10^6 bytes), times in seconds. Python 3.9 or newer, standard library only.
 """
 
@@ -32,6 +33,7 @@ import json
 import os
 import platform
 import random
+import shlex
 import shutil
 import socket
 import subprocess
@@ -159,7 +161,7 @@ def run_command(command, data):
             return seconds, status, None
         err.seek(0)
         tail = err.read()[-600:].decode(errors="replace").strip()
-        return seconds, status, f"{' '.join(command)} exited with status {status}" + (
+        return seconds, status, f"{shown(command)} exited with status {status}" + (
             f": {tail}" if tail else "")
 
 
@@ -710,16 +712,54 @@ def strip_dashes(words):
     return list(words[1:] if words[:1] == ["--"] else words)
 
 
-def default_command(budget, spill="gzip"):
-    """GNU sort with a memory budget: past it, sort spills sorted runs to
-    temporary files and merges them. With `spill` (a compressor, default
-    gzip) the spilled runs are compressed: where temporary files sit in the
-    page cache, as on a machine with RAM to spare, an uncompressed spill
-    costs next to nothing and no second memory level shows."""
+APPS = ("sqlite", "sort")
+
+
+def default_command(budget, spill="gzip", app="sqlite"):
+    """The default application, with `budget` (`16M`, `512K`) as its memory.
+
+    `sqlite`: SQLite loads every line into an indexed table of a temporary
+    on-disk database whose page cache holds `budget`. While the table and
+    its index fit in the cache, an insert is a search in memory; past it,
+    the index pages a random insert needs are evicted and read back from
+    the file, so only the part beyond the cache is slow: the cost grows
+    with the excess, as `[3]`'s swapping does.
+
+    `sort`: GNU sort with `-S budget`: past it, sort spills sorted runs to
+    temporary files and merges them, so its time jumps at the budget (the
+    whole input goes through the spill). With `spill` (a compressor,
+    default gzip) the spilled runs are compressed: where temporary files
+    sit in the page cache, as on a machine with RAM to spare, an
+    uncompressed spill costs next to nothing and no second level shows."""
+    if app == "sqlite":
+        kib = max(1, round(parse_bytes(budget) / 1024))
+        return ["sqlite3", "-batch", "",  # "": a temporary database on disk
+                f"PRAGMA cache_size=-{kib};",  # negative: KiB
+                "CREATE TABLE t(line TEXT);", "CREATE INDEX t_line ON t(line);",
+                # One line a row, whatever it holds (no quoting, no columns).
+                ".mode ascii", '.separator "\\037" "\\n"', ".import /dev/stdin t"]
     command = ["env", "LC_ALL=C", "sort", "--parallel=1", "-S", budget]
     if spill and spill != "none":
         command.append(f"--compress-program={spill}")
     return command
+
+
+def parse_bytes(text):
+    """`16M`, `512K`, `1G` or a number of bytes (sort's -S units, powers of 1024)."""
+    units = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
+    number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in units else (text, "")
+    try:
+        value = float(number) * units.get(unit, 1)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        raise StarError(f"budget {text!r}: expected a size such as 16M or 512K")
+    return value
+
+
+def shown(command):
+    """A command as a shell would take it (an empty argument shown as '')."""
+    return shlex.join(command)
 
 
 def open_star(args, count, timings=None):
@@ -728,7 +768,8 @@ def open_star(args, count, timings=None):
     if args.workers:
         addresses = [a for a in args.workers.split(",") if a.strip()]
     else:
-        command = strip_dashes(args.command) or default_command(args.budget, args.spill)
+        budget = args.budget or default_budget(args.app)
+        command = strip_dashes(args.command) or default_command(budget, args.spill, args.app)
         local = LocalWorkers(count, command, args.timeout)
         addresses = local.addresses
     star = Star(addresses, args.timeout, timings)
@@ -880,7 +921,7 @@ def loop_defaults(args):
         return dict(budget=args.budget or "1M", compute=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3],
                     link=[0.01, 0.05, 0.2, 0.5, 1], repeat=3, run_repeat=1,
                     rate=args.link_MBps if args.link_MBps is not None else 200.0)
-    return dict(budget=args.budget or "16M",
+    return dict(budget=args.budget or default_budget(args.app),
                 compute=[1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64],
                 link=[0.1, 0.5, 1, 2, 4, 8, 16, 32, 64], repeat=4, run_repeat=2,
                 rate=args.link_MBps if args.link_MBps is not None else 100.0)
@@ -946,11 +987,11 @@ def cmd_loop(args):
         for name in os.listdir(folder):  # a folder used before: no stale runs
             if name.endswith((".csv", ".json", ".txt")):
                 os.remove(os.path.join(folder, name))
-    command = strip_dashes(args.command) or default_command(s["budget"], args.spill)
+    command = strip_dashes(args.command) or default_command(s["budget"], args.spill, args.app)
     machines = args.machines
     rate = s["rate"]
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    say(f"star loop: {machines} local workers running `{' '.join(command)}`, "
+    say(f"star loop: {machines} local workers running `{shown(command)}`, "
         f"link emulated at {rate:g} MB/s; output in {out}")
     local = LocalWorkers(machines, command, args.timeout)
     star = Star(local.addresses, args.timeout, os.path.join(out, "timings.csv"))
@@ -1019,7 +1060,7 @@ def calibrate(star, source, dlt, s, out, rate, command, say):
                            [link_comment(rate),
                             "time: from the send's start to the arrival of the receiver's ack"])
     comp_csv = write_table(os.path.join(out, "compute.csv"), ["size_MB", "time_s"], comp,
-                           [f"command: {' '.join(command)}",
+                           [f"command: {shown(command)}",
                             "time: the command's run on the worker alone, input piped from memory",
                             link_comment(rate) + "; chunks here are sent unpaced and not timed"])
     fit_request = {"model": "fit", "transfers": {"csv": link_csv},
@@ -1089,7 +1130,7 @@ def check_runs(dlt, out, runs, loads, rate):
 def loop_table(result, rate, command, wall):
     runs, checks, knee = result["runs"], result["checks"], result["knee"]
     machines = max((len(r["finishes"] or []) for r in runs), default=0)
-    lines = [f"application: {' '.join(command)}",
+    lines = [f"application: {shown(command)}",
              link_comment(rate),
              f"fitted knee r = {knee:.1f} MB per worker" if knee else
              "fitted knee: none (the data support one line)",
@@ -1184,10 +1225,7 @@ def parser():
         q.add_argument("--seed", type=int, default=1, help="seed of the generated data")
         q.add_argument("--timeout", type=float, default=3600, help="seconds a worker may stay silent")
         if budget:
-            q.add_argument("--budget", default="16M", help="sort's -S of the default command")
-            q.add_argument("--spill", default="gzip",
-                           help="the default sort's --compress-program for spilled runs "
-                                "(none: uncompressed)")
+            app_options(q)
         q.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND for local workers")
 
     for name, about in (("link", "time messages of several sizes to a worker"),
@@ -1216,12 +1254,8 @@ def parser():
     lp.add_argument("--machines", type=int, default=2, help="local workers (default 2)")
     lp.add_argument("--link-MBps", dest="link_MBps", type=float, default=None,
                     help="emulated link rate (default 100, smoke 200)")
-    lp.add_argument("--budget", default=None, help="sort's -S (default 16M, smoke 1M)")
-    lp.add_argument("--spill", default="gzip",
-                    help="sort's --compress-program for spilled runs (default gzip; none: "
-                         "uncompressed, which in the page cache shows no second level)")
-    lp.add_argument("--sizes", help="computing sizes in MB, comma separated (default: "
-                    "1 to 64 for sort -S 16M)")
+    app_options(lp, smoke=True)
+    lp.add_argument("--sizes", help="computing sizes in MB, comma separated (default: 1 to 64)")
     lp.add_argument("--input", help="cut chunks from this file (default: random text lines)")
     lp.add_argument("--seed", type=int, default=1, help="seed of the generated data")
     lp.add_argument("--timeout", type=float, default=3600, help="seconds a worker may stay silent")
@@ -1229,8 +1263,26 @@ def parser():
                     help="the fit's noise model (default auto: the lower BIC; timings' "
                          "noise usually grows with the time)")
     lp.add_argument("--quiet", action="store_true", help="print the table only")
-    lp.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND instead of sort")
+    lp.add_argument("command", nargs=argparse.REMAINDER,
+                    help="-- COMMAND instead of the default application")
     return p
+
+
+def app_options(q, smoke=False):
+    """The default application and its memory (when no -- COMMAND is given)."""
+    q.add_argument("--app", choices=APPS, default="sqlite",
+                   help="sqlite (default): load the lines into an indexed table with a page "
+                        "cache of --budget; sort: GNU sort -S --budget")
+    q.add_argument("--budget", default=None,
+                   help="the application's memory: sqlite's page cache (default 8M), "
+                        "sort's -S (default 16M)" + (" (smoke: 1M)" if smoke else ""))
+    q.add_argument("--spill", default="gzip",
+                   help="sort's --compress-program for spilled runs (default gzip; none: "
+                        "uncompressed, which in the page cache shows no second level)")
+
+
+def default_budget(app):
+    return {"sqlite": "8M", "sort": "16M"}[app]
 
 
 def main(argv=None):

@@ -524,3 +524,34 @@ fn runs_are_checked_against_the_models_own_answer() {
         ));
     }
 }
+
+/// The measured presets give again the figures `docs/real-run.md`
+/// reports for them: the knee their fit found and M3's mean error over
+/// their runs (the loop's own `dlt fit --as runs`).
+#[test]
+fn the_measured_presets_give_the_documented_knee_and_error() {
+    for (preset, knee, error) in [("fit-sqlite", 8.8, 0.171), ("fit-sort", 9.6, 0.194)] {
+        let request = dlt(&["example", preset], "");
+        assert!(request.success(), "{preset}: {}", request.stderr);
+        let out = dlt(&["solve", "--compact"], &request.stdout);
+        assert!(out.success(), "{preset}: {}", out.stderr);
+        let answer: Value = serde_json::from_str(&out.stdout).unwrap();
+        let report = &answer["report"];
+        let r = report["computation"][0]["knee"]["r"]["value"]
+            .as_f64()
+            .unwrap();
+        let mean = report["validity"]["mean_abs_error"].as_f64().unwrap();
+        assert!(
+            (r - knee).abs() < 0.05,
+            "{preset}: knee {r} MB, documented {knee}"
+        );
+        assert!(
+            (mean - error).abs() < 0.0005,
+            "{preset}: error {mean}, documented {error}"
+        );
+        assert_eq!(
+            report["validity"]["runs"].as_array().map(Vec::len),
+            Some(10)
+        );
+    }
+}

@@ -317,9 +317,39 @@ class BadInput(Quiet):
         with self.assertRaisesRegex(star.StarError, "is not HOST:PORT"):
             star.parse_address("somehost")
 
+    def test_bad_budgets(self):
+        for bad in ("", "M", "-8M", "eight"):
+            with self.assertRaisesRegex(star.StarError, "expected a size such as 16M"):
+                star.default_command(bad)
+        self.assertEqual(star.parse_bytes("512K"), 512 * 1024)
+        self.assertEqual(star.parse_bytes("8m"), 8 * 1024 ** 2)
+
     def test_a_request_without_a_schedule(self):
         with self.assertRaisesRegex(star.StarError, "has no schedule of chunks"):
             star.split_of({"model": "metrics", "report": {}})
+
+
+class DefaultApplications(unittest.TestCase):
+    def test_sort_gets_its_budget_and_spill(self):
+        self.assertEqual(star.default_command("16M", "gzip", "sort"),
+                         ["env", "LC_ALL=C", "sort", "--parallel=1", "-S", "16M",
+                          "--compress-program=gzip"])
+        self.assertNotIn("--compress-program", " ".join(star.default_command("1M", "none", "sort")))
+
+    def test_sqlite_gets_its_page_cache_in_kib(self):
+        command = star.default_command("8M")
+        self.assertEqual(command[:3], ["sqlite3", "-batch", ""])
+        self.assertIn("PRAGMA cache_size=-8192;", command)
+        self.assertEqual(star.shown(command)[:18], "sqlite3 -batch '' ")
+
+    @unittest.skipUnless(shutil.which("sqlite3"), "no sqlite3")
+    def test_sqlite_loads_every_line_as_one_row_whatever_it_holds(self):
+        # Separators, quotes, tabs and repeated lines: one row each, no error.
+        lines = b'a|b\n"quoted\nsame\nsame\nx\ty,z\n' + b"w" * 99 + b"\n"
+        command = star.default_command("1M") + ["SELECT count(*), count(DISTINCT line) FROM t;"]
+        out = subprocess.run(command, input=lines, capture_output=True, check=True)
+        self.assertEqual(out.stderr, b"")
+        self.assertEqual(out.stdout, b"6\x1f5\n")  # rows and distinct rows, as .mode ascii prints
 
 
 class Tables(unittest.TestCase):

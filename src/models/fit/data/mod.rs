@@ -1,9 +1,10 @@
 //! Measurements to try the fits on, from the seeds: `[1]`'s power
 //! readings (real), and timings generated from `[3]`'s reference
 //! instance and the mixed cluster of the heterogeneous tab with 3 %
-//! measurement noise (synthetic, and labelled so); and one real
-//! experiment of this project (`docs/real-run.md`): GNU sort timed on the
-//! development machine, with the runs of M3's split it predicted. The synthetic files are
+//! measurement noise (synthetic, and labelled so); and two real
+//! experiments of this project (`docs/real-run.md`): SQLite and GNU sort
+//! timed on the development machine, each with the runs of M3's split it
+//! predicted. The synthetic files are
 //! made by `tests/fit_data.rs` from a fixed seed, which also checks that
 //! the committed files are what it makes.
 
@@ -116,12 +117,60 @@ pub const SORT_RUNS: DataSet = DataSet {
     csv: include_str!("sort_runs.csv"),
 };
 
+/// What the measured SQLite tables were measured on, for their labels.
+macro_rules! sqlite_machine {
+    () => {
+        "SQLite 3.40.1 (lines loaded into an indexed table, page cache 8 MiB) on a 2-core \
+         Intel Xeon virtual machine, Linux 6.18, 2026-11-28"
+    };
+}
+
+/// SQLite's computing times, measured: one worker alone, 17 chunk sizes
+/// of 1–64 MB, 4 times each.
+pub const SQLITE_COMPUTE: DataSet = DataSet {
+    name: "fit-sqlite-compute",
+    label: concat!(
+        "measured: ",
+        sqlite_machine!(),
+        ": computing times of 1–64 MB chunks, 4 each"
+    ),
+    synthetic: false,
+    csv: include_str!("sqlite_compute.csv"),
+};
+
+/// The link of the SQLite experiment, paced at an emulated 100 MB/s.
+pub const SQLITE_LINK: DataSet = DataSet {
+    name: "fit-sqlite-link",
+    label: concat!(
+        "measured: ",
+        sqlite_machine!(),
+        ": transfers of 0.1–64 MB, the link emulated at 100 MB/s"
+    ),
+    synthetic: false,
+    csv: include_str!("sqlite_link.csv"),
+};
+
+/// The makespans of M3's split of five loads, run twice each.
+pub const SQLITE_RUNS: DataSet = DataSet {
+    name: "fit-sqlite-runs",
+    label: concat!(
+        "measured: ",
+        sqlite_machine!(),
+        ": makespans of M3's split of 6.1–61.3 MB on two workers"
+    ),
+    synthetic: false,
+    csv: include_str!("sqlite_runs.csv"),
+};
+
 /// Every built-in table.
-pub const ALL: [DataSet; 7] = [
+pub const ALL: [DataSet; 10] = [
     POWER_004,
     TWO_LEVEL_000,
     NETWORK_000,
     CLUSTER,
+    SQLITE_COMPUTE,
+    SQLITE_LINK,
+    SQLITE_RUNS,
     SORT_COMPUTE,
     SORT_LINK,
     SORT_RUNS,
