@@ -752,7 +752,7 @@ def parse_bytes(text):
         value = float(number) * units.get(unit, 1)
     except ValueError:
         value = 0
-    if not value > 0:
+    if not 0 < value < float("inf"):
         raise StarError(f"budget {text!r}: expected a size such as 16M or 512K")
     return value
 

@@ -318,7 +318,7 @@ class BadInput(Quiet):
             star.parse_address("somehost")
 
     def test_bad_budgets(self):
-        for bad in ("", "M", "-8M", "eight"):
+        for bad in ("", "M", "-8M", "eight", "infM", "nan"):
             with self.assertRaisesRegex(star.StarError, "expected a size such as 16M"):
                 star.default_command(bad)
         self.assertEqual(star.parse_bytes("512K"), 512 * 1024)
