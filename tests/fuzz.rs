@@ -35,6 +35,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cli_support;
+mod rng;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -47,6 +48,7 @@ use std::time::{Duration, Instant};
 use cli_support::{dlt_within, Run};
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
+use rng::Rng as SplitMix64;
 use serde_json::{json, Value};
 
 const DEFAULT_SEED: u64 = 0x00D1_7F00_2024_0001;
@@ -93,24 +95,17 @@ fn seed_from_env() -> u64 {
 // ---------------------------------------------------------------------------
 // Random choices
 
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The random source of one case: ChaCha seeded from the run's seed and the
 /// case number, so any case can be replayed on its own.
 struct Gen(TestRng);
 
 impl Gen {
     fn new(seed: u64, case: usize) -> Gen {
-        let mut state = seed ^ (case as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        // SplitMix64 spreads the two numbers over ChaCha's 32-byte key.
+        let mut spread = SplitMix64(seed ^ (case as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
         let mut bytes = [0u8; 32];
         for chunk in bytes.chunks_mut(8) {
-            chunk.copy_from_slice(&splitmix64(&mut state).to_le_bytes());
+            chunk.copy_from_slice(&spread.next().to_le_bytes());
         }
         Gen(TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
     }
