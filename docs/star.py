@@ -738,23 +738,31 @@ def default_command(budget, spill="gzip", app="sqlite"):
                 "CREATE TABLE t(line TEXT);", "CREATE INDEX t_line ON t(line);",
                 # One line a row, whatever it holds (no quoting, no columns).
                 ".mode ascii", '.separator "\\037" "\\n"', ".import /dev/stdin t"]
+    parse_bytes(budget, percent=True)  # refused here rather than by every run
     command = ["env", "LC_ALL=C", "sort", "--parallel=1", "-S", budget]
     if spill and spill != "none":
         command.append(f"--compress-program={spill}")
     return command
 
 
-def parse_bytes(text):
-    """`16M`, `512K`, `1G` or a number of bytes (sort's -S units, powers of 1024)."""
-    units = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
-    number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in units else (text, "")
+def parse_bytes(text, percent=False):
+    """A budget in sort's -S units: `16M`, `512K`, `1G`, `100b` (bytes) or a
+    bare number (KiB, as sort takes it); `10%` of the memory when `percent`
+    (sort only). Returns bytes, or None for a percentage."""
+    units = {"B": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+    text = text.strip()
+    suffix = text[-1:].upper()
+    number, unit = (text[:-1], suffix) if suffix in units or suffix == "%" else (text, "K")
     try:
-        value = float(number) * units.get(unit, 1)
+        value = float(number)
     except ValueError:
-        value = 0
-    if not 0 < value < float("inf"):
-        raise StarError(f"budget {text!r}: expected a size such as 16M or 512K")
-    return value
+        value = 0.0
+    if unit == "%" and percent and 0 < value <= 100:
+        return None
+    if unit == "%" or not 0 < value < float("inf"):
+        forms = "16M, 512K or 10%" if percent else "16M or 512K"
+        raise StarError(f"budget {text!r}: expected a size such as {forms}")
+    return value * units[unit]
 
 
 def shown(command):
@@ -1274,7 +1282,7 @@ def app_options(q, smoke=False):
                    help="sqlite (default): load the lines into an indexed table with a page "
                         "cache of --budget; sort: GNU sort -S --budget")
     q.add_argument("--budget", default=None,
-                   help="the application's memory: sqlite's page cache (default 8M), "
+                   help="the application's memory in sort's -S units: sqlite's page cache (default 8M), "
                         "sort's -S (default 16M)" + (" (smoke: 1M)" if smoke else ""))
     q.add_argument("--spill", default="gzip",
                    help="sort's --compress-program for spilled runs (default gzip; none: "

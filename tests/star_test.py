@@ -318,11 +318,18 @@ class BadInput(Quiet):
             star.parse_address("somehost")
 
     def test_bad_budgets(self):
-        for bad in ("", "M", "-8M", "eight", "infM", "nan"):
-            with self.assertRaisesRegex(star.StarError, "expected a size such as 16M"):
-                star.default_command(bad)
+        for app in star.APPS:
+            for bad in ("", "M", "-8M", "eight", "infM", "nan", "0", "150%"):
+                with self.assertRaisesRegex(star.StarError, "expected a size such as 16M"):
+                    star.default_command(bad, app=app)
+        # sort's units: a bare number is KiB, `b` bytes; a share of memory for sort only.
         self.assertEqual(star.parse_bytes("512K"), 512 * 1024)
         self.assertEqual(star.parse_bytes("8m"), 8 * 1024 ** 2)
+        self.assertEqual(star.parse_bytes("64"), 64 * 1024)
+        self.assertEqual(star.parse_bytes("4096b"), 4096)
+        self.assertIn("-S", star.default_command("10%", app="sort"))
+        with self.assertRaisesRegex(star.StarError, "16M or 512K'?$"):
+            star.default_command("10%", app="sqlite")
 
     def test_a_request_without_a_schedule(self):
         with self.assertRaisesRegex(star.StarError, "has no schedule of chunks"):
