@@ -101,7 +101,17 @@ struct Experiment {
     /// The largest load run (each run sets its own).
     load: f64,
     /// One worker as the loop's fit made it (`fit.json` of the loop).
-    worker: fn() -> Value,
+    worker: Worker,
+}
+
+/// A fitted worker: computing `max(a1 α, a2 α + b2)` s, its link
+/// `startup + rate α` s.
+struct Worker {
+    a1: f64,
+    a2: f64,
+    b2: f64,
+    rate: f64,
+    startup: f64,
 }
 
 /// SQLite loading lines into an indexed table: a knee as `[3]` has it,
@@ -111,15 +121,12 @@ const SQLITE: Experiment = Experiment {
     link: SQLITE_LINK,
     runs: SQLITE_RUNS,
     load: 61.271,
-    worker: || {
-        json!({
-            "levels": [
-                {"intercept": 0.0, "slope": 0.03674685763888889},
-                {"intercept": -0.3299693497893639, "slope": 0.07444492403896985},
-            ],
-            "rate": 0.00999857693952889,
-            "startup": 0.0004110925017903888,
-        })
+    worker: Worker {
+        a1: 0.03674685763888889,
+        a2: 0.07444492403896985,
+        b2: -0.3299693497893639,
+        rate: 0.00999857693952889,
+        startup: 0.0004110925017903888,
     },
 };
 
@@ -130,21 +137,29 @@ const SORT: Experiment = Experiment {
     link: SORT_LINK,
     runs: SORT_RUNS,
     load: 67.51,
-    worker: || {
-        json!({
-            "levels": [
-                {"intercept": 0.0, "slope": 0.006076180555555556},
-                {"intercept": -1.471975150916692, "slope": 0.15870375027697778},
-            ],
-            "rate": 0.009999789509023235,
-            "startup": 0.00035998429429282,
-        })
+    worker: Worker {
+        a1: 0.006076180555555556,
+        a2: 0.15870375027697778,
+        b2: -1.471975150916692,
+        rate: 0.009999789509023235,
+        startup: 0.00035998429429282,
     },
 };
 
 /// The fit preset of a measured experiment.
 fn measured<C>(experiment: &Experiment) -> Request<C> {
-    let worker = (experiment.worker)();
+    let Worker {
+        a1,
+        a2,
+        b2,
+        rate,
+        startup,
+    } = experiment.worker;
+    let worker = json!({
+        "levels": [{"intercept": 0.0, "slope": a1}, {"intercept": b2, "slope": a2}],
+        "rate": rate,
+        "startup": startup,
+    });
     let m3 = json!({
         "best_order": false,
         "load": experiment.load,
