@@ -713,10 +713,13 @@ def strip_dashes(words):
 
 
 APPS = ("sqlite", "sort")
+# Each application's memory when --budget is not given.
+DEFAULT_BUDGET = {"sqlite": "8M", "sort": "16M"}
 
 
-def default_command(budget, spill="gzip", app="sqlite"):
-    """The default application, with `budget` (`16M`, `512K`) as its memory.
+def default_command(budget=None, spill="gzip", app="sqlite"):
+    """The default application, with `budget` (`16M`, `512K`; None: its
+    default) as its memory.
 
     `sqlite`: SQLite loads every line into an indexed table of a temporary
     on-disk database whose page cache holds `budget`. While the table and
@@ -731,6 +734,8 @@ def default_command(budget, spill="gzip", app="sqlite"):
     default gzip) the spilled runs are compressed: where temporary files
     sit in the page cache, as on a machine with RAM to spare, an
     uncompressed spill costs next to nothing and no second level shows."""
+    if budget is None:
+        budget = DEFAULT_BUDGET[app]
     if app == "sqlite":
         kib = max(1, round(parse_bytes(budget) / 1024))
         return ["sqlite3", "-batch", "",  # "": a temporary database on disk
@@ -776,8 +781,7 @@ def open_star(args, count, timings=None):
     if args.workers:
         addresses = [a for a in args.workers.split(",") if a.strip()]
     else:
-        budget = args.budget or default_budget(args.app)
-        command = strip_dashes(args.command) or default_command(budget, args.spill, args.app)
+        command = strip_dashes(args.command) or default_command(args.budget, args.spill, args.app)
         local = LocalWorkers(count, command, args.timeout)
         addresses = local.addresses
     star = Star(addresses, args.timeout, timings)
@@ -929,7 +933,7 @@ def loop_defaults(args):
         return dict(budget=args.budget or "1M", compute=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3],
                     link=[0.01, 0.05, 0.2, 0.5, 1], repeat=3, run_repeat=1,
                     rate=args.link_MBps if args.link_MBps is not None else 200.0)
-    return dict(budget=args.budget or default_budget(args.app),
+    return dict(budget=args.budget,
                 compute=[1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64],
                 link=[0.1, 0.5, 1, 2, 4, 8, 16, 32, 64], repeat=4, run_repeat=2,
                 rate=args.link_MBps if args.link_MBps is not None else 100.0)
@@ -1287,10 +1291,6 @@ def app_options(q, smoke=False):
     q.add_argument("--spill", default="gzip",
                    help="sort's --compress-program for spilled runs (default gzip; none: "
                         "uncompressed, which in the page cache shows no second level)")
-
-
-def default_budget(app):
-    return {"sqlite": "8M", "sort": "16M"}[app]
 
 
 def main(argv=None):
