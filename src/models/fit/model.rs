@@ -120,13 +120,13 @@ const SQLITE: Experiment = Experiment {
     compute: SQLITE_COMPUTE,
     link: SQLITE_LINK,
     runs: SQLITE_RUNS,
-    load: 61.271,
+    load: 50.96,
     worker: Worker {
-        a1: 0.03674685763888889,
-        a2: 0.07444492403896985,
-        b2: -0.3299693497893639,
-        rate: 0.00999857693952889,
-        startup: 0.0004110925017903888,
+        a1: 0.01962738333333334,
+        a2: 0.04577359326952846,
+        b2: -0.19034504531417845,
+        rate: 0.010032816978653812,
+        startup: 0.00021387751543348096,
     },
 };
 
@@ -212,7 +212,7 @@ impl<C: Registry> Model for Fit<C> {
             preset(
                 "fit-sqlite",
                 "measured: SQLite 3.40.1 loading lines into an indexed table (page cache \
-                 8 MiB) on a 2-core Intel Xeon virtual machine, Linux 6.18, 2026-11-28: its \
+                 8 MiB) on a 2-core AMD EPYC virtual machine, Linux 6.18, 2026-11-28: its \
                  computing and link times, and 10 runs of M3's split against M3's prediction",
                 measured(&SQLITE),
             ),
