@@ -284,6 +284,41 @@ fn three_lines_on_exact_data_are_given_back() {
     assert!(close(knees[0], 1_000.0, 1e-9) && close(knees[1], 10_000.0, 1e-9));
 }
 
+/// Lines whose first intercept comes out negative (a negative time for no
+/// load, which M3 refuses) are fitted again with the first line through
+/// the origin: for two lines, exactly `[3]`'s two levels, and the request
+/// the fit offers M3 solves.
+#[test]
+fn lines_with_a_negative_time_at_zero_pass_through_the_origin() {
+    let t = |x: f64| (0.1 * x - 0.5).max(2.1 * x - 2_000.0);
+    let xs: Vec<f64> = (1..=30).map(|i| 100.0 * f64::from(i)).collect();
+    let ys: Vec<f64> = xs.iter().map(|&x| t(x)).collect();
+    let data = csv("time_s", &xs, &ys);
+    let json = fit("negative.csv", &data, &["--shape", "lines", "--lines", "2"]);
+    let fitted = &json["report"]["computation"][0];
+    let note = fitted["note"].as_str().unwrap();
+    assert!(note.contains("first line through the origin"), "{note}");
+    assert!(note.contains("-0.5 s for no load"), "{note}");
+    let lines = &fitted["lines"];
+    assert!(lines["lines"][0]["intercept"].is_null(), "{lines}");
+    let two = fit("negative-two.csv", &data, &["--shape", "two-level"]);
+    let knee = &two["report"]["computation"][0]["knee"];
+    let value = |v: &Value| v["value"].as_f64().unwrap();
+    let pairs = [
+        (value(&lines["lines"][0]["slope"]), value(&knee["a1"])),
+        (value(&lines["lines"][1]["slope"]), value(&knee["a2"])),
+        (value(&lines["lines"][1]["intercept"]), value(&knee["b2"])),
+        (value(&lines["knees"][0]), value(&knee["r"])),
+    ];
+    for (got, want) in pairs {
+        assert!(close(got, want, 1e-9), "{got} vs {want}");
+    }
+    let m3 = &json["report"]["requests"]["hierarchical"];
+    assert_eq!(m3["processors"][0]["levels"][0]["intercept"], 0.0);
+    let out = dlt(&["solve", "--compact"], &m3.to_string());
+    assert!(out.success(), "{}", out.stderr);
+}
+
 /// Power readings per state: each mean with its `t·s/√n` interval, and
 /// the idle factor `k = P_C/P_idle` (`[1]`'s 1.8 from its table's rows).
 #[test]

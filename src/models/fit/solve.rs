@@ -214,7 +214,8 @@ pub fn levels<C>(
         if x.len() > 1 {
             spread(&x).map_err(fail)?;
         }
-        let fit = |noise| one_machine(request, &x, &t, group.machine.clone(), noise);
+        let machine = &group.machine;
+        let fit = |noise| one_machine(request, &x, &t, machine.clone(), noise, y.unit());
         let fit = match request.noise {
             Noise::Auto => choose(fit(Noise::Absolute), fit(Noise::Relative), |f| f.goodness()),
             noise => fit(noise),
@@ -231,6 +232,7 @@ fn one_machine<C>(
     t: &[f64],
     machine: String,
     noise: Noise,
+    unit: &str,
 ) -> Result<LevelsFit, FitError> {
     let shape = request.shape;
     let weights = weights(noise);
@@ -248,8 +250,8 @@ fn one_machine<C>(
         Shape::Line | Shape::LineIntercept => fit.note = "one line, as asked".into(),
         Shape::Lines => {
             let k = request.line_count();
-            fit.lines = Some(k_lines_weighted(x, t, k, Origin::Free, weights)?);
             fit.note = format!("{k} lines, as asked");
+            fit.lines = Some(lines(x, t, k, weights, unit, &mut fit.note)?);
         }
         Shape::TwoLevel => {
             let knee = two_level_weighted(x, t, Origin::Through, weights)?;
@@ -259,6 +261,31 @@ fn one_machine<C>(
         Shape::Auto => auto(&mut fit, x, t, weights)?,
     }
     Ok(fit)
+}
+
+/// `k` lines in M3's form, each with its own intercept; but when the
+/// first comes out below zero (a negative time for no load, which M3
+/// refuses, as a small start-up cost often does within its noise), the
+/// exact fit with the first line through the origin instead, said in
+/// `note`.
+fn lines(
+    x: &[f64],
+    t: &[f64],
+    k: usize,
+    weights: Weights,
+    unit: &str,
+    note: &mut String,
+) -> Result<LinesFit, FitError> {
+    let free = k_lines_weighted(x, t, k, Origin::Free, weights)?;
+    let Some(c) = free.lines[0].intercept.filter(|c| c.value < 0.0) else {
+        return Ok(free);
+    };
+    *note += &format!(
+        "; the first line through the origin (with an intercept of its own it \
+         gave {} {unit} for no load, a negative time M3 refuses)",
+        crate::core::domain::number::number(c.value)
+    );
+    k_lines_weighted(x, t, k, Origin::Through, weights)
 }
 
 /// The two levels when the data support them, else the one line.
