@@ -364,3 +364,33 @@ fn example_tables_are_left_out_once_a_table_is_the_users() {
         "{fields:?}"
     );
 }
+
+/// A fit that is not two levels through the origin (one line, no knee
+/// seen) leaves M5's and M7's two levels as the preset has them, and says
+/// so among the changes, without counting them as filled.
+#[test]
+fn two_level_models_say_why_they_keep_the_presets_levels() {
+    let mut one_line = measured("", 0.005);
+    one_line.levels = Some(ProcessingTime::new(vec![Level::new(0.0, 0.02)]));
+    let all = offers(&Calibration {
+        machines: vec![one_line],
+    });
+    for (model, field) in [("startup", "a1"), ("heterogeneous", "machines[0].a1")] {
+        let offer = offer(&all, model);
+        let kept = offer.changes.iter().find(|c| c.field == field);
+        let kept = kept.unwrap_or_else(|| panic!("{model}: no note on {field}"));
+        assert!(kept.kept(), "{model}: {kept:?}");
+        assert!(
+            kept.why.contains("the fit gave one line"),
+            "{model}: {}",
+            kept.why
+        );
+        assert!(kept.from.contains("s/MB"), "{model}: {}", kept.from);
+        assert!(!offer.filled.contains(&field.to_string()), "{model}");
+    }
+    assert_eq!(
+        at(offer(&all, "startup"), "/a1"),
+        0.109,
+        "[3]'s reference machine"
+    );
+}

@@ -319,6 +319,35 @@ fn lines_with_a_negative_time_at_zero_pass_through_the_origin() {
     assert!(out.success(), "{}", out.stderr);
 }
 
+/// Lines whose slopes do not increase (a step smoothed, as GNU sort's
+/// spill) are no maximum of lines: the models get the one line, and the
+/// note says so.
+#[test]
+fn lines_that_are_not_convex_give_the_models_one_line() {
+    let t = |x: f64| match x {
+        x if x < 1_000.0 => 0.1 * x,
+        x if x < 2_000.0 => 100.0 + 2.0 * (x - 1_000.0),
+        x => 2_100.0 + 0.5 * (x - 2_000.0),
+    };
+    let xs: Vec<f64> = (1..=30).map(|i| 100.0 * f64::from(i)).collect();
+    let ys: Vec<f64> = xs.iter().map(|&x| t(x)).collect();
+    let json = fit(
+        "not-convex.csv",
+        &csv("time_s", &xs, &ys),
+        &["--shape", "lines", "--lines", "3"],
+    );
+    let fitted = &json["report"]["computation"][0];
+    assert_eq!(fitted["lines"]["convex"], false);
+    let note = fitted["note"].as_str().unwrap();
+    assert!(note.contains("the models get the one line"), "{note}");
+    let levels = &json["report"]["requests"]["hierarchical"]["processors"][0]["levels"];
+    assert_eq!(levels.as_array().map(Vec::len), Some(1), "{levels}");
+    let slope = fitted["line"]["slope"]["value"].as_f64().unwrap();
+    assert_eq!(levels[0]["slope"].as_f64(), Some(slope));
+    let m3 = &json["report"]["requests"]["hierarchical"];
+    assert!(dlt(&["solve", "--compact"], &m3.to_string()).success());
+}
+
 /// Power readings per state: each mean with its `t·s/√n` interval, and
 /// the idle factor `k = P_C/P_idle` (`[1]`'s 1.8 from its table's rows).
 #[test]

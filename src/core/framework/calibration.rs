@@ -115,6 +115,28 @@ impl Fitted {
         }
     }
 
+    /// Why the computing fit is not [`Fitted::two_level`]'s form, for a
+    /// model that reads only that form and so keeps its preset's levels;
+    /// `None` when it is, or when no computing time was measured.
+    pub fn not_two_level(&self) -> Option<String> {
+        let levels = self.levels.as_ref()?.levels();
+        if self.two_level().is_some() {
+            return None;
+        }
+        let form = match levels.len() {
+            1 => "one line".to_string(),
+            n => format!("{n} lines"),
+        };
+        let origin = match levels.first() {
+            Some(l) if l.intercept != 0.0 => ", the first not through the origin",
+            _ => "",
+        };
+        Some(format!(
+            "the fit gave {form}{origin}, and this model reads two levels, the \
+             first through the origin"
+        ))
+    }
+
     /// The latency when it is a per-message cost.
     pub fn overhead(&self) -> Option<f64> {
         self.latency
@@ -232,7 +254,12 @@ impl<R: Serialize> Calibrated<R> {
             model: model.into(),
             title: title.into(),
             request: with_tag(model, &self.request).ok()?,
-            filled: self.changes.iter().map(|c| c.field.clone()).collect(),
+            filled: self
+                .changes
+                .iter()
+                .filter(|c| !c.kept())
+                .map(|c| c.field.clone())
+                .collect(),
             changes: self.changes.clone(),
         })
     }
@@ -259,6 +286,9 @@ pub fn at(field: impl Into<String>, what: impl Into<String>, unit: &'static str)
 #[derive(Debug, Default)]
 pub struct Filler {
     changes: Vec<Change>,
+    /// Values a model kept from its preset, with why: shown with the
+    /// changes, but nothing measured.
+    kept: Vec<Change>,
 }
 
 impl Filler {
@@ -284,6 +314,23 @@ impl Filler {
     pub fn set_levels(&mut self, at: At, slot: &mut ProcessingTime, value: ProcessingTime) {
         self.record(at, written(slot), written(&value), String::new());
         *slot = value;
+    }
+
+    /// Notes that the preset's `values` (each with its unit) at `at` stay,
+    /// and why.
+    pub fn keep(&mut self, at: At, values: &[(f64, &str)], why: String) {
+        let values: Vec<String> = values
+            .iter()
+            .map(|(v, unit)| format!("{} {unit}", human(*v)))
+            .collect();
+        self.kept.push(Change {
+            field: at.field,
+            what: at.what,
+            from: values.join(", "),
+            to: values.join(", "),
+            unit: String::new(),
+            why,
+        });
     }
 
     /// Sets the load where the fitted parameters matter
@@ -314,8 +361,10 @@ impl Filler {
 
     /// The request with what was filled; `None` when nothing measured
     /// was (the measurements say nothing this model reads).
-    pub fn finish<R>(self, request: R) -> Option<Calibrated<R>> {
-        self.measured().then_some(Calibrated {
+    pub fn finish<R>(mut self, request: R) -> Option<Calibrated<R>> {
+        let measured = self.measured();
+        self.changes.append(&mut self.kept);
+        measured.then_some(Calibrated {
             request,
             changes: self.changes,
         })

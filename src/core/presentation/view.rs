@@ -89,6 +89,14 @@ pub struct Change {
     pub why: String,
 }
 
+impl Change {
+    /// A value the model kept from its preset, with why (the fit gave a
+    /// form it does not read): shown with the changes, but not filled.
+    pub fn kept(&self) -> bool {
+        self.from == self.to && !self.why.is_empty()
+    }
+}
+
 /// The verifier's verdict as the page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictLine {

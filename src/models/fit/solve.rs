@@ -276,16 +276,20 @@ fn lines(
     unit: &str,
     note: &mut String,
 ) -> Result<LinesFit, FitError> {
-    let free = k_lines_weighted(x, t, k, Origin::Free, weights)?;
-    let Some(c) = free.lines[0].intercept.filter(|c| c.value < 0.0) else {
-        return Ok(free);
-    };
-    *note += &format!(
-        "; the first line through the origin (with an intercept of its own it \
-         gave {} {unit} for no load, a negative time M3 refuses)",
-        crate::core::domain::number::number(c.value)
-    );
-    k_lines_weighted(x, t, k, Origin::Through, weights)
+    let mut fit = k_lines_weighted(x, t, k, Origin::Free, weights)?;
+    if let Some(c) = fit.lines[0].intercept.filter(|c| c.value < 0.0) {
+        *note += &format!(
+            "; the first line through the origin (with an intercept of its own it \
+             gave {} {unit} for no load, a negative time M3 refuses)",
+            crate::core::domain::number::number(c.value)
+        );
+        fit = k_lines_weighted(x, t, k, Origin::Through, weights)?;
+    }
+    if !fit.convex {
+        *note += "; the slopes do not increase, so the lines are no maximum of lines \
+                  (no memory level seen): the models get the one line";
+    }
+    Ok(fit)
 }
 
 /// The two levels when the data support them, else the one line.
@@ -322,7 +326,8 @@ fn knee_note(knee: &KneeFit) -> String {
         words += "; the knee lies at the smallest load measured (measure smaller loads)";
     }
     if !knee.convex {
-        words += "; the second line is not slower than the first (no memory spill seen)";
+        words += "; the second line is not slower than the first (no memory spill seen): \
+                  the models get the one line";
     }
     words
 }

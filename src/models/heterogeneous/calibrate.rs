@@ -36,6 +36,10 @@ fn fill_row(k: usize, row: &mut Machine, fit: &Fitted, filler: &mut Filler) {
         filler.set(here("a1", "a1", "s/MB"), &mut row.a1, Some(a1));
         filler.set(here("a2", "a2", "s/MB"), &mut row.a2, Some(a2));
         filler.set(here("b2", "b2", "s"), &mut row.b2, Some(b2));
+    } else if let Some(why) = fit.not_two_level() {
+        let levels = here("a1", "a1, a2, b2", "");
+        let kept = [(row.a1, "s/MB"), (row.a2, "s/MB"), (row.b2, "s")];
+        filler.keep(levels, &kept, why);
     }
     filler.set(here("rate", "C", "s/MB"), &mut row.rate, fit.rate);
     filler.set(

@@ -14,6 +14,14 @@ pub fn request(calibration: &Calibration) -> Option<Calibrated<Instance>> {
         filler.set(at("a1", "a1", "s/MB"), &mut request.a1, Some(a1));
         filler.set(at("a2", "a2", "s/MB"), &mut request.a2, Some(a2));
         filler.set(at("b2", "b2", "s"), &mut request.b2, Some(b2));
+    } else if let Some(why) = fit.not_two_level() {
+        let levels = at("a1", "a1, a2, b2", "");
+        let kept = [
+            (request.a1, "s/MB"),
+            (request.a2, "s/MB"),
+            (request.b2, "s"),
+        ];
+        filler.keep(levels, &kept, why);
     }
     filler.set(at("rate", "C", "s/MB"), &mut request.rate, fit.rate);
     let overhead = at("overhead", "O", "s");

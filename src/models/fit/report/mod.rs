@@ -235,14 +235,16 @@ fn find<'a, T>(fits: &'a [T], name: &str, machine: impl Fn(&T) -> &String) -> Op
     }
 }
 
-/// The processing-time lines of the shape used, in-core first.
+/// The processing-time lines of the shape used, in-core first. Lines whose
+/// slopes do not increase are no maximum of lines (no memory level the
+/// models know): the models get the one line, as the fit's note says.
 fn processing_time(fit: &LevelsFit) -> Option<ProcessingTime> {
     let levels = match (fit.shape, &fit.knee, &fit.lines) {
-        (Shape::TwoLevel, Some(k), _) => vec![
+        (Shape::TwoLevel, Some(k), _) if k.convex => vec![
             Level::new(k.b1.map_or(0.0, |b| b.value), k.a1.value),
             Level::new(k.b2.value, k.a2.value),
         ],
-        (Shape::Lines, _, Some(lines)) => lines
+        (Shape::Lines, _, Some(lines)) if lines.convex => lines
             .lines
             .iter()
             .map(|l| Level::new(l.intercept.map_or(0.0, |b| b.value), l.slope.value))

@@ -311,8 +311,12 @@ impl Report {
     }
 }
 
-/// A change as the table of target models says it: `what from → to unit`.
+/// A change as the table of target models says it: `what from → to unit`,
+/// or `what kept at from: why` for a value the model kept from its preset.
 fn changed(c: &Change) -> String {
+    if c.kept() {
+        return format!("{} kept at {}: {}", c.what, c.from, c.why);
+    }
     let unit = if c.unit.is_empty() {
         String::new()
     } else {
