@@ -1293,6 +1293,35 @@ test('fit: the validity preset shows its runs, their relative errors and the cha
   await page.screenshot({ path: path.join(shots, 'fit-validity.png'), fullPage: true });
 });
 
+test('fit: three lines open in M3 whole: every level in its table, and the runs checked against all of them', async (page) => {
+  await fitComputed(page);
+  await page.selectOption('#fit-preset', 'fit-sqlite');
+  await page.click('#fit-load-preset');
+  await page.waitForSelector('#fit-validity', { timeout: 60000 });
+  const drawn = Number(await page.getAttribute('#fit-result', 'data-drawn'));
+  await page.selectOption('#fit-shape', 'lines');
+  await page.fill('#fit-lines', '3');
+  await page.click('#fit-compute');
+  await fitRedrawn(page, drawn);
+  const want = cli({ ...example('fit-sqlite'), shape: 'lines', lines: 3 });
+  const levels = want.report.requests.hierarchical.processors[0].levels;
+  assert.equal(levels.length, 3, JSON.stringify(levels));
+  await page.click('#fit-open-hierarchical');
+  await page.waitForFunction(() => document.querySelector('#tab-hierarchical').getAttribute('aria-selected') === 'true');
+  // The third line's columns hold its numbers (six significant digits),
+  // shown although the further levels fold where nothing is in them.
+  assert.ok(await page.isVisible('#hierarchical-rows tbody tr:first-child [data-key="h31"]'), 'the third level is folded away');
+  const third = [await page.inputValue('#hierarchical-rows tbody tr:first-child [data-key="h31"]'),
+    await page.inputValue('#hierarchical-rows tbody tr:first-child [data-key="h32"]')].map(Number);
+  assert.ok(Math.abs(third[0] - levels[2].intercept) <= 1e-5 * Math.abs(levels[2].intercept), `${third} vs ${JSON.stringify(levels[2])}`);
+  assert.ok(Math.abs(third[1] - levels[2].slope) <= 1e-5 * levels[2].slope, `${third} vs ${JSON.stringify(levels[2])}`);
+  await page.waitForSelector('#hierarchical-result:not([hidden]):not(.stale)', { timeout: 120000 });
+  await page.click('#hierarchical-check-runs');
+  await page.waitForFunction(() => document.querySelector('#tab-fit').getAttribute('aria-selected') === 'true');
+  const taken = JSON.parse(await page.inputValue('#fit-vreq'));
+  assert.equal(taken.processors[0].levels.length, 3, JSON.stringify(taken.processors[0]));
+});
+
 /** Every tab's id, in the order of the tab bar. */
 const TABS = ['metrics', 'linear', 'hierarchical', 'installments', 'startup', 'heterogeneous', 'mapreduce', 'isoefficiency', 'table1', 'fit', 'contour', 'exercises'];
 

@@ -5,7 +5,7 @@ import { core } from './core.js';
 import { copyIcon, el, marked } from './dom.js';
 import { hint } from './form.js';
 import { fit } from './fields.js';
-import { foldable, folding, watch } from './wide.js';
+import { foldable, folding, holdsValues, watch } from './wide.js';
 
 /** The most rows a paste fills (as many as a link may carry). */
 const MAX_ROWS = 2_000;
@@ -30,6 +30,9 @@ export function machineTable(section) {
   const wrap = watch(el('div', { className: 'table-wrap' }, table));
   const folds = groups.map((g) => folding(wrap, table, g.name,
     heads.filter((h) => h.dataset.group === g.name).map((h) => h.textContent.replace(/\s*\[[^\]]*\]$/, ''))));
+  // A group of optional columns (M3's further levels) holding values is
+  // shown whatever the width: values are never folded away.
+  if (wrap.fold) wrap.fold.optional = groups.at(-1).optional;
   const tools = folds.length ? [el('div', { className: 'row table-tools' }, ...folds)] : [];
   const error = el('span', { className: 'field-error', dataset: { errorFor: t.path }, role: 'alert' });
   const add = el('button', { type: 'button', id: `${section.spec.id}-add` }, `Add ${t.item}`);
@@ -147,12 +150,14 @@ function paste(section, e) {
   section.changed();
 }
 
-/** Unfolds the columns of `section`'s table that hide a field's message:
- * a message is never folded away. */
+/** Unfolds the columns of `section`'s table that hide a field's message,
+ * or values of an optional group: neither is ever folded away. */
 export function revealMessages(section) {
   const fold = section.tbody?.closest('.table-wrap')?.fold;
   if (!fold?.folded) return;
-  if (section.tbody.querySelector('td[data-group] [aria-invalid="true"], td[data-group] .field-error:not(:empty)')) {
+  if (holdsValues(section.tbody.closest('table'), fold)) {
+    fold.set(false);
+  } else if (section.tbody.querySelector('td[data-group] [aria-invalid="true"], td[data-group] .field-error:not(:empty)')) {
     fold.auto = false;
     fold.set(false);
   }

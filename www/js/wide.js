@@ -20,13 +20,20 @@ function layout(wrap) {
   if (fold?.auto) {
     // Its width with every column shown is known only while they are.
     if (!fold.folded) fold.natural = table.offsetWidth;
-    if ((fold.natural > room) !== fold.folded) fold.set(fold.natural > room);
+    const folded = fold.natural > room && !holdsValues(table, fold);
+    if (folded !== fold.folded) fold.set(folded);
   }
   if (table.classList.contains('prose')) {
     if (!table.classList.contains('stacked')) wrap.natural = table.offsetWidth;
     table.classList.toggle('stacked', wrap.natural > room);
   }
   wrap.querySelector('.scroll-hint').hidden = table.offsetWidth <= room + 1;
+}
+
+/** Whether `fold` is a group of optional columns (M3's further levels)
+ * with a value in `table`: values are never folded away. */
+export function holdsValues(table, fold) {
+  return Boolean(fold.optional) && [...table.querySelectorAll('td[data-group] input')].some((i) => i.value.trim() !== '');
 }
 
 let pending = new Set();
@@ -75,14 +82,20 @@ export function prose(table, heads, rows) {
 }
 
 /** The groups of `columns` that fold: three or more sharing the first
- * step of their path (`power.sleep`, `power.wake`, …). */
+ * step of their path (`power.sleep`, `power.wake`, …) or their `fold`
+ * (M3's further levels); `optional` when every column of the group may be
+ * left empty. */
 export function foldable(columns) {
   const groups = new Map();
+  const optional = new Map();
   for (const c of columns) {
     const dot = c.path.indexOf('.');
-    if (dot > 0) groups.set(c.path.slice(0, dot), [...(groups.get(c.path.slice(0, dot)) ?? []), c.key]);
+    const name = c.fold ?? (dot > 0 ? c.path.slice(0, dot) : null);
+    if (!name) continue;
+    groups.set(name, [...(groups.get(name) ?? []), c.key]);
+    optional.set(name, (optional.get(name) ?? true) && Boolean(c.optional));
   }
-  return [...groups].filter(([, keys]) => keys.length >= 3).map(([name, keys]) => ({ name, keys }));
+  return [...groups].filter(([, keys]) => keys.length >= 3).map(([name, keys]) => ({ name, keys, optional: optional.get(name) }));
 }
 
 /** A button that folds `table`'s columns of group `group` (cells marked

@@ -199,6 +199,10 @@ pub struct Column {
     /// Older words of a [`Kind::Choice`] column and the option each now is,
     /// read from older links.
     pub aliases: BTreeMap<String, String>,
+    /// The group of columns it folds with where the table is too wide
+    /// (absent: the first step of its path, e.g. M7's `power`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fold: Option<&'static str>,
 }
 
 impl Field {
@@ -327,6 +331,7 @@ impl Column {
             options: Cow::Borrowed(&[]),
             fills: false,
             aliases: BTreeMap::new(),
+            fold: None,
         }
     }
 
@@ -405,6 +410,12 @@ impl Column {
     /// empty.
     pub fn part_of(mut self, path: &'static str) -> Column {
         self.optional = Some(path);
+        self
+    }
+
+    /// Folds with the other columns of `group`.
+    pub fn folds_with(mut self, group: &'static str) -> Column {
+        self.fold = Some(group);
         self
     }
 }

@@ -9,11 +9,11 @@ use crate::core::presentation::view::{
     cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN,
 };
 
-/// The columns of a machine with a core and an out-of-core level (also
-/// M4's).
+/// The columns of a machine with a core and an out-of-core level, and
+/// up to two further levels (also M4's).
 pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
     let [s, c, l1, l2, h1, h2] = blank;
-    vec![
+    let mut columns = vec![
         Column::startup(s),
         Column::rate(c),
         Column::number(
@@ -54,6 +54,69 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
         )
         .measured("s/unit", "above the core slope")
         .part_of("levels[1]"),
+    ];
+    columns.extend(further_level(3));
+    columns.extend(further_level(4));
+    columns
+}
+
+/// Level `n`'s two columns (3 or 4, both optional): M3's general form
+/// `max_k (A_k1 + α A_k2)` takes up to four lines, as the fit gives them,
+/// so that none is dropped when a fit opens here.
+fn further_level(n: usize) -> [Column; 2] {
+    let (path, keys, paths, names) = match n {
+        3 => (
+            "levels[2]",
+            ["h31", "h32"],
+            ["levels[2].intercept", "levels[2].slope"],
+            ["A<sup>(3)</sup><sub>1</sub>", "A<sup>(3)</sup><sub>2</sub>"],
+        ),
+        _ => (
+            "levels[3]",
+            ["h41", "h42"],
+            ["levels[3].intercept", "levels[3].slope"],
+            ["A<sup>(4)</sup><sub>1</sub>", "A<sup>(4)</sup><sub>2</sub>"],
+        ),
+    };
+    [
+        Column::number(
+            keys[0],
+            paths[0],
+            names[0],
+            if n == 3 {
+                "level 3 intercept"
+            } else {
+                "level 4 intercept"
+            },
+            if n == 3 {
+                "third line's intercept (optional: leave both empty for two levels)"
+            } else {
+                "fourth line's intercept (optional: leave both empty for three levels)"
+            },
+            "",
+        )
+        .measured("s", "any; the line must take over above the one before")
+        .part_of(path)
+        .folds_with("level"),
+        Column::number(
+            keys[1],
+            paths[1],
+            names[1],
+            if n == 3 {
+                "level 3 slope"
+            } else {
+                "level 4 slope"
+            },
+            if n == 3 {
+                "third line's slope (time per unit past the second swap point)"
+            } else {
+                "fourth line's slope (time per unit past the third swap point)"
+            },
+            "",
+        )
+        .measured("s/unit", "above the slope before")
+        .part_of(path)
+        .folds_with("level"),
     ]
 }
 
