@@ -19,7 +19,13 @@ export function stateParams(section, { scalars, rows }, params) {
   // A cell's own commas (a typed "0,5") are escaped, so that the row keeps
   // its columns when the link is read back.
   const cell = (t) => String(t ?? '').replaceAll('%', '%25').replaceAll(',', '%2C');
-  for (const r of rows) params.append(`${p}p`, cols.map((c) => cell(r[c.key])).join(','));
+  for (const r of rows) {
+    const cells = cols.map((c) => cell(r[c.key]));
+    // Empty cells of folding columns at a row's end (M3's further levels)
+    // are left out: a row without them reads as links written before them.
+    while (cells.length > 0 && cells.at(-1) === '' && cols[cells.length - 1].fold) cells.pop();
+    params.append(`${p}p`, cells.join(','));
+  }
 }
 
 /** `section`'s state from URL parameters over `defaults` (the preset's

@@ -27,7 +27,7 @@ mod model;
 mod view;
 
 pub use model::{Hierarchical, Output};
-pub use view::two_level_columns;
+pub use view::{further_level_columns, two_level_columns};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

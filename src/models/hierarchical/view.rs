@@ -9,11 +9,11 @@ use crate::core::presentation::view::{
     cut, interval, memory, number, Block, VerdictLine, ROWS_SHOWN,
 };
 
-/// The columns of a machine with a core and an out-of-core level, and
-/// up to two further levels (also M4's).
+/// The columns of a machine with a core and an out-of-core level (also
+/// M4's; [`further_level_columns`] add up to two more levels).
 pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
     let [s, c, l1, l2, h1, h2] = blank;
-    let mut columns = vec![
+    vec![
         Column::startup(s),
         Column::rate(c),
         Column::number(
@@ -54,10 +54,15 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
         )
         .measured("s/unit", "above the core slope")
         .part_of("levels[1]"),
-    ];
-    columns.extend(further_level(3));
-    columns.extend(further_level(4));
-    columns
+    ]
+}
+
+/// The optional third and fourth levels' columns, last in a row so that a
+/// link written before them reads as it did (cells are by position).
+pub fn further_level_columns() -> Vec<Column> {
+    let [a, b] = further_level(3);
+    let [c, d] = further_level(4);
+    vec![a, b, c, d]
 }
 
 /// Level `n`'s two columns (3 or 4, both optional): M3's general form
@@ -135,6 +140,7 @@ pub fn form() -> Form {
         .measured("units", "> 0")
         .or_default("none"),
     );
+    columns.extend(further_level_columns());
     Form {
         tab: "Memory hierarchy",
         title: "Hierarchical memory, one installment",

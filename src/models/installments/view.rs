@@ -5,7 +5,7 @@ use crate::core::domain::number::human;
 use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout, Rows};
 use crate::core::presentation::response::Describe;
 use crate::core::presentation::view::{cut, number, Block, VerdictLine, ROWS_SHOWN};
-use crate::models::hierarchical::two_level_columns;
+use crate::models::hierarchical::{further_level_columns, two_level_columns};
 
 /// The M4 tab.
 pub fn form() -> Form {
@@ -57,7 +57,11 @@ pub fn form() -> Form {
             item: "processor",
             prefix: "P",
             caption: "Processors (served round robin, top to bottom)",
-            columns: two_level_columns(["1e-3", "9.99e-5", "0", "1e-3", "-9.9e6", "0.1"]),
+            columns: [
+                two_level_columns(["1e-3", "9.99e-5", "0", "1e-3", "-9.9e6", "0.1"]),
+                further_level_columns(),
+            ]
+            .concat(),
         }),
         fixed: Vec::new(),
         layout: Layout::Report,
