@@ -1322,6 +1322,18 @@ test('fit: three lines open in M3 whole: every level in its table, and the runs 
   assert.equal(taken.processors[0].levels.length, 3, JSON.stringify(taken.processors[0]));
 });
 
+test('Compute with a marked field focuses that field, bringing it into view', async (page) => {
+  await fitComputed(page);
+  await page.selectOption('#fit-shape', 'lines');
+  await page.fill('#fit-lines', '5');
+  await page.waitForFunction(() => document.querySelector('#fit-lines').getAttribute('aria-invalid') === 'true');
+  await page.focus('#fit-compute');
+  await page.click('#fit-compute');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'fit-lines');
+  await page.fill('#fit-lines', '');
+  await page.selectOption('#fit-shape', 'auto');
+});
+
 /** Every tab's id, in the order of the tab bar. */
 const TABS = ['metrics', 'linear', 'hierarchical', 'installments', 'startup', 'heterogeneous', 'mapreduce', 'isoefficiency', 'table1', 'fit', 'contour', 'exercises'];
 

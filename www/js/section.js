@@ -117,7 +117,7 @@ export class Section {
     // A value finished (a field left, a box ticked, a choice made) or
     // Compute pressed: the input set is a history entry; typing is not.
     form.addEventListener('change', () => this.commit());
-    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true, again: true }); this.commit(); });
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.changed({ now: true, again: true, focus: true }); this.commit(); });
 
     this.error = el('p', { className: 'error', role: 'alert', hidden: true, id: `${spec.id}-error` });
     this.result = el('div', { className: 'result', hidden: true, id: `${spec.id}-result` });
@@ -294,8 +294,9 @@ export class Section {
   }
 
   /** The inputs changed (or Compute was pressed: `again`, which also
-   * computes anew a result cut short by a cancel). */
-  changed({ now = false, again = false } = {}) {
+   * computes anew a result cut short by a cancel, and `focus`, which
+   * focuses the first marked field when there is one). */
+  changed({ now = false, again = false, focus = false } = {}) {
     this.ui.onChange();
     const request = this.request();
     clearTimeout(this.debounce);
@@ -305,6 +306,8 @@ export class Section {
         ? 'Fix the marked fields; the result shown is for the previous input.' : 'Fix the marked fields.');
       this.markStale('Changed — the result below is for the previous inputs; fix the marked fields to recompute.');
       this.wasInvalid = true;
+      // Compute pressed: the first marked field comes into view, focused.
+      if (focus) this.root.querySelector('form [aria-invalid="true"]')?.focus();
       return;
     }
     const wasInvalid = this.wasInvalid;

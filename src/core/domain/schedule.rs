@@ -4,6 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Relative tolerance of every comparison of the verifier
+/// (`verify::RELATIVE_TOLERANCE`), and of an idle time against rounding.
+pub const RELATIVE_TOLERANCE: f64 = 1e-9;
+
 /// A time interval `[start, end]`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
@@ -116,7 +120,11 @@ impl Schedule {
                     reach = i.end;
                 }
             }
-            u.idle = (self.makespan - u.start - covered).max(0.0);
+            // Idle time within the verifier's tolerance is rounding of the
+            // interval ends (55·10⁻¹⁸ s shown for 0), not a wait.
+            let idle = self.makespan - u.start - covered;
+            let rounding = RELATIVE_TOLERANCE * self.makespan.abs();
+            u.idle = if idle <= rounding { 0.0 } else { idle };
         }
         uses
     }

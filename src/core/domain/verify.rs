@@ -16,8 +16,9 @@ use crate::core::domain::number::human as h;
 use crate::core::domain::platform::Processor;
 use crate::core::domain::schedule::{Chunk, Schedule};
 
-/// Relative tolerance of every comparison.
-pub const RELATIVE_TOLERANCE: f64 = 1e-9;
+/// Relative tolerance of every comparison (kept with the schedules, whose
+/// idle times round to zero within it).
+pub use crate::core::domain::schedule::RELATIVE_TOLERANCE;
 
 /// The verifier's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

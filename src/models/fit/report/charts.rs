@@ -81,7 +81,7 @@ fn levels_chart(
         lines.push(samples(&format!("{who}measured"), points.clone()));
         lines.push(Line::new(&format!("{who}fit"), fitted(fit, top), false));
         if let (Shape::TwoLevel, Some(k)) = (fit.shape, &fit.knee) {
-            let knee = format!("{who}knee r = RAM");
+            let knee = format!("{who}knee r (memory full)");
             lines.push(mark(&knee, k.r.value, height, Style::Bold));
             let interval = format!("{who}knee's 95 % interval");
             lines.push(mark(&interval, k.r.low, height, Style::Dashed));

@@ -127,7 +127,11 @@ fn validity_blocks(c: &Checked) -> Vec<Block> {
             let set: Vec<String> = r
                 .set
                 .iter()
-                .map(|(k, v)| format!("{k} = {}", number(*v)))
+                .map(|(k, v)| match k.as_str() {
+                    // A runs table's loads are in MB (`load_MB`).
+                    "load" => format!("{k} = {} MB", number(*v)),
+                    _ => format!("{k} = {}", number(*v)),
+                })
                 .collect();
             vec![
                 r.name.clone(),
