@@ -348,6 +348,26 @@ fn lines_that_are_not_convex_give_the_models_one_line() {
     assert!(dlt(&["solve", "--compact"], &m3.to_string()).success());
 }
 
+/// The runs check reads its own request: the measured preset's is the
+/// fit's, so nothing is said; fitted afresh with three lines, the fit's
+/// levels differ from the checked request's, and the report names them.
+#[test]
+fn a_runs_check_against_other_parameters_than_the_fit_says_so() {
+    let preset = dlt(&["example", "fit-sqlite"], "").stdout;
+    let same = dlt(&["solve", "--compact"], &preset);
+    let same: Value = serde_json::from_str(&same.stdout).unwrap();
+    assert!(same["report"]["validity"]["unlike_fit"].is_null());
+    let mut request: Value = serde_json::from_str(&preset).unwrap();
+    request["shape"] = "lines".into();
+    request["lines"] = 3.into();
+    let other = dlt(&["solve", "--compact"], &request.to_string());
+    let other: Value = serde_json::from_str(&other.stdout).unwrap();
+    assert_eq!(
+        other["report"]["validity"]["unlike_fit"],
+        serde_json::json!(["processors[0].levels", "processors[1].levels"])
+    );
+}
+
 /// Power readings per state: each mean with its `t·s/√n` interval, and
 /// the idle factor `k = P_C/P_idle` (`[1]`'s 1.8 from its table's rows).
 #[test]

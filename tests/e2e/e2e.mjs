@@ -1306,6 +1306,9 @@ test('fit: three lines open in M3 whole: every level in its table, and the runs 
   const want = cli({ ...example('fit-sqlite'), shape: 'lines', lines: 3 });
   const levels = want.report.requests.hierarchical.processors[0].levels;
   assert.equal(levels.length, 3, JSON.stringify(levels));
+  // The runs are still checked against the preset's two levels, and the
+  // page says so.
+  assert.match(await page.textContent('#fit-validity-unlike'), /differs from the fit above in processors\[0\]\.levels/);
   await page.click('#fit-open-hierarchical');
   await page.waitForFunction(() => document.querySelector('#tab-hierarchical').getAttribute('aria-selected') === 'true');
   // The third line's columns hold its numbers (six significant digits),

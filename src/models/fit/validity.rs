@@ -134,6 +134,11 @@ pub struct Checked {
     /// The largest absolute relative error of a measured machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_max_abs_error: Option<f64>,
+    /// The fields the fit fills in which the checked request differs from
+    /// the fitted one of the same model (`processors[0].levels`): the runs
+    /// were checked against other parameters than the fit's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unlike_fit: Vec<String>,
 }
 
 /// What can make a run impossible to compare, besides a bad number.
@@ -429,5 +434,6 @@ pub fn check<R: Registry>(
         machine_mean_abs_error: machine.map(|(mean, _)| mean),
         machine_max_abs_error: machine.map(|(_, max)| max),
         runs,
+        unlike_fit: Vec::new(),
     })
 }

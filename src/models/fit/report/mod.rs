@@ -10,6 +10,7 @@ use crate::core::domain::error::Error;
 use crate::core::domain::processing::{Level, ProcessingTime};
 use crate::core::framework::calibration::{Calibration, Change, Fitted, Offer, Powers};
 use crate::core::framework::registry::Registry;
+use crate::core::presentation::map::Tagged;
 use crate::core::solving::progress::Progress;
 use crate::models::fit::request::{Request, Shape, TableUse};
 use crate::models::fit::solve::{levels, powers, transfers, LevelsFit, PowersFit, TransferFit};
@@ -138,10 +139,57 @@ pub fn fit_tables<C: Registry>(
         report.requests.insert(offer.model, offer.request);
     }
     if let Some(validity) = request.validity()? {
-        let checked = check::<C>(&validity, progress).map_err(under_validity)?;
+        let mut checked = check::<C>(&validity, progress).map_err(under_validity)?;
+        checked.unlike_fit = unlike_fit(&report, &validity.request);
         report.validity = Some(checked);
     }
     Ok(report)
+}
+
+/// The fields the fit fills for `checked`'s model in which `checked`
+/// differs from the fitted request (numbers compared to 1e-9): the runs
+/// check reads its own request, which a fit done afresh (another shape,
+/// other tables) does not change.
+fn unlike_fit(report: &Report, checked: &Tagged) -> Vec<String> {
+    let (Some(fitted), Some(fields)) = (
+        report.requests.get(&checked.model),
+        report.filled.get(&checked.model),
+    ) else {
+        return Vec::new();
+    };
+    let checked = Value::Object(checked.fields.clone());
+    let pointer = |path: &str| {
+        format!(
+            "/{}",
+            path.replace('[', "/").replace(']', "").replace('.', "/")
+        )
+    };
+    fields
+        .iter()
+        .filter(|f| f.as_str() != "load")
+        .filter(|f| !same(fitted.pointer(&pointer(f)), checked.pointer(&pointer(f))))
+        .cloned()
+        .collect()
+}
+
+/// Whether two JSON values are equal, numbers to a relative 1e-9.
+fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(Value::Number(x)), Some(Value::Number(y))) => {
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
+            (x - y).abs() <= 1e-9 * x.abs().max(y.abs())
+        }
+        (Some(Value::Array(x)), Some(Value::Array(y))) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(Some(x), Some(y)))
+        }
+        (Some(Value::Object(x)), Some(Value::Object(y))) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| same(Some(v), y.get(k)))
+        }
+        (a, b) => a == b,
+    }
 }
 
 /// Each machine's largest chunk measured, from the computing table: where

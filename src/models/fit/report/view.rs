@@ -117,6 +117,22 @@ fn power_row(p: &PowersFit) -> Vec<String> {
     ]
 }
 
+/// A note when the runs were checked against other parameters than the
+/// fit's (`Checked::unlike_fit`).
+fn unlike_fit(c: &Checked) -> Option<Block> {
+    (!c.unlike_fit.is_empty()).then(|| {
+        Block::note(
+            "fit-validity-unlike",
+            format!(
+                "These runs are checked against the request in the runs' request field, which \
+                 differs from the fit above in {}: to check the fit, open its model with the \
+                 fitted parameters and press \"Check these inputs against measured runs\" there.",
+                c.unlike_fit.join(", ")
+            ),
+        )
+    })
+}
+
 /// The validity table and its summary.
 fn validity_blocks(c: &Checked) -> Vec<Block> {
     let pct = |e: f64| format!("{} %", number(100.0 * e));
@@ -149,7 +165,8 @@ fn validity_blocks(c: &Checked) -> Vec<Block> {
         "predicted C^T",
         "(C^R − C^T)/C^T",
     ];
-    let mut blocks = vec![
+    let mut blocks: Vec<Block> = unlike_fit(c).into_iter().collect();
+    blocks.extend([
         Block::note(
             "fit-validity-summary",
             format!(
@@ -165,7 +182,7 @@ fn validity_blocks(c: &Checked) -> Vec<Block> {
             &head,
             rows,
         ),
-    ];
+    ]);
     if let (Some(mean), Some(max)) = (c.machine_mean_abs_error, c.machine_max_abs_error) {
         let text = format!(
             "Per machine: mean error {} of its magnitude, largest {}.",
