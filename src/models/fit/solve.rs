@@ -214,8 +214,7 @@ pub fn levels<C>(
         if x.len() > 1 {
             spread(&x).map_err(fail)?;
         }
-        let machine = &group.machine;
-        let fit = |noise| one_machine(request, &x, &t, machine.clone(), noise, y.unit());
+        let fit = |noise| one_machine(request, &x, &t, group.machine.clone(), noise, y.unit());
         let fit = match request.noise {
             Noise::Auto => choose(fit(Noise::Absolute), fit(Noise::Relative), |f| f.goodness()),
             noise => fit(noise),

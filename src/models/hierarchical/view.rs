@@ -58,71 +58,63 @@ pub fn two_level_columns(blank: [&'static str; 6]) -> Vec<Column> {
 }
 
 /// The optional third and fourth levels' columns, last in a row so that a
-/// link written before them reads as it did (cells are by position).
+/// link written before them reads as it did (cells are by position): M3's
+/// general form `max_k (A_k1 + α A_k2)` takes up to four lines, as the fit
+/// gives them, so that none is dropped when a fit opens here.
 pub fn further_level_columns() -> Vec<Column> {
-    let [a, b] = further_level(3);
-    let [c, d] = further_level(4);
-    vec![a, b, c, d]
-}
-
-/// Level `n`'s two columns (3 or 4, both optional): M3's general form
-/// `max_k (A_k1 + α A_k2)` takes up to four lines, as the fit gives them,
-/// so that none is dropped when a fit opens here.
-fn further_level(n: usize) -> [Column; 2] {
-    let (path, keys, paths, names) = match n {
-        3 => (
-            "levels[2]",
-            ["h31", "h32"],
-            ["levels[2].intercept", "levels[2].slope"],
-            ["A<sup>(3)</sup><sub>1</sub>", "A<sup>(3)</sup><sub>2</sub>"],
-        ),
-        _ => (
-            "levels[3]",
-            ["h41", "h42"],
-            ["levels[3].intercept", "levels[3].slope"],
-            ["A<sup>(4)</sup><sub>1</sub>", "A<sup>(4)</sup><sub>2</sub>"],
-        ),
-    };
+    // (key, path, head, label, hover, unit, range, the level it is part of)
+    let intercept = "any; the line must take over above the one before";
+    let slope = "above the slope before";
     [
-        Column::number(
-            keys[0],
-            paths[0],
-            names[0],
-            if n == 3 {
-                "level 3 intercept"
-            } else {
-                "level 4 intercept"
-            },
-            if n == 3 {
-                "third line's intercept (optional: leave both empty for two levels)"
-            } else {
-                "fourth line's intercept (optional: leave both empty for three levels)"
-            },
-            "",
-        )
-        .measured("s", "any; the line must take over above the one before")
-        .part_of(path)
-        .folds_with("level"),
-        Column::number(
-            keys[1],
-            paths[1],
-            names[1],
-            if n == 3 {
-                "level 3 slope"
-            } else {
-                "level 4 slope"
-            },
-            if n == 3 {
-                "third line's slope (time per unit past the second swap point)"
-            } else {
-                "fourth line's slope (time per unit past the third swap point)"
-            },
-            "",
-        )
-        .measured("s/unit", "above the slope before")
-        .part_of(path)
-        .folds_with("level"),
+        (
+            "h31",
+            "levels[2].intercept",
+            "A<sup>(3)</sup><sub>1</sub>",
+            "level 3 intercept",
+            "third line's intercept (optional: leave both empty for two levels)",
+            "s",
+            intercept,
+            "levels[2]",
+        ),
+        (
+            "h32",
+            "levels[2].slope",
+            "A<sup>(3)</sup><sub>2</sub>",
+            "level 3 slope",
+            "third line's slope (time per unit past the second swap point)",
+            "s/unit",
+            slope,
+            "levels[2]",
+        ),
+        (
+            "h41",
+            "levels[3].intercept",
+            "A<sup>(4)</sup><sub>1</sub>",
+            "level 4 intercept",
+            "fourth line's intercept (optional: leave both empty for three levels)",
+            "s",
+            intercept,
+            "levels[3]",
+        ),
+        (
+            "h42",
+            "levels[3].slope",
+            "A<sup>(4)</sup><sub>2</sub>",
+            "level 4 slope",
+            "fourth line's slope (time per unit past the third swap point)",
+            "s/unit",
+            slope,
+            "levels[3]",
+        ),
     ]
+    .into_iter()
+    .map(|(key, path, head, label, hover, unit, range, level)| {
+        Column::number(key, path, head, label, hover, "")
+            .measured(unit, range)
+            .part_of(level)
+            .folds_with("level")
+    })
+    .collect()
 }
 
 /// The M3 tab.

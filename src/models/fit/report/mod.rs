@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::core::domain::error::Error;
 use crate::core::domain::processing::{Level, ProcessingTime};
+use crate::core::domain::verify::RELATIVE_TOLERANCE;
 use crate::core::framework::calibration::{Calibration, Change, Fitted, Offer, Powers};
 use crate::core::framework::registry::Registry;
 use crate::core::presentation::map::Tagged;
@@ -147,7 +148,7 @@ pub fn fit_tables<C: Registry>(
 }
 
 /// The fields the fit fills for `checked`'s model in which `checked`
-/// differs from the fitted request (numbers compared to 1e-9): the runs
+/// differs from the fitted request (numbers to 1e-9, [`same`]): the runs
 /// check reads its own request, which a fit done afresh (another shape,
 /// other tables) does not change.
 fn unlike_fit(report: &Report, checked: &Tagged) -> Vec<String> {
@@ -172,7 +173,8 @@ fn unlike_fit(report: &Report, checked: &Tagged) -> Vec<String> {
         .collect()
 }
 
-/// Whether two JSON values are equal, numbers to a relative 1e-9.
+/// Whether two JSON values are equal, numbers to the verifier's relative
+/// tolerance.
 fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
         (Some(Value::Number(x)), Some(Value::Number(y))) => {
@@ -180,7 +182,7 @@ fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
                 x.as_f64().unwrap_or(f64::NAN),
                 y.as_f64().unwrap_or(f64::NAN),
             );
-            (x - y).abs() <= 1e-9 * x.abs().max(y.abs())
+            (x - y).abs() <= RELATIVE_TOLERANCE * x.abs().max(y.abs())
         }
         (Some(Value::Array(x)), Some(Value::Array(y))) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(Some(x), Some(y)))
