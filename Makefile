@@ -1,13 +1,14 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
 # make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
+# make bench-star  the page's experiment on this computer, three times (docs/star.md)
 # make dist    dist/dlt-calc.html (one file, works opened from a file), dist/dlt-calc.zip
 #              and dist/schemas/<id>.json (each model's request schema, from `dlt schema`)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps fuzz dist
+.PHONY: serve test build setup bench-maps bench-star fuzz dist
 
 setup:
 	@.ci/setup
@@ -41,6 +42,12 @@ bench-maps: build
 	@.ci/setup test
 	cargo build --release --bin dlt
 	node tests/e2e/bench-maps.mjs
+
+# Runs the page's experiment on this computer (docs/star.md) three times in
+# headless Chromium and prints its knees, errors, equal/M3 and wall times.
+bench-star: build
+	@.ci/setup test
+	node tests/e2e/bench-star.mjs
 
 # Hostile requests against `dlt` (tests/fuzz.rs), more of them than `make test`
 # runs: FUZZ_CASES cases (default 5000) from FUZZ_SEED (default: the test's).

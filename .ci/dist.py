@@ -30,7 +30,7 @@ DLT = ROOT / (os.environ.get("DLT_BIN") or "target/release/dlt")
 MODULES = ["pkg/dlt_calc.js", "js/core.js", "js/cache.js", "js/form.js", "js/compute.js", "js/dom.js",
            "js/wide.js",
            "js/measurements.js", "js/fields.js", "js/machines.js", "js/link.js", "js/result.js", "js/section.js",
-           "js/pooled.js", "js/exercises.js", "js/app.js"]
+           "js/pooled.js", "js/exercises.js", "js/star.js", "js/app.js"]
 
 
 def read(path):

@@ -79,6 +79,7 @@ pub mod maps;
 pub mod models;
 pub mod plot;
 pub mod registry;
+pub mod star;
 pub mod sweep;
 
 #[cfg(target_arch = "wasm32")]

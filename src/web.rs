@@ -384,3 +384,35 @@ pub fn readable(text: &str) -> String {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// A chunk of `size_mb` MB for the page's star, drawn from `seed`:
+/// `{next: Uint32Array, checksum}` ([`crate::star::kernel::draw`]). The
+/// array is the page's own copy, so its buffer can be transferred to a
+/// worker.
+#[wasm_bindgen(js_name = starChunk)]
+pub fn star_chunk(size_mb: f64, seed: u32) -> Result<JsValue, JsError> {
+    use crate::star::kernel;
+    let entries = kernel::entries_of(size_mb).map_err(js_error)?;
+    let chunk = kernel::draw(entries, u64::from(seed)).map_err(js_error)?;
+    let object = js_sys::Object::new();
+    let next = js_sys::Uint32Array::from(&chunk.next[..]);
+    let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&object, &key.into(), value);
+    set("next", &next)
+        .and_then(|_| set("checksum", &JsValue::from(chunk.checksum)))
+        .map_err(|_| js_error("the chunk cannot be handed to the page"))?;
+    Ok(object.into())
+}
+
+/// The checksum of a worker's chase over a chunk
+/// ([`crate::star::kernel::chase`]).
+#[wasm_bindgen(js_name = starChase)]
+pub fn star_chase(next: &[u32]) -> Result<u32, JsError> {
+    crate::star::kernel::chase(next).map_err(js_error)
+}
+
+/// One step of the star experiment's loop ([`crate::star::plan::step`]).
+#[wasm_bindgen(js_name = starStep)]
+pub fn star_step(name: &str, input: JsValue) -> Result<JsValue, JsError> {
+    let input: serde_json::Value = from_js(input)?;
+    to_js(&crate::star::plan::step(name, input).map_err(js_error)?)
+}

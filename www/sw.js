@@ -3,11 +3,12 @@
 // refreshed with them (so a new build is picked up on the next load, never
 // mixed with old files); when it does not, the cached copy is served.
 // Everything is relative to this file, so the page works from any folder.
-const CACHE = 'dlt-calc-2';
+const CACHE = 'dlt-calc-3';
 const FILES = [
   './', 'index.html', 'style.css', 'manifest.webmanifest', 'icon.svg',
   'js/app.js', 'js/cache.js', 'js/compute.js', 'js/core.js', 'js/dom.js', 'js/exercises.js', 'js/fields.js', 'js/form.js',
   'js/link.js', 'js/machines.js', 'js/measurements.js', 'js/notice.js', 'js/pooled.js', 'js/result.js', 'js/section.js', 'js/wide.js', 'js/worker.js',
+  'js/star.js', 'js/originator.js', 'js/star-worker.js',
   'pkg/dlt_calc.js', 'pkg/dlt_calc_bg.wasm',
 ];
 

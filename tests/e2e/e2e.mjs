@@ -2101,6 +2101,50 @@ test('accessibility: axe finds nothing serious on any tab with its result, at 1 
   }
 });
 
+test('runs the star on this computer with tiny sizes: cancel, calibrate, fit, run, check, keep, download, open in Fit', async (page) => {
+  await page.goto(`${base}?tab=star&star.size=tiny&star.machines=2`);
+  await page.waitForSelector('#star-start:not([disabled])');
+  await page.evaluate(() => localStorage.removeItem('dlt-calc:star:last'));
+  assert.match(await page.textContent('#star-timer'), /clock ticks every \d/);
+  // Cancel ends the experiment and keeps nothing.
+  await page.click('#star-start');
+  await page.waitForSelector('#star-cancel', { state: 'visible' });
+  await page.click('#star-cancel');
+  assert.match(await page.textContent('#star-status'), /Cancelled/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('dlt-calc:star:last')), null);
+  // The whole pipeline, in seconds.
+  await page.click('#star-start');
+  await page.waitForFunction(() => document.querySelector('#star-result').dataset.done === '1'
+    || document.querySelector('#star-status').className === 'error', null, { timeout: 60000 });
+  assert.equal(await page.$eval('#star-status', (e) => e.className), '', await page.textContent('#star-status'));
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('dlt-calc:star:last')));
+  const { summary } = kept;
+  // Every M3 run beside M2's and the equal split's, each checked by M9.
+  assert.ok(summary.rows.length >= 3, `${summary.rows.length} rows`);
+  for (const row of summary.rows) {
+    assert.ok(row.m3 && row.m2 && row.equal > 0, JSON.stringify(row));
+    assert.ok(Number.isFinite(row.m3[2]) && row.m3[1] > 0, JSON.stringify(row));
+  }
+  assert.ok(Number.isFinite(summary.m3_error) && Number.isFinite(summary.m2_error));
+  assert.ok(summary.together, 'the calibration with every worker at once is compared');
+  assert.ok((await page.$$('#star-reading p')).length >= 3);
+  // M9's answer: its charts drawn (computing times with the fit, measured against predicted).
+  assert.ok((await page.$$('#star-fit canvas')).length >= 2);
+  // The tables `dlt fit` reads.
+  const [link] = await Promise.all([page.waitForEvent('download'), page.click('#star-exports [data-file="link.csv"]')]);
+  const text = readFileSync(await link.path(), 'utf8');
+  assert.match(text, /^# link: emulated[^\n]*\n# time:[^\n]*\nsize_MB,time_s\n[\d.]+,[\d.e-]+\n/);
+  // Kept across a reload.
+  await page.reload();
+  await page.waitForFunction(() => /Kept from an earlier visit/.test(document.querySelector('#star-when')?.textContent ?? ''));
+  await page.waitForFunction(() => document.querySelector('#star-fit canvas'), null, { timeout: 30000 });
+  // Opened in the Fit tab with the runs: the Fit tab checks them too.
+  await page.click('#star-open-fit');
+  await page.waitForFunction(() => document.querySelector('#tab-fit').getAttribute('aria-selected') === 'true');
+  await page.waitForFunction(() => /M3|hierarchical/i.test(document.querySelector('#fit-result')?.textContent ?? '')
+    && /error/i.test(document.querySelector('#fit-result')?.textContent ?? ''), null, { timeout: 30000 });
+});
+
 async function main() {
   mkdirSync(shots, { recursive: true });
   const server = await serve(root, port, base, 'E2E_PORT');

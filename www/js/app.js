@@ -6,6 +6,7 @@ import { Computer, Pool } from './compute.js';
 import { Section } from './section.js';
 import { PooledSection } from './pooled.js';
 import { ExerciseSection } from './exercises.js';
+import { StarSection } from './star.js';
 import { printCharts } from './result.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -308,6 +309,8 @@ async function main() {
   const models = core.tabs();
   DEFAULT_TAB = (models.find((t) => t.opens) ?? models[0]).model;
   sections = models.map((tab) => new (kinds[tab.form.layout] ?? PooledSection)(tab, ui));
+  // The experiment on this computer: a tab of the page, not a model.
+  sections.push(new StarSection(ui));
   // The WAI-ARIA tabs pattern: the tabs are the tablist's own children,
   // one of them in the Tab order at a time (see `show`).
   const list = $('[role="tablist"]');
@@ -327,6 +330,7 @@ async function main() {
   const { params, refused } = linkParams(location.search);
   const restore = (from) => {
     for (const s of sections) {
+      if (s.own) { s.fromParams(from); continue; }
       const defaults = s.stateOf(core.example(s.tab.presets[0][0]));
       s.fill(s.fromParams(from, defaults) ?? defaults);
     }
