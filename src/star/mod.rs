@@ -18,3 +18,6 @@ pub mod plan;
 mod reading;
 pub mod runs;
 pub mod summary;
+
+#[cfg(test)]
+mod tests;

@@ -5,6 +5,7 @@
 // form, the progress, the reading (written by the core) and M9's own answer,
 // keeps the finished experiment in the browser, and opens it in the Fit tab.
 import { core } from './core.js';
+import { Computer } from './compute.js';
 import { download, el, fmt, marked } from './dom.js';
 import { showResult, table } from './result.js';
 
@@ -44,7 +45,6 @@ export class StarSection {
     this.root = el('section', { id: ID, role: 'tabpanel', hidden: true, 'aria-labelledby': `tab-${ID}` });
     this.result = el('div', { id: `${ID}-result`, className: 'result', hidden: true });
     this.build();
-    this.restoreKept();
   }
 
   build() {
@@ -98,7 +98,14 @@ export class StarSection {
   stateOf() { return null; }
   fill() {}
   showOpened() {}
-  changed() {}
+  /** Shown (app.js calls this when a tab is shown): the experiment kept
+   * from an earlier visit is drawn the first time only, so that a page
+   * opened on another tab starts no worker for it. */
+  changed() {
+    if (this.restored) return;
+    this.restored = true;
+    if (!this.originator) this.restoreKept();
+  }
   toParams(params) {
     const s = this.read();
     params.set(`${ID}.machines`, String(s.machines));
@@ -250,7 +257,10 @@ export class StarSection {
     const slot = this.result.querySelector(`#${ID}-fit`);
     let answer;
     try {
-      answer = await this.ui.computer.run(r.requests.hierarchical);
+      // A worker of its own: the shared one is the other tabs' (a run there
+      // cancels the one before).
+      this.computer ??= new Computer();
+      answer = await this.computer.run(r.requests.hierarchical);
     } catch (err) {
       slot.replaceChildren(el('p', { className: 'error' }, `M9's answer could not be drawn: ${err.message}`));
       return;
