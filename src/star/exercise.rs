@@ -127,7 +127,7 @@ pub fn exercises(m3: &Value, machines: usize, load: f64, measured: Option<f64>) 
     let Some(w) = worker_of(m3) else {
         return Vec::new();
     };
-    if w.levels.is_empty() || machines == 0 || !(load > 0.0) {
+    if w.levels.is_empty() || machines == 0 || load.is_nan() || load <= 0.0 {
         return Vec::new();
     }
     let mut posed: Vec<Posed> = knee(&w, m3).into_iter().collect();

@@ -101,9 +101,12 @@ fn levels_of(fit: &Value) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// `(name → [measured, predicted, error])` of a runs check's answer, and its
+/// A run's name with its measured and predicted makespans (s) and error.
+type Checked = (String, [f64; 3]);
+
+/// `(name, [measured, predicted, error])` of a runs check's answer, and its
 /// mean |error|.
-fn checked(answer: &Value, model: &str) -> Result<(Vec<(String, [f64; 3])>, f64), Error> {
+fn checked(answer: &Value, model: &str) -> Result<(Vec<Checked>, f64), Error> {
     let validity = &answer["report"]["validity"];
     let mean = validity["mean_abs_error"]
         .as_f64()
@@ -155,11 +158,9 @@ fn chunks_against(runs: &[Made], levels: &[[f64; 2]]) -> Option<Chunks> {
 
 /// The table's rows: each M3 run beside M2's and the equal split's of the
 /// same name.
-fn rows(input: &SummaryInput, m3: &[(String, [f64; 3])], m2: &[(String, [f64; 3])]) -> Vec<Row> {
+fn rows(input: &SummaryInput, m3: &[Checked], m2: &[Checked]) -> Vec<Row> {
     let m = input.machines.max(1) as f64;
-    let find = |list: &[(String, [f64; 3])], name: &str| {
-        list.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-    };
+    let find = |list: &[Checked], name: &str| list.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
     let made = |split: &str, name: &str| {
         input
             .runs
