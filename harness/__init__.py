@@ -22,6 +22,10 @@ and measure from the originator:
     python3 -m harness runs    --workers h1:7000,h2:7000 --request m3.json --loads 100,200 --out out/
 
 Without --workers, the measuring modes start local workers running the
-command given after `--` (default: the loop's application, --app). Sizes are in MB
+command given after `--` (default: the loop's application, --app). Under
+MPI, `--mpi` makes rank 0 the originator and ranks 1..m the workers:
+
+    mpirun -n 3 --oversubscribe --enable-recovery /usr/bin/python3 -m harness loop --mpi
+ Sizes are in MB
 (10^6 bytes), times in seconds. Python 3.9 or newer, standard library only.
 """

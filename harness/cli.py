@@ -16,6 +16,7 @@ from .worker import cmd_worker
 
 def parser():
     p = argparse.ArgumentParser(prog="python3 -m harness", description=ABOUT.split("\n")[0])
+    p.set_defaults(mpi=False)
     sub = p.add_subparsers(dest="mode", required=True)
 
     w = sub.add_parser("worker", help="serve chunks: pipe each into COMMAND, report times")
@@ -29,6 +30,7 @@ def parser():
         q.add_argument("--input", help="cut chunks from this file (default: random text lines)")
         q.add_argument("--seed", type=int, default=1, help="seed of the generated data")
         q.add_argument("--timeout", type=float, default=3600, help="seconds a worker may stay silent")
+        mpi_option(q)
         if budget:
             app_options(q)
         q.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND for local workers")
@@ -52,11 +54,19 @@ def parser():
     r.add_argument("--dlt", help="the dlt binary (default: dlt on PATH)")
     common(r)
 
+    loop_parser(sub)
+    measure_parser(sub)
+    real_runs_parser(sub)
+    return p
+
+
+def loop_parser(sub):
     lp = sub.add_parser("loop", help="calibrate, fit, predict and run on this machine; print the table")
     lp.add_argument("--smoke", action="store_true", help="tiny sizes: checks the pipeline in seconds")
     lp.add_argument("--out", help="the output folder (default: star-out/DATE)")
     lp.add_argument("--dlt", help="the dlt binary (default: dlt on PATH)")
-    lp.add_argument("--machines", type=int, default=2, help="local workers (default 2)")
+    lp.add_argument("--machines", type=int, default=None,
+                    help="local workers (default 2; with --mpi the job's ranks less one)")
     lp.add_argument("--link-MBps", dest="link_MBps", type=float, default=None,
                     help="emulated link rate (default 100, smoke 200)")
     app_options(lp, smoke=True)
@@ -68,11 +78,15 @@ def parser():
                     help="the fit's noise model (default auto: the lower BIC; timings' "
                          "noise usually grows with the time)")
     lp.add_argument("--quiet", action="store_true", help="print the table only")
+    mpi_option(lp)
     lp.add_argument("command", nargs=argparse.REMAINDER,
                     help="-- COMMAND instead of the default application")
-    measure_parser(sub)
-    real_runs_parser(sub)
-    return p
+
+
+def mpi_option(q):
+    q.add_argument("--mpi", action="store_true",
+                   help="run under mpirun or srun: rank 0 the originator, ranks 1..m the "
+                        "workers (mpi4py; docs/real-run.md)")
 
 
 def app_options(q, smoke=False):
@@ -90,6 +104,12 @@ def app_options(q, smoke=False):
 
 def main(argv=None):
     args = parser().parse_args(argv)
+    if args.mpi and args.mode in ("link", "compute", "runs", "loop"):
+        return main_mpi(args)  # (real-runs' --mpi starts such processes)
+    return run(args)
+
+
+def run(args):
     try:
         handler = {"worker": cmd_worker, "link": cmd_link, "compute": cmd_compute,
                    "runs": cmd_runs, "loop": cmd_loop, "measure": cmd_measure,
@@ -100,3 +120,22 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def main_mpi(args):
+    """Under MPI every rank runs this command: rank 0 the mode, the others
+    the worker, with the command the mode gives its workers."""
+    try:
+        from . import mpi
+        if mpi.this_rank() > 0:
+            from .loop import loop_command, loop_settings
+            from .mpi_worker import serve
+            from .modes import worker_command
+            command = (loop_command(args, loop_settings(args)) if args.mode == "loop"
+                       else worker_command(args))
+            return serve(command, args.timeout)
+    except StarError as e:
+        print(f"star: {e}", file=sys.stderr)
+        return 2
+    from .mpi_originator import finish
+    return finish(run(args))

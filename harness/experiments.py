@@ -19,14 +19,33 @@ from .local import PACKAGE
 from .protocol import now
 from .tables import write_json
 
+DEFAULT_LAUNCHER = "mpirun -n {n} --oversubscribe --enable-recovery"
+
 
 def experiments(args):
-    """[(name, what it measures, the harness's arguments)], in the order run."""
+    """[(name, what it measures, the harness's arguments)], in the order run;
+    those with --mpi run under the launcher (--launcher)."""
     smoke = ["--smoke"] if args.smoke else []
-    return [
+    chosen = [
         ("loop", "the default loop: SQLite on two local workers over TCP, the link "
                  "emulated (M3 and M2 against the equal split)", ["loop", *smoke]),
     ]
+    if args.mpi:
+        chosen += [
+            ("loop-mpi", "the same loop over MPI: rank 0 the originator, ranks 1 and 2 the "
+                         "workers, the link emulated as over TCP", ["loop", "--mpi", *smoke]),
+            ("loop-mpi-link", "the same loop over MPI with the emulated rate off: the link "
+                              "fitted is MPI's own", ["loop", "--mpi", "--link-MBps", "0", *smoke]),
+        ]
+    return chosen
+
+
+def launcher(args, workers=2):
+    """The command that starts an MPI experiment's ranks, before its Python."""
+    words = args.launcher.replace("{n}", str(workers + 1)).split()
+    if args.launcher == DEFAULT_LAUNCHER and os.geteuid() == 0:
+        words.append("--allow-run-as-root")  # Open MPI refuses root without it
+    return words + [args.mpi_python]
 
 
 def cmd_real_runs(args):
@@ -39,11 +58,12 @@ def cmd_real_runs(args):
     done = []
     for name, about, argv in chosen:
         folder = os.path.join(out, name)
-        command = [sys.executable, PACKAGE, *argv, "--out", folder, "--quiet", "--dlt", dlt]
+        python = launcher(args) if "--mpi" in argv else [sys.executable]
+        command = [*python, PACKAGE, *argv, "--out", folder, "--quiet", "--dlt", dlt]
         say(f"real-runs: {name}: {' '.join(argv)} (output in {folder})")
         started = now()
         answer = subprocess.run(command, stdout=subprocess.PIPE, text=True)
-        done.append(dict(name=name, about=about, argv=argv, status=answer.returncode,
+        done.append(dict(name=name, about=about, argv=argv, status=status(answer, folder),
                          wall_s=round(now() - started, 1), table=answer.stdout,
                          summary=summary(folder)))
         say(f"real-runs: {name}: exit status {answer.returncode}, {done[-1]['wall_s']:.0f} s")
@@ -53,6 +73,18 @@ def cmd_real_runs(args):
         f.write(report)
     print(report, end="")
     return 0 if all(d["status"] == 0 for d in done) else 1
+
+
+def status(answer, folder):
+    """The experiment's exit status; 1 also when its folder says runs failed or
+    has no table (`mpirun --enable-recovery` exits 0 whatever its ranks did)."""
+    try:
+        with open(os.path.join(folder, "machine.json")) as f:
+            failed = json.load(f).get("failed_runs", 0)
+        table = os.path.isfile(os.path.join(folder, "table.txt"))
+    except (OSError, ValueError):
+        failed, table = 0, False
+    return answer.returncode or (1 if failed or not table else 0)
 
 
 def summary(folder):
@@ -103,3 +135,11 @@ def real_runs_parser(sub):
     r.add_argument("--out", help="the output folder (default: real-runs/DATE)")
     r.add_argument("--dlt", help="the dlt binary (default: dlt on PATH)")
     r.add_argument("--quiet", action="store_true", help="print the report only")
+    r.add_argument("--mpi", action="store_true",
+                   help="also the loop over MPI, emulated link and MPI's own (after the TCP one)")
+    r.add_argument("--launcher", default=DEFAULT_LAUNCHER,
+                   help="what starts the MPI ranks ({n}: their number; default: "
+                        f"{DEFAULT_LAUNCHER}, --allow-run-as-root added as root)")
+    r.add_argument("--mpi-python", default="/usr/bin/python3",
+                   help="the Python with mpi4py that the ranks run (default Debian's, "
+                        "/usr/bin/python3)")

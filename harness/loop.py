@@ -75,14 +75,14 @@ def cmd_loop(args):
         for name in os.listdir(folder):  # a folder used before: no stale runs
             if name.endswith((".csv", ".json", ".txt")):
                 os.remove(os.path.join(folder, name))
-    command = strip_dashes(args.command) or default_command(s["budget"], args.spill, args.app)
-    machines = args.machines
+    command = loop_command(args, s)
     rate = s["rate"]
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    say(f"star loop: {machines} local workers running `{shown(command)}`, "
-        f"link emulated at {rate:g} MB/s; output in {out}")
-    local = LocalWorkers(machines, command, args.timeout)
-    star = Star(local.addresses, args.timeout, os.path.join(out, "timings.csv"))
+    star, local = loop_star(args, command, os.path.join(out, "timings.csv"))
+    machines = len(star.workers)
+    say(f"star loop: {machines} {'MPI worker ranks' if args.mpi else 'local workers'} running "
+        f"`{shown(command)}`, " + (f"link emulated at {rate:g} MB/s" if rate else "link not emulated")
+        + f"; output in {out}")
     try:
         star.connect()
         source = Source(args.input, max(s["compute"] + s["link"]) * 2.2, args.seed)
@@ -91,10 +91,12 @@ def cmd_loop(args):
         result = loop_body(star, source, dlt, s, out, machines, rate, command, say)
         about["load_average_end"] = list(os.getloadavg())
         about["wall_s"] = round(now() - started, 1)
+        about["failed_runs"] = len(star.failures)
         write_json(os.path.join(out, "machine.json"), about)
     finally:
         star.close()
-        local.stop()
+        if local:
+            local.stop()
     table = loop_table(result, rate, command, now() - started)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(table)
@@ -103,6 +105,21 @@ def cmd_loop(args):
         print(f"star: {len(star.failures)} runs failed (see {out}/timings.csv)", file=sys.stderr)
         return 1
     return 0
+
+
+def loop_command(args, s):
+    """What the loop's workers run: the command after --, else --app's."""
+    return strip_dashes(args.command) or default_command(s["budget"], args.spill, args.app)
+
+
+def loop_star(args, command, timings):
+    """The loop's workers: --machines local ones (default 2), or the MPI job's
+    ranks 1..m with --mpi; and the local ones to stop, if any."""
+    if args.mpi:
+        from .mpi_originator import ranks
+        return Star([], args.timeout, timings, workers=ranks(args.timeout, args.machines)), None
+    local = LocalWorkers(args.machines or 2, command, args.timeout)
+    return Star(local.addresses, args.timeout, timings), local
 
 
 def loop_body(star, source, dlt, s, out, machines, rate, command, say):

@@ -15,14 +15,25 @@ from .protocol import StarError
 from .tables import description, link_comment, parse_sizes, runs_rows, write_json, write_table
 
 
+def worker_command(args):
+    """What local workers (and MPI's worker ranks) run: the command after --,
+    else the application of --app."""
+    return strip_dashes(args.command) or default_command(args.budget, args.spill, args.app)
+
+
 def open_star(args, count, timings=None):
-    """The workers of --workers, or `count` local ones running the command after --."""
+    """The workers of --workers, the MPI ranks of --mpi, or `count` local ones
+    running the command after --."""
     local = None
+    if args.mpi:
+        if args.workers:
+            raise StarError("--mpi takes no --workers: the workers are the job's ranks 1..m")
+        from .mpi_originator import ranks
+        return Star([], args.timeout, timings, workers=ranks(args.timeout)), None
     if args.workers:
         addresses = [a for a in args.workers.split(",") if a.strip()]
     else:
-        command = strip_dashes(args.command) or default_command(args.budget, args.spill, args.app)
-        local = LocalWorkers(count, command, args.timeout)
+        local = LocalWorkers(count, worker_command(args), args.timeout)
         addresses = local.addresses
     star = Star(addresses, args.timeout, timings)
     return star, local

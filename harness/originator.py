@@ -85,8 +85,9 @@ class RunFailed(StarError):
 class Star:
     """The workers of one session and the raw timings file."""
 
-    def __init__(self, addresses, timeout, timings_path=None):
-        self.workers = [Worker(a, timeout) for a in addresses]
+    def __init__(self, addresses, timeout, timings_path=None, workers=None):
+        """TCP workers at `addresses`, or the given `workers` (MPI ranks)."""
+        self.workers = workers if workers is not None else [Worker(a, timeout) for a in addresses]
         self.timings_path = timings_path
         self.failures = []
         if timings_path:

@@ -89,6 +89,7 @@ def description(star, rate, command, extra=None):
         "originator": describe_host(command or []),
         "workers": workers,
         "link": {"emulated_MBps": rate, "how": link_comment(rate)},
+        "transport": "mpi" if star.workers and hasattr(star.workers[0], "rank") else "tcp",
         "units": {"size": "MB = 10^6 bytes", "time": "s"},
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }

@@ -15,13 +15,15 @@ from .host import describe_host
 from .protocol import PROTOCOL, StarError, now, parse_address, read_exact, send_json
 
 
-def run_command(command, data):
-    """Pipes `data` into `command`; returns (seconds, status, error)."""
+def run_command(command, data, own_session=False):
+    """Pipes `data` into `command`; returns (seconds, status, error). With
+    `own_session` the command gets a session of its own (see local.py)."""
     start = now()
     with tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(command, stdin=subprocess.PIPE,
-                                    stdout=subprocess.DEVNULL, stderr=err)
+                                    stdout=subprocess.DEVNULL, stderr=err,
+                                    start_new_session=own_session)
         except FileNotFoundError:
             return now() - start, None, f"command not found: {command[0]}"
         except OSError as e:
