@@ -36,17 +36,7 @@ def execute(workers, chunks, source, rate, compute=True):
     start = now()
 
     def finish(record):
-        worker = workers[record["_index"]]
-        done = worker.expect("done")
-        record["done_s"] = now() - start
-        record["worker_recv_s"] = done["recv_s"]
-        record["worker_wait_s"] = done["wait_s"]
-        record["compute_s"] = done["compute_s"]
-        record["compute_end_s"] = record["recv_end_s"] + done["wait_s"] + done["compute_s"]
-        if done.get("error"):
-            record["status"], record["error"] = "failed", done["error"]
-            raise StarError(f"worker {worker.address}: {done['error']}")
-        record["status"] = "ok"
+        finish_chunk(workers[record["_index"]], record, start)
 
     try:
         for j, (machine, size_mb) in enumerate(chunks):
@@ -74,6 +64,21 @@ def execute(workers, chunks, source, rate, compute=True):
                 record["error"] = str(e)
         raise RunFailed(str(e), records) from None
     return records
+
+
+def finish_chunk(worker, record, start):
+    """Waits for a chunk's report and completes its record (its compute end
+    anchored on its receive end); a command's failure raises."""
+    done = worker.expect("done")
+    record["done_s"] = now() - start
+    record["worker_recv_s"] = done["recv_s"]
+    record["worker_wait_s"] = done["wait_s"]
+    record["compute_s"] = done["compute_s"]
+    record["compute_end_s"] = record["recv_end_s"] + done["wait_s"] + done["compute_s"]
+    if done.get("error"):
+        record["status"], record["error"] = "failed", done["error"]
+        raise StarError(f"worker {worker.address}: {done['error']}")
+    record["status"] = "ok"
 
 
 class RunFailed(StarError):
