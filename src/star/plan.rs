@@ -1,4 +1,4 @@
-//! The loop of the experiment, as `docs/star.py loop` runs it
+//! The loop of the experiment, as the real-run harness's `loop` runs it
 //! (`docs/real-run.md`), in steps the page's originator calls between its
 //! measurements: the sizes to calibrate, the calibration's tables and M9
 //! requests, the loads chosen from the fitted knee, the runs to make, the
@@ -270,7 +270,7 @@ fn knee_of(fit: &Value) -> (Option<f64>, bool) {
     (None, true)
 }
 
-/// The loads from the fitted knee (as `star.py loop`): per worker 0.35 and
+/// The loads from the fitted knee (as the harness's loop): per worker 0.35 and
 /// 0.7 times `r` and 1.5, 2.5, 3.5 times it, within the measured sizes (the
 /// first worker gets up to about 1.7 times the mean).
 pub fn loads(input: &LoadsInput) -> Result<Loads, Error> {
