@@ -52,18 +52,22 @@ fn split_words(s: &Summary) -> String {
 /// How far the models were, and why.
 fn error_words(s: &Summary) -> String {
     let mut text = format!(
-        "M3 (two levels) predicted the runs' makespans within {} on average, M2 (one line) \
+        "M3 (the fitted levels) predicted the runs' makespans within {} on average, M2 (one line) \
          within {}",
         pct(s.m3_error),
         pct(s.m2_error)
     );
-    if let (Some(m3), Some(m2)) = (s.m3_error_past, s.m2_error_past) {
+    let past = s.m3_error_past.zip(s.m2_error_past);
+    if let Some((m3, m2)) = past {
         text.push_str(&format!("; past the knee {} against {}", pct(m3), pct(m2)));
     }
-    text.push_str(
-        ". M2's one line through the origin is too slow for small chunks and too fast for \
-         large ones.",
-    );
+    text.push('.');
+    if past.is_some_and(|(m3, m2)| m2 > m3) {
+        text.push_str(
+            " M2's one line through the origin cannot bend at the knee: it is too slow for \
+             chunks in the caches and too fast for chunks past them.",
+        );
+    }
     if let Some(alone) = &s.alone {
         text.push_str(&format!(
             " The runs' chunks computed at {:.2} times the time the one-worker calibration \
@@ -72,8 +76,8 @@ fn error_words(s: &Summary) -> String {
         ));
         text.push_str(if alone.ratio > 1.1 {
             ": workers computing at once share the processor's last-level cache and memory \
-             bus, so each is slower than alone, and the models, calibrated alone, are too \
-             optimistic."
+             bus (and any other program running takes its share), so each is slower than \
+             alone, and the models, calibrated alone, are too optimistic."
         } else {
             "."
         });
