@@ -52,8 +52,8 @@ fn split_words(s: &Summary) -> String {
 /// How far the models were, and why.
 fn error_words(s: &Summary) -> String {
     let mut text = format!(
-        "M3 (the fitted levels) predicted the runs' makespans within {} on average, M2 (one line) \
-         within {}",
+        "M3 (the fitted levels) predicted the runs' makespans within {} on average, M2 \
+         (one line) within {}",
         pct(s.m3_error),
         pct(s.m2_error)
     );
