@@ -175,3 +175,89 @@ fn an_unknown_step_is_named() {
     let e = step("fly", json!({})).unwrap_err();
     assert!(e.to_string().contains("\"fly\""), "{e}");
 }
+
+/// M9, M3 or M2's answer to `request`, as the page gets it.
+fn solve(request: &Value) -> Value {
+    let request = crate::api::Request::from_value(request.clone()).unwrap();
+    let response = crate::api::run(&request, &mut crate::core::solving::progress::Silent).unwrap();
+    response.for_page()
+}
+
+/// A machine with a knee at 8 MB: 2 ms/MB in cache, 20 ms/MB past it.
+fn machine(size: f64) -> f64 {
+    (0.002 * size).max(0.02 * size - 0.144)
+}
+
+/// The whole loop through the real M9, M3 and M2, on a machine that computes
+/// exactly as its two levels say and a link of 100 MB/s: the knee is found,
+/// every run of M3's split is predicted within a hair, and M3's split beats
+/// the equal one past the knee.
+#[test]
+fn the_loop_finds_the_knee_of_an_exact_machine_and_predicts_its_runs() {
+    let plan = step("plan", json!({"size": "default", "seed": 3})).unwrap();
+    let rows = |key: &str, time: &dyn Fn(f64) -> f64| -> Vec<Value> {
+        plan[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| json!([s, time(s.as_f64().unwrap())]))
+            .collect()
+    };
+    let link = rows("link", &|s| 0.0002 + s / 100.0);
+    let alone = rows("compute", &|s| machine(s) * 1.0001);
+    let input = json!({"rate": 100.0, "link": link, "alone": alone});
+    let requests = step("fit-requests", input).unwrap();
+    let fit = solve(&requests["alone"]);
+    let input = json!({"request": requests["alone"], "fit": fit, "machines": 2,
+        "sizes": plan["sizes"], "factors": plan["factors"]});
+    let loads = step("loads", input).unwrap();
+    let knee = loads["knee"].as_f64().unwrap();
+    assert!((knee - 8.0).abs() < 0.05, "knee {knee}");
+    let solved: Vec<Value> = loads["loads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let at = |name: &str| {
+                let mut r = loads[name].clone();
+                r["load"] = v.clone();
+                solve(&r)
+            };
+            json!({"load": v, "hierarchical": at("hierarchical"), "linear": at("linear")})
+        })
+        .collect();
+    let input = json!({"machines": 2, "run_repeat": 1, "solved": solved});
+    let planned = step("runs", input).unwrap();
+    let made: Vec<Value> = planned
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(run_exactly)
+        .collect();
+    let input = json!({"fit": requests["alone"], "hierarchical": loads["hierarchical"],
+        "linear": loads["linear"], "runs": made});
+    let checks = step("checks", input).unwrap();
+    let input = json!({"machines": 2, "knee": knee, "hierarchical": solve(&checks["hierarchical"]),
+        "linear": solve(&checks["linear"]), "runs": made, "timer": 1e-6});
+    let s = step("summary", input).unwrap();
+    assert!(s["m3_error"].as_f64().unwrap() < 0.01, "{}", s["m3_error"]);
+    assert!(s["m2_error_past"].as_f64().unwrap() > s["m3_error_past"].as_f64().unwrap());
+    assert!(s["equal_over_m3_past"].as_f64().unwrap() > 1.0);
+    assert_eq!(s["exercises"].as_array().unwrap().len(), 2);
+}
+
+/// A run on the exact machine and link: chunks sent one after another,
+/// each computed once it has arrived.
+fn run_exactly(planned: &Value) -> Value {
+    let mut clock = 0.0;
+    let mut makespan = 0.0f64;
+    let mut chunks = Vec::new();
+    for c in planned["chunks"].as_array().unwrap() {
+        let (k, size) = (c[0].as_u64().unwrap(), c[1].as_f64().unwrap());
+        clock += 0.0002 + size / 100.0;
+        makespan = makespan.max(clock + machine(size));
+        chunks.push(json!([k, size, machine(size)]));
+    }
+    json!({"name": planned["name"], "split": planned["split"], "load": planned["load"],
+        "makespan": makespan, "chunks": chunks})
+}
