@@ -11,7 +11,9 @@
 // Out: {type: 'progress', done, what} | {type: 'result', result} | {type: 'error', message}.
 import init, { run, starChunk, starStep } from '../pkg/dlt_calc.js';
 
-const now = () => performance.now() / 1000;
+/** Seconds on the clock the page's workers share (their own `now()` plus
+ * their time origin), so that a worker's end can be read here. */
+const now = () => (performance.timeOrigin + performance.now()) / 1000;
 const sleep = (s) => new Promise((r) => setTimeout(r, s * 1000));
 
 /** The smallest step of the clock, s (browsers coarsen it: 5 µs to 1 ms). */
@@ -86,7 +88,7 @@ class Star {
       if (d.checksum !== chunk.checksum) {
         throw new Error(`worker ${k + 1} returned the checksum ${d.checksum} for a chunk of ${chunk.size} MB whose checksum is ${chunk.checksum}: its computation is wrong`);
       }
-      return d.seconds;
+      return { seconds: d.seconds, end: d.end / 1000 };
     });
     return { start, recv: at, done: checked };
   }
@@ -124,7 +126,7 @@ async function calibrate(star, plan, chunks, together) {
   const alone = [];
   for (const size of plan.compute) {
     const s = await star.send(0, chunks.get(size), null);
-    alone.push([size, await s.done]);
+    alone.push([size, (await s.done).seconds]);
     tick(`calibrating one worker alone: ${size} MB`);
   }
   const all = [];
@@ -132,7 +134,7 @@ async function calibrate(star, plan, chunks, together) {
     for (const size of plan.compute) {
       const sent = [];
       for (let k = 0; k < m; k++) sent.push(await star.send(k, chunks.get(size), null));
-      for (const s of sent) all.push([size, await s.done]);
+      for (const s of sent) all.push([size, (await s.done).seconds]);
       tick(`calibrating ${m} workers at once: ${size} MB`);
     }
   }
@@ -153,7 +155,8 @@ function fitted(request, plan, machines) {
 }
 
 /** Makes one planned run: sends its chunks in order, paced; the makespan
- * is the latest end of a chunk's computation after the first send began. */
+ * is the latest end of a chunk's computation (on the workers' shared clock)
+ * after the first send began. */
 async function makeRun(star, planned, rate, chunks) {
   const key = `${planned.split}-${planned.load}`;
   const ready = planned.chunks.map(([k, size], i) => [k, chunks.get(size, `${key}-${i}`)]);
@@ -163,8 +166,9 @@ async function makeRun(star, planned, rate, chunks) {
   const made = [];
   let makespan = 0;
   for (const [k, size, s] of sent) {
-    const seconds = await s.done;
-    makespan = Math.max(makespan, s.recv + seconds - first);
+    // The chunk's end as the worker saw it: its report may arrive later.
+    const { seconds, end } = await s.done;
+    makespan = Math.max(makespan, end - first);
     made.push([k, size, seconds]);
   }
   return { name: planned.name, split: planned.split, load: planned.load, makespan, chunks: made };
