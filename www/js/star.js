@@ -58,11 +58,16 @@ export class StarSection {
     for (const input of Object.values(this.inputs)) input.addEventListener('change', () => this.ui.onChange());
     const label = (input, text, unit = '') => el('label', { htmlFor: input.id }, `${text} `, input, unit ? ` ${unit}` : '');
     this.start = el('button', { type: 'button', id: `${ID}-start` }, 'Run the experiment');
-    this.cancel = el('button', { type: 'button', id: `${ID}-cancel`, hidden: true }, 'Cancel');
+    this.cancel = el('button', { type: 'button', id: `${ID}-cancel`, hidden: true, title: 'Escape also cancels' }, 'Cancel');
     this.bar = el('progress', { id: `${ID}-progress`, max: 1, value: 0, hidden: true, 'aria-label': 'experiment progress' });
     this.status = el('p', { id: `${ID}-status`, role: 'status', 'aria-live': 'polite' });
     this.start.addEventListener('click', () => this.run());
-    this.cancel.addEventListener('click', () => this.stop('Cancelled; nothing was kept from this experiment.'));
+    const cancel = () => { this.stop('Cancelled; nothing was kept from this experiment.'); this.start.focus(); };
+    this.cancel.addEventListener('click', cancel);
+    // Escape cancels too, as it does the other tabs' computations.
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && this.originator && !this.root.hidden) { e.preventDefault(); cancel(); }
+    });
     const tick = resolution();
     this.timer = tick;
     this.notes = el('div', { id: `${ID}-notes` });
