@@ -156,6 +156,9 @@ pub struct Checks {
     pub linear: Value,
     /// `split,run,load_MB,time_s` of every run, the equal splits included.
     pub table: String,
+    /// Each model's runs as `dlt fit --as runs` reads them
+    /// (`runs-hierarchical.csv`, `runs-linear.csv`).
+    pub tables: Vec<(String, String)>,
 }
 
 /// The runs of `split` as `dlt fit` reads them: `run,load_MB,time_s`.
@@ -191,5 +194,8 @@ pub fn checks(input: &ChecksInput) -> Result<Checks, Error> {
         hierarchical: check(&input.fit, &input.hierarchical, &input.runs, "hierarchical"),
         linear: check(&input.fit, &input.linear, &input.runs, "linear"),
         table,
+        tables: ["hierarchical", "linear"]
+            .map(|split| (format!("runs-{split}.csv"), runs_table(&input.runs, split)))
+            .to_vec(),
     })
 }

@@ -211,7 +211,7 @@ async function experiment({ size, machines, rate, seed, together }) {
   });
   return {
     machines, rate: plan.rate, size, timer, knee: loads.knee ?? null, loads: loads.loads,
-    tables: requests.tables, runsTable: checks.table, requests: { hierarchical: checks.hierarchical, linear: checks.linear, together: both?.request ?? null },
+    tables: [...requests.tables, ...checks.tables, ['runs.csv', checks.table]], requests: { hierarchical: checks.hierarchical, linear: checks.linear, together: both?.request ?? null },
     summary, wall: now() - wall, finished: new Date().toISOString(),
   };
 }

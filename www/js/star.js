@@ -244,12 +244,17 @@ export class StarSection {
 
   exports(r) {
     const p = el('p', { className: 'exports', id: `${ID}-exports` });
-    const files = [...r.tables, ['runs.csv', r.runsTable], ['star-runs.csv', r.summary.csv]];
+    const files = [...r.tables, ['star-runs.csv', r.summary.csv]];
     for (const [name, text] of files) {
       const b = el('button', { type: 'button', className: 'export-csv', dataset: { file: name } }, `Download ${name}`);
       b.addEventListener('click', () => download(name, new Blob([text], { type: 'text/csv' })));
       p.append(b, ' ');
     }
+    // The M9 request with the calibration and M3's runs: `dlt solve` gives the same check.
+    const json = el('button', { type: 'button', className: 'export-json', dataset: { file: 'star-check-m3.json' } }, 'Download star-check-m3.json');
+    json.addEventListener('click', () => download('star-check-m3.json',
+      new Blob([JSON.stringify(r.requests.hierarchical, null, 2)], { type: 'application/json' })));
+    p.append(json, ' ');
     const open = el('button', { type: 'button', id: `${ID}-open-fit` }, 'Open in the Fit tab, with the runs');
     open.addEventListener('click', () => this.ui.open(r.requests.hierarchical));
     p.append(open);
