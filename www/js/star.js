@@ -49,6 +49,7 @@ export class StarSection {
 
   build() {
     const defaultM = Math.max(2, Math.min(4, navigator.hardwareConcurrency || 2));
+    this.defaultM = defaultM;
     this.inputs = {
       machines: el('input', { id: `${ID}-machines`, type: 'number', min: 1, max: 8, step: 1, value: defaultM }),
       rate: el('input', { id: `${ID}-rate`, type: 'number', min: 1, max: 100000, step: 'any', value: 100 }),
@@ -113,17 +114,18 @@ export class StarSection {
   }
   toParams(params) {
     const s = this.read();
-    params.set(`${ID}.machines`, String(s.machines));
-    params.set(`${ID}.rate`, String(s.rate));
+    // Only what differs from the defaults: other tabs' links stay as they were.
+    if (s.machines !== this.defaultM) params.set(`${ID}.machines`, String(s.machines));
+    if (s.rate !== 100) params.set(`${ID}.rate`, String(s.rate));
     if (!s.together) params.set(`${ID}.together`, '0');
     if (s.size !== 'default') params.set(`${ID}.size`, s.size);
   }
   fromParams(params) {
     const i = this.inputs;
-    if (params.has(`${ID}.machines`)) i.machines.value = params.get(`${ID}.machines`);
-    if (params.has(`${ID}.rate`)) i.rate.value = params.get(`${ID}.rate`);
+    i.machines.value = params.get(`${ID}.machines`) ?? String(this.defaultM);
+    i.rate.value = params.get(`${ID}.rate`) ?? '100';
     i.together.checked = params.get(`${ID}.together`) !== '0';
-    if (params.get(`${ID}.size`) in SIZES) i.size.value = params.get(`${ID}.size`);
+    i.size.value = params.get(`${ID}.size`) in SIZES ? params.get(`${ID}.size`) : 'default';
     return null;
   }
 
