@@ -14,10 +14,17 @@ import os
 import subprocess
 import sys
 
+from . import cgroup
 from .dlt import find_dlt
 from .local import PACKAGE
 from .protocol import now
 from .tables import write_json
+
+# The memory experiment's page caches (smoke: smaller, for its smaller
+# chunks) and, as root, its workers' shares of a core: the smallest memory
+# on the fastest worker, so that neither speed nor memory alone decides.
+MEMORIES = {False: ["2M", "8M", "32M"], True: ["256K", "1M", "2M"]}
+QUOTAS = "1,0.6,0.4"
 
 DEFAULT_LAUNCHER = "mpirun -n {n} --oversubscribe --enable-recovery"
 
@@ -26,9 +33,23 @@ def experiments(args):
     """[(name, what it measures, the harness's arguments)], in the order run;
     those with --mpi run under the launcher (--launcher)."""
     smoke = ["--smoke"] if args.smoke else []
+    quotas = ["--cpu-quota", QUOTAS] if cgroup.available() else []
     chosen = [
         ("loop", "the default loop: SQLite on two local workers over TCP, the link "
                  "emulated (M3 and M2 against the equal split)", ["loop", *smoke]),
+        ("apps", "[1] section 2's three applications under linear DLT (M2): LZW compress, "
+                 "a SQLite join, grep -c, each calibrated alone, four loads over a decade",
+         ["apps", *smoke]),
+        ("memory", "heterogeneous memory (M3): three local workers whose SQLite page caches "
+                   f"are {', '.join(MEMORIES[bool(args.smoke)])}" + (
+                       f", CPU quotas {QUOTAS} of a core" if quotas else
+                       " (no CPU quotas: not root or no cgroup CPU controller)")
+                   + ", each calibrated alone (--each); M3's split, linear DLT's and the "
+                     "equal split", ["loop", "--budgets", ",".join(MEMORIES[bool(args.smoke)]),
+                                     *quotas, *smoke]),
+        ("together", "the loop calibrated with both workers computing at once (--together), "
+                     "to set beside `loop`'s calibration with one worker alone",
+         ["loop", "--together", *smoke]),
     ]
     if args.mpi:
         chosen += [
