@@ -87,6 +87,9 @@ def loop_parser(sub):
                          "cgroup CPU controller); implies --each")
     lp.add_argument("--each", action="store_true",
                     help="calibrate every worker alone, one after the other (a fit per worker)")
+    lp.add_argument("--kernel-link", dest="kernel_link", action="store_true",
+                    help="root: each worker and the originator in a network namespace of its "
+                         "own, joined by veth pairs shaped by tc tbf at --link-MBps (no pacing)")
     lp.add_argument("--together", action="store_true",
                     help="calibrate with every worker computing at once (cores shared as in a run)")
     mpi_option(lp)

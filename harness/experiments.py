@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from . import cgroup
+from . import cgroup, netns
 from .dlt import find_dlt
 from .local import PACKAGE
 from .protocol import now
@@ -51,6 +51,11 @@ def experiments(args):
                      "to set beside `loop`'s calibration with one worker alone",
          ["loop", "--together", *smoke]),
     ]
+    if netns.available():
+        chosen.append(("kernel-link", "the loop with the link shaped by the kernel: the "
+                       "originator and each worker in a network namespace of its own, veth "
+                       "pairs, tc tbf at the loop's rate, the sender's pacing off",
+                       ["loop", "--kernel-link", *smoke]))
     if args.mpi:
         chosen += [
             ("loop-mpi", "the same loop over MPI: rank 0 the originator, ranks 1 and 2 the "

@@ -16,21 +16,24 @@ PACKAGE = os.path.dirname(os.path.abspath(__file__))
 class LocalWorkers:
     """Workers started on this machine, stopped on exit. `commands` gives
     each worker a command of its own (e.g. its own memory), `quotas` each a
-    share of one core (cgroup.py; None: no limit)."""
+    share of one core (cgroup.py; None: no limit); `links` (netns.Links)
+    puts each worker in its network namespace, listening on its address."""
 
-    def __init__(self, count, command, timeout, commands=None, quotas=None):
+    def __init__(self, count, command, timeout, commands=None, quotas=None, links=None):
         self.procs = []
         self.addresses = []
         self.cgroups = []
+        self.links = links  # removed by stop()
         commands = commands or [command] * count
         for command in commands:
             program = program_of(command)
             if not program or not shutil.which(program):
                 raise StarError(f"command not found: {program or ' '.join(command)}")
         for k, command in enumerate(commands):
+            prefix, listen = (links.prefix(k), links.addresses[k]) if links else ([], "127.0.0.1")
             proc = subprocess.Popen(
-                [sys.executable, PACKAGE, "worker", "--listen",
-                 "127.0.0.1:0", "--", *command],
+                [*prefix, sys.executable, PACKAGE, "worker", "--listen",
+                 f"{listen}:0", "--", *command],
                 stdout=subprocess.PIPE, text=True,
                 # A session of its own: Linux's autogroup scheduler then shares
                 # the cores between the workers as between separate hosts, not
@@ -66,3 +69,6 @@ class LocalWorkers:
         for folder in self.cgroups:
             cgroup.release(folder)
         self.cgroups = []
+        if self.links:
+            self.links.remove()
+            self.links = None

@@ -13,7 +13,7 @@ from .local import LocalWorkers
 from .originator import Star, finish_times
 from .protocol import StarError, now
 from .reports import check_runs, loop_table
-from .tables import description, parse_sizes, write_json
+from .tables import description, link_comment, parse_sizes, write_json
 
 
 LOOP = {
@@ -29,6 +29,9 @@ def loop_settings(args):
     settings["noise"] = args.noise
     settings["each"] = bool(args.each or args.budgets or args.cpu_quota)
     settings["together"] = args.together
+    settings["kernel_rate"] = None
+    if args.kernel_link:  # the kernel shapes the link at the rate; the sender does not pace
+        settings["kernel_rate"], settings["rate"] = settings["rate"], None
     return settings
 
 
@@ -95,6 +98,8 @@ def cmd_loop(args):
         about = description(star, rate, command, {"loop": {
             "smoke": args.smoke, "seed": args.seed, "budgets": args.budgets,
             "cpu_quota": args.cpu_quota, "each": s["each"], "together": s["together"]}})
+        if local and local.links:
+            about["link"] = local.links.describe()
         write_json(os.path.join(out, "machine.json"), about)
         result = loop_body(star, source, dlt, s, out, machines, rate, command, say)
         about["load_average_end"] = list(os.getloadavg())
@@ -106,6 +111,9 @@ def cmd_loop(args):
         if local:
             local.stop()
     table = loop_table(result, rate, command, now() - started)
+    if s["kernel_rate"]:
+        table = table.replace(link_comment(None), f"link: shaped by the kernel (tc tbf) at "
+                              f"{s['kernel_rate']:g} MB/s between network namespaces", 1)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(table)
     print(table, end="")
@@ -157,9 +165,20 @@ def loop_star(args, s, timings):
         return Star([], args.timeout, timings, workers=ranks(args.timeout, args.machines)), None
     commands = loop_commands(args, s)
     count = len(commands) if len(commands) > 1 else args.machines or 2
-    local = LocalWorkers(count, commands[0], args.timeout,
-                         commands=commands if len(commands) > 1 else None,
-                         quotas=quotas_of(args, count))
+    quotas, links = quotas_of(args, count), None
+    if s["kernel_rate"]:
+        from . import netns
+        if not netns.available():
+            raise StarError("--kernel-link needs root, ip netns and tc")
+        links = netns.Links(count, s["kernel_rate"])
+    local = LocalWorkers(count, commands[0], args.timeout, links=links, quotas=quotas,
+                         commands=commands if len(commands) > 1 else None)
+    if links:
+        try:
+            links.enter()  # the originator's sockets in its namespace
+        except StarError:
+            local.stop()
+            raise
     return Star(local.addresses, args.timeout, timings), local
 
 
