@@ -26,20 +26,22 @@ from .protocol import StarError, now
 from .reports import check_runs
 from .tables import description, write_json
 
-# The key of a chunk's row: its first two characters as one integer (the
-# fixed table holds every such key once, so every row finds one match).
+# The key of a chunk's row: its first two characters as one integer. The
+# fixed table holds one row per pair of printable ASCII characters from `0`
+# to `z` (5625 keys, built in milliseconds), so every generated line finds
+# one match; a line of an --input file that starts otherwise finds none.
 JOIN_KEY = "unicode(substr(c.line, 1, 1)) * 256 + unicode(substr(c.line, 2, 1))"
 
 APPLICATIONS = {
     # LZW, as [1]'s compression: ncompress's `compress`, output to the worker's sink.
     "compress": ("LZW compression", ["compress", "-c", "-f"], "9-13 %"),
     # A database join: each chunk's rows (one a line) joined with a fixed
-    # table of 65536 keys through its primary key (an index lookup a row).
+    # table through its primary key (an index lookup a row).
     "join": ("database join", [
         "sqlite3", "-batch", "",
         "CREATE TABLE k(key INTEGER PRIMARY KEY, v INTEGER);",
-        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 65535) "
-        "INSERT INTO k SELECT i, i % 97 FROM n;",
+        "WITH RECURSIVE n(i) AS (SELECT 48 UNION ALL SELECT i + 1 FROM n WHERE i < 122) "
+        "INSERT INTO k SELECT a.i * 256 + b.i, (a.i * 256 + b.i) % 97 FROM n a, n b;",
         "CREATE TABLE c(line TEXT);", ".mode ascii", '.separator "\\037" "\\n"',
         ".import /dev/stdin c",
         f"SELECT count(*), sum(k.v) FROM c JOIN k ON k.key = {JOIN_KEY};"], "< 10 %"),
@@ -55,8 +57,8 @@ FACTORS = [10 ** (-3 / 3), 10 ** (-2 / 3), 10 ** (-1 / 3), 1.0]
 
 def apps_settings(args):
     if args.smoke:
-        s = dict(compute=[0.05, 0.1, 0.2, 0.4, 0.8], link=[0.01, 0.05, 0.2, 0.5],
-                 repeat=2, run_repeat=2, rate=200.0)
+        s = dict(compute=[0.05, 0.1, 0.2, 0.4, 0.8], link=[0.01, 0.05, 0.2, 0.5, 1],
+                 repeat=3, run_repeat=2, rate=200.0)
     else:
         s = dict(compute=[0.5, 1, 2, 4, 8, 16, 32], link=[0.1, 0.5, 1, 2, 4, 8, 16, 32],
                  repeat=3, run_repeat=3, rate=100.0)

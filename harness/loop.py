@@ -49,15 +49,19 @@ def loop_defaults(args):
 def loop_requests(fit, machines):
     """The M3 and M2 requests of the fit: for `machines` workers alike when it
     fitted one machine, else as fitted, one processor per worker (--each)."""
-    requests = (fit.get("report") or {}).get("requests") or {}
+    report = fit.get("report") or {}
+    requests = report.get("requests") or {}
     if "hierarchical" not in requests or "linear" not in requests:
         raise StarError("dlt fit filled no hierarchical or linear request")
     m3, m2 = dict(requests["hierarchical"]), dict(requests["linear"])
-    fitted = sum(int(m.get("count", 1)) for m in m2["machines"])
-    if len(m3["processors"]) == machines and fitted == machines:
+    fitted = len((report.get("calibration") or {}).get("machines") or [])
+    if fitted == machines > 1:
+        if len(m3["processors"]) != machines:
+            raise StarError(f"the fit's M3 request has {len(m3['processors'])} processors "
+                            f"for {machines} workers")
         return m3, {"model": "linear", "load": m2["load"], "machines": m2["machines"]}
-    if len(m3["processors"]) != 1:
-        raise StarError(f"the fit has {len(m3['processors'])} machines for {machines} workers")
+    if fitted > 1:
+        raise StarError(f"the fit has {fitted} machines for {machines} workers")
     m3["processors"] = [m3["processors"][0]] * machines
     machine = dict(m2["machines"][0], count=machines)
     return m3, {"model": "linear", "load": m2["load"], "machines": [machine]}

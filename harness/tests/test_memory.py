@@ -44,23 +44,24 @@ class Commands(unittest.TestCase):
 
 
 class Requests(unittest.TestCase):
-    def fit(self, processors, machines):
-        return {"report": {"requests": {
+    def fit(self, processors, machines, fitted):
+        return {"report": {"calibration": {"machines": [{}] * fitted}, "requests": {
             "hierarchical": {"model": "hierarchical", "load": 1, "processors": processors},
             "linear": {"model": "linear", "load": 1, "machines": machines}}}}
 
     def test_a_fit_per_worker_is_kept_as_fitted(self):
-        fit = self.fit([{"p": 1}, {"p": 2}, {"p": 3}], [{"a": 1}, {"a": 2}, {"a": 3}])
+        fit = self.fit([{"p": 1}, {"p": 2}, {"p": 3}], [{"a": 1}, {"a": 2}, {"a": 3}], 3)
         m3, m2 = loop_requests(fit, 3)
         self.assertEqual([p["p"] for p in m3["processors"]], [1, 2, 3])
         self.assertEqual([m["a"] for m in m2["machines"]], [1, 2, 3])
 
     def test_one_fitted_machine_stands_for_every_worker(self):
-        m3, m2 = loop_requests(self.fit([{"p": 1}], [{"a": 1, "count": 1}]), 2)
+        # The requests' defaults may hold more machines than were fitted.
+        m3, m2 = loop_requests(self.fit([{"p": 1}, {"p": 9}], [{"a": 1, "count": 1}], 1), 2)
         self.assertEqual(m3["processors"], [{"p": 1}, {"p": 1}])
         self.assertEqual(m2["machines"], [{"a": 1, "count": 2}])
-        with self.assertRaisesRegex(StarError, "2 machines for 3 workers"):
-            loop_requests(self.fit([{"p": 1}, {"p": 2}], [{"a": 1}, {"a": 2}]), 3)
+        with self.assertRaisesRegex(StarError, "the fit has 2 machines for 3 workers"):
+            loop_requests(self.fit([{"p": 1}, {"p": 2}], [{"a": 1}, {"a": 2}], 2), 3)
 
 
 class Calibration(unittest.TestCase):
