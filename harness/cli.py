@@ -7,6 +7,7 @@ import sys
 from . import __doc__ as ABOUT
 from .applications import APPS
 from .apps import apps_parser, cmd_apps
+from .installments import cmd_installments, installments_parser
 from .experiments import cmd_real_runs, real_runs_parser
 from .loop import cmd_loop
 from .measure import cmd_measure, measure_parser
@@ -59,6 +60,7 @@ def parser():
     measure_parser(sub)
     real_runs_parser(sub)
     apps_parser(sub)
+    installments_parser(sub)
     return p
 
 
@@ -127,7 +129,8 @@ def run(args):
     try:
         handler = {"worker": cmd_worker, "link": cmd_link, "compute": cmd_compute,
                    "runs": cmd_runs, "loop": cmd_loop, "measure": cmd_measure,
-                   "real-runs": cmd_real_runs, "apps": cmd_apps}[args.mode]
+                   "real-runs": cmd_real_runs, "apps": cmd_apps,
+                   "installments": cmd_installments}[args.mode]
         return handler(args)
     except StarError as e:
         print(f"star: {e}", file=sys.stderr)

@@ -47,6 +47,9 @@ def experiments(args):
                    + ", each calibrated alone (--each); M3's split, linear DLT's and the "
                      "equal split", ["loop", "--budgets", ",".join(MEMORIES[bool(args.smoke)]),
                                      *quotas, *smoke]),
+        ("installments", "multi-installment (M4): equal chunks round robin, buffered by the "
+                         "workers, over three decades of beta, against one installment out of "
+                         "core (M3), as [2] Fig. 11 (figure.svg)", ["installments", *smoke]),
         ("together", "the loop calibrated with both workers computing at once (--together), "
                      "to set beside `loop`'s calibration with one worker alone",
          ["loop", "--together", *smoke]),
