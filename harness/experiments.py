@@ -124,6 +124,7 @@ def summary(folder):
         with open(os.path.join(folder, "table.txt")) as f:
             for line in f:
                 for key, start in (("M3", "two-level model (M3)"), ("M2", "linear DLT (M2)"),
+                                   ("M4", "multi-installment (M4)"),
                                    ("equal/M3", "past the knee, equal split")):
                     if line.startswith(start):
                         found[key] = line.split(": ", 1)[1].strip()
@@ -143,12 +144,14 @@ def render(done, out):
              f"{datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}, "
              f"{len(done)} experiments; each one's folder under `{out}` keeps its tables, "
              "requests, raw timings and `machine.json` (CPU, cores, OS, application and version).",
-             "", "| experiment | status | wall | M3 | M2 | equal / M3 past the knee | link fitted |",
-             "|---|---|---|---|---|---|---|"]
+             "", "| experiment | status | wall | M3 | M2 | M4 | equal / M3 past the knee "
+                 "| link fitted |",
+             "|---|---|---|---|---|---|---|---|"]
     for d in done:
         s = {k: v.replace("|", "\\|") for k, v in d["summary"].items()}  # |error|: not a cell
         lines.append(f"| {d['name']} | {'ok' if d['status'] == 0 else 'failed (%d)' % d['status']} "
                      f"| {d['wall_s']:.0f} s | {s.get('M3', '-')} | {s.get('M2', '-')} "
+                     f"| {s.get('M4', '-')} "
                      f"| {s.get('equal/M3', '-')} | {s.get('link', '-')} |")
     for d in done:
         lines += ["", f"## {d['name']}", "", d["about"] + ":", "",
