@@ -16,9 +16,19 @@ PERIOD_US = 100000
 
 
 def available():
-    """Whether this process can set CPU quotas (root, a CPU controller mounted)."""
-    return os.geteuid() == 0 and (os.path.isfile(os.path.join(V1, "cpu.cfs_quota_us"))
-                                  or "cpu" in read(os.path.join(V2, "cgroup.controllers")).split())
+    """Whether this process can set CPU quotas: root, a CPU controller
+    mounted, and a probe cgroup made and removed (a container may mount it
+    read-only)."""
+    v1 = os.path.isfile(os.path.join(V1, "cpu.cfs_quota_us"))
+    if os.geteuid() != 0 or not (v1 or "cpu" in read(os.path.join(V2, "cgroup.controllers")).split()):
+        return False
+    probe = os.path.join(V1 if v1 else V2, f"dlt-probe-{os.getpid()}")
+    try:
+        os.mkdir(probe)
+        os.rmdir(probe)
+    except OSError:
+        return False
+    return True
 
 
 def read(path):

@@ -20,9 +20,16 @@ CLONE_NEWNET = 0x40000000
 
 
 def available():
-    """Whether this process can make namespaces and shape links."""
-    return (os.geteuid() == 0 and subprocess.run(["ip", "netns", "list"], capture_output=True)
-            .returncode == 0 and subprocess.run(["tc", "-V"], capture_output=True).returncode == 0)
+    """Whether this process can make namespaces and shape links: root, `ip`
+    and `tc`, and a probe namespace made and deleted (a container may deny
+    it to root)."""
+    if os.geteuid() != 0 or subprocess.run(["tc", "-V"], capture_output=True).returncode:
+        return False
+    probe = f"dlt{os.getpid()}probe"
+    if subprocess.run(["ip", "netns", "add", probe], capture_output=True).returncode:
+        return False
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    return True
 
 
 def ip(*words):
