@@ -49,7 +49,8 @@ def experiments(args):
                                      *quotas, *smoke]),
         ("installments", "multi-installment (M4): equal chunks round robin, buffered by the "
                          "workers, over three decades of beta, against one installment out of "
-                         "core (M3), as [2] Fig. 11 (figure.svg)", ["installments", *smoke]),
+                         "core (M3), as [2] Fig. 11 (figure.svg); then M5's optimal schedule, "
+                         "its start-up the per-chunk fixed cost", ["installments", *smoke]),
         ("together", "the loop calibrated with both workers computing at once (--together), "
                      "to set beside `loop`'s calibration with one worker alone",
          ["loop", "--together", *smoke]),
@@ -125,6 +126,7 @@ def summary(folder):
             for line in f:
                 for key, start in (("M3", "two-level model (M3)"), ("M2", "linear DLT (M2)"),
                                    ("M4", "multi-installment (M4)"),
+                                   ("M5", "start-up model (M5)"),
                                    ("equal/M3", "past the knee, equal split")):
                     if line.startswith(start):
                         found[key] = line.split(": ", 1)[1].strip()
@@ -144,14 +146,14 @@ def render(done, out):
              f"{datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}, "
              f"{len(done)} experiments; each one's folder under `{out}` keeps its tables, "
              "requests, raw timings and `machine.json` (CPU, cores, OS, application and version).",
-             "", "| experiment | status | wall | M3 | M2 | M4 | equal / M3 past the knee "
-                 "| link fitted |",
-             "|---|---|---|---|---|---|---|---|"]
+             "", "| experiment | status | wall | M3 | M2 | M4 | M5 | equal / M3 past the "
+                 "knee | link fitted |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for d in done:
         s = {k: v.replace("|", "\\|") for k, v in d["summary"].items()}  # |error|: not a cell
         lines.append(f"| {d['name']} | {'ok' if d['status'] == 0 else 'failed (%d)' % d['status']} "
                      f"| {d['wall_s']:.0f} s | {s.get('M3', '-')} | {s.get('M2', '-')} "
-                     f"| {s.get('M4', '-')} "
+                     f"| {s.get('M4', '-')} | {s.get('M5', '-')} "
                      f"| {s.get('equal/M3', '-')} | {s.get('link', '-')} |")
     for d in done:
         lines += ["", f"## {d['name']}", "", d["about"] + ":", "",

@@ -25,6 +25,7 @@ from .local import LocalWorkers
 from .loop import loop_requests
 from .originator import Star, finish_times
 from .protocol import now
+from .startup import CHUNKS, startup_runs
 from .tables import description, write_json, write_table
 
 # Per-worker loads as multiples of the knee; β as fractions of it.
@@ -85,13 +86,14 @@ def cmd_installments(args):
         star.close()
         local.stop()
     write_table(os.path.join(out, "runs.csv"),
-                ["load_MB", "beta_MB", "chunks", "measured_s", "predicted_s"], rows,
-                ["beta empty: one installment, M3's split (predicted by M3); "
-                 "else equal chunks round robin, buffered (predicted by M4)"])
+                ["load_MB", "beta_MB", "chunks", "measured_s", "predicted_s", "model"], rows,
+                ["model M3: one installment, M3's split; M4: equal chunks of beta round "
+                 "robin, buffered; M5: M5's optimal schedule (start-up from the per-chunk cost)"])
     with open(os.path.join(out, "figure.svg"), "w") as f:
         f.write(loglog_svg("Makespan against V/m: measured (points), models (lines)",
                            "V/m (MB)", "makespan (s)", lines,
-                           [(r[0] / args.machines, r[3], key(r[1])) for r in rows]))
+                           [(r[0] / args.machines, r[3], key(r[1])) for r in rows
+                            if r[5] != "M5"]))
     table = render(rows, fit, args.machines, now() - started)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(table)
@@ -125,8 +127,10 @@ def measure(star, source, dlt, s, fit, machines, out, say):
                            buffered=beta is not None)
         if records:
             makespan = finish_times(records, machines)[1]
-            rows.append([load, beta, len(chunks), makespan, predicted])
+            rows.append([load, beta, len(chunks), makespan, predicted,
+                         "M3" if beta is None else "M4"])
             say(f"  {name}: {len(chunks)} chunks, {makespan:.3f} s (predicted {predicted:.3f} s)")
+    rows += startup_runs(star, source, dlt, s, fit, machines, loads, out, say)
     return rows, model_lines(dlt, m4, loads, machines, sorted({b for _, b in runs if b}))
 
 
@@ -147,12 +151,13 @@ def model_lines(dlt, m4, loads, machines, betas):
 
 def render(rows, fit, machines, wall):
     head = ("V_MB", "V/m_MB", "beta_MB", "chunks", "measured_s", "predicted_s", "error")
-    body, errors = [], {"M4": [], "M3": []}
-    for load, beta, n, measured, predicted in rows:
+    body, errors = [], {"M4": [], "M3": [], "M5": []}
+    for load, beta, n, measured, predicted, model in rows:
         error = (measured - predicted) / predicted if predicted else None
         if error is not None:
-            errors["M3" if beta is None else "M4"].append(abs(error))
-        body.append((f"{load:g}", f"{load / machines:g}", "one" if beta is None else f"{beta:g}",
+            errors[model].append(abs(error))
+        label = {"M3": "one", "M5": "M5"}.get(model) or f"{beta:g}"
+        body.append((f"{load:g}", f"{load / machines:g}", label,
                      str(n), f"{measured:.3f}", f"{predicted:.3f}",
                      f"{error * 100:+.1f} %" if error is not None else "-"))
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
@@ -162,12 +167,14 @@ def render(rows, fit, machines, wall):
             for k, v in errors.items()}
     return "\n".join([
         "multi-installment (M4, equal chunks round robin, buffered) against one "
-        "installment (M3's split), SQLite on local workers",
+        "installment (M3's split), then M5's schedule, SQLite on local workers",
         f"fitted knee r = {knee:.3g} MB per worker" if knee else "fitted knee: none",
         "", "  ".join(h.rjust(w) for h, w in zip(head, widths)),
         *["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in body], "",
         f"multi-installment (M4): mean |error| {mean['M4']}",
         f"two-level model (M3): mean |error| {mean['M3']} (one installment)",
+        f"start-up model (M5): mean |error| {mean['M5']} (its optimal schedule, at most "
+        f"{CHUNKS} chunks)",
         f"wall time: {wall:.0f} s", ""])
 
 

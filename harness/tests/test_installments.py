@@ -2,6 +2,8 @@
 chunk sizes from the knee, a worker that keeps the chunks it receives while
 it computes (buffered), and the figure."""
 
+import os
+import tempfile
 import unittest
 
 from harness.data import Source
@@ -9,6 +11,8 @@ from harness.figure import loglog_svg
 from harness.installments import BETAS, plan, round_robin
 from harness.local import LocalWorkers
 from harness.originator import Star
+from harness.startup import fixed_cost
+from harness.tests.support import dlt_binary
 
 
 class Plan(unittest.TestCase):
@@ -32,6 +36,19 @@ class Plan(unittest.TestCase):
         self.assertNotIn((16, 0.008), runs)
         _, capped, _ = plan(100.0, [1, 64], 2, 10)  # a knee past the sizes
         self.assertLessEqual(max(capped) / 2, 64 / 1.2 + 1e-9)
+
+
+@unittest.skipUnless(dlt_binary(), "no dlt (cargo build --release --bin dlt, or DLT=...)")
+class StartUp(unittest.TestCase):
+    def test_the_fixed_cost_is_the_intercept_of_the_computing_times(self):
+        with tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(out, "compute.csv"), "w") as f:
+                f.write("size_MB,time_s\n" + "".join(
+                    f"{x},{0.05 + 0.1 * x + e}\n" for x in (1, 2, 4, 8, 16)
+                    for e in (-0.001, 0.001)))
+            cost = fixed_cost(dlt_binary(), out)
+            self.assertTrue(os.path.isfile(os.path.join(out, "fit-intercept.json")))
+        self.assertAlmostEqual(cost, 0.05, places=3)
 
 
 class Buffered(unittest.TestCase):
