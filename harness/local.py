@@ -28,6 +28,7 @@ class LocalWorkers:
         for command in commands:
             program = program_of(command)
             if not program or not shutil.which(program):
+                self.stop()  # the links, if any, go
                 raise StarError(f"command not found: {program or ' '.join(command)}")
         for k, command in enumerate(commands):
             prefix, listen = (links.prefix(k), links.addresses[k]) if links else ([], "127.0.0.1")

@@ -134,8 +134,8 @@ def loop_command(args, s):
 
 
 def loop_commands(args, s):
-    """Each local worker's command: --app's with its own memory of --budgets,
-    else one command for all (None)."""
+    """Each local worker's command: --app's with its own memory, one per
+    budget of --budgets; else [the one command every worker runs]."""
     budgets = [b.strip() for b in (args.budgets or "").split(",") if b.strip()]
     if budgets and strip_dashes(args.command):
         raise StarError("--budgets sets the application's memory: give no -- COMMAND")
@@ -151,7 +151,6 @@ def quotas_of(args, count):
     if not args.cpu_quota:
         return None
     from . import cgroup
-    from .tables import parse_sizes
     shares = parse_sizes(args.cpu_quota, "CPU quota")
     if len(shares) != count:
         raise StarError(f"--cpu-quota gives {len(shares)} shares for {count} workers")
@@ -165,10 +164,12 @@ def loop_star(args, s, timings):
     per budget), or the MPI job's ranks 1..m with --mpi; and the local ones
     to stop, if any."""
     if args.mpi:
+        if args.cpu_quota or args.kernel_link:
+            raise StarError("--cpu-quota and --kernel-link act on local workers: no --mpi")
         from .mpi_originator import ranks
         return Star([], args.timeout, timings, workers=ranks(args.timeout, args.machines)), None
     commands = loop_commands(args, s)
-    count = len(commands) if len(commands) > 1 else args.machines or 2
+    count = len(commands) if args.budgets else args.machines or 2
     quotas, links = quotas_of(args, count), None
     if s["kernel_rate"]:
         from . import netns
@@ -176,7 +177,7 @@ def loop_star(args, s, timings):
             raise StarError("--kernel-link needs root, ip netns and tc")
         links = netns.Links(count, s["kernel_rate"])
     local = LocalWorkers(count, commands[0], args.timeout, links=links, quotas=quotas,
-                         commands=commands if len(commands) > 1 else None)
+                         commands=commands if args.budgets else None)
     if links:
         try:
             links.enter()  # the originator's sockets in its namespace
