@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::domain::error::{Error, Invalid};
+use crate::core::framework::checker::{under_schedule, Checked};
 use crate::core::framework::entry::Entry;
 use crate::core::framework::registry::Registry;
 use crate::core::presentation::gantt::{Activity, ActivityStyle};
@@ -434,6 +435,39 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
         // cannot fail: a part is a plain struct of strings and numbers.
         Some(part) => response.with_field("part", serde_json::to_value(part).expect("JSON")),
         None => response,
+    })
+}
+
+/// Checks a schedule given by hand (JSON text, a
+/// [`Given`](crate::core::framework::checker::Given)) against the request:
+/// every broken rule with its machine, chunk and amounts, the schedule's
+/// makespan (and energy), and its distance from the model's own answer,
+/// which is solved for it.
+///
+/// # Errors
+///
+/// The request's or the schedule's first problem (the schedule's fields
+/// under `schedule.`), a model whose answers are not such schedules, or
+/// the solver's error.
+pub fn check_schedule(
+    request: &Request,
+    schedule: &str,
+    progress: &mut dyn Progress,
+) -> Result<Checked, Error> {
+    let given: Value =
+        serde_json::from_str(schedule).map_err(|e| under_schedule(Error::syntax(schedule, &e)))?;
+    let checked = request
+        .model
+        .check_schedule(request.body.clone(), given, progress);
+    checked.unwrap_or_else(|| {
+        let models: Vec<&str> = (registry::all().filter(|m| m.checks_schedules()))
+            .map(|m| m.id().name)
+            .collect();
+        Err(Error::Malformed(format!(
+            "model {} has no schedule to check; these have: {}",
+            request.model(),
+            models.join(", ")
+        )))
     })
 }
 
