@@ -130,6 +130,9 @@ pub struct Tab {
     pub form: crate::core::presentation::form::Form,
     /// The presets' names and labels (the first is the default).
     pub presets: Vec<(&'static str, &'static str)>,
+    /// Whether its answers take a schedule of the user's own to check
+    /// ([`check_schedule`]).
+    pub checks_schedules: bool,
 }
 
 /// Every model's tab, in the registry's order.
@@ -142,6 +145,7 @@ pub fn tabs() -> Vec<Tab> {
             opens: m.id().name == registry::OPENING,
             form: m.form(),
             presets: m.presets().into_iter().map(|(n, l, _)| (n, l)).collect(),
+            checks_schedules: m.checks_schedules(),
         })
         .collect()
 }
@@ -441,8 +445,9 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
 /// Checks a schedule given by hand (JSON text, a
 /// [`Given`](crate::core::framework::checker::Given)) against the request:
 /// every broken rule with its machine, chunk and amounts, the schedule's
-/// makespan (and energy), and its distance from the model's own answer,
-/// which is solved for it.
+/// makespan (and energy), and its distance from the model's own answer:
+/// `answer` (a response to the same request, as the page holds it), or
+/// else solved for the check.
 ///
 /// # Errors
 ///
@@ -452,13 +457,13 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
 pub fn check_schedule(
     request: &Request,
     schedule: &str,
+    answer: Option<Value>,
     progress: &mut dyn Progress,
 ) -> Result<Checked, Error> {
     let given: Value =
         serde_json::from_str(schedule).map_err(|e| under_schedule(Error::syntax(schedule, &e)))?;
-    let checked = request
-        .model
-        .check_schedule(request.body.clone(), given, progress);
+    let body = request.body.clone();
+    let checked = request.model.check_schedule(body, given, answer, progress);
     checked.unwrap_or_else(|| {
         let models: Vec<&str> = (registry::all().filter(|m| m.checks_schedules()))
             .map(|m| m.id().name)

@@ -70,7 +70,7 @@ fn each_models_own_answer_is_accepted_at_no_gap() {
         let (request, schedule) = example_and_schedule(model);
         for times in [true, false] {
             let text = given(&schedule, times).to_string();
-            let c = check_schedule(&request, &text, &mut Silent).unwrap();
+            let c = check_schedule(&request, &text, None, &mut Silent).unwrap();
             assert!(c.ok && c.violations.is_empty(), "{model} {times}: {c:?}");
             assert!(c.gap.abs() < 1e-9, "{model} {times}: gap {}", c.gap);
             assert_eq!(c.energy.is_some(), c.optimum_energy.is_some(), "{model}");
@@ -84,7 +84,7 @@ fn the_full_schedule_of_dlt_solve_is_read_as_it_is() {
     // given schedule, compute intervals and levels included.
     let (request, schedule) = example_and_schedule("hierarchical");
     let given = json!({"chunks": schedule["chunks"], "makespan": schedule["makespan"]});
-    let c = check_schedule(&request, &given.to_string(), &mut Silent).unwrap();
+    let c = check_schedule(&request, &given.to_string(), None, &mut Silent).unwrap();
     assert!(c.ok, "{c:?}");
     assert!(c.proven && c.gap.abs() < 1e-12);
 }
@@ -101,7 +101,7 @@ fn a_slower_split_is_valid_with_its_gap() {
         let last = chunks.len() - 1;
         chunks[0]["size"] = json!(chunks[0]["size"].as_f64().unwrap() - moved);
         chunks[last]["size"] = json!(chunks[last]["size"].as_f64().unwrap() + moved);
-        let c = check_schedule(&request, &g.to_string(), &mut Silent).unwrap();
+        let c = check_schedule(&request, &g.to_string(), None, &mut Silent).unwrap();
         assert!(c.ok, "{model}: {c:?}");
         assert!(c.gap > 1e-6, "{model}: gap {}", c.gap);
         assert!((c.makespan - c.optimum * (1.0 + c.gap)).abs() < 1e-9 * c.makespan);
@@ -116,7 +116,7 @@ fn a_broken_schedule_names_each_rule_with_its_amounts() {
     // is 0.25 short.
     let size = g["chunks"][0]["size"].as_f64().unwrap();
     g["chunks"][0]["size"] = json!(size - 0.25);
-    let c = check_schedule(&request, &g.to_string(), &mut Silent).unwrap();
+    let c = check_schedule(&request, &g.to_string(), None, &mut Silent).unwrap();
     assert!(!c.ok);
     let rules: Vec<&str> = c.violations.iter().map(|v| v.rule.as_str()).collect();
     assert!(rules.contains(&"send-time"), "{rules:?}");
@@ -148,7 +148,7 @@ fn m5s_and_m7s_own_rules_are_named() {
     let (request, schedule) = example_and_schedule("startup");
     let mut g = given(&schedule, false);
     g["chunks"][0]["send"] = json!({"start": 0.0, "end": schedule["chunks"][0]["send"]["end"].as_f64().unwrap() - schedule["chunks"][0]["send"]["start"].as_f64().unwrap()});
-    let c = check_schedule(&request, &g.to_string(), &mut Silent).unwrap();
+    let c = check_schedule(&request, &g.to_string(), None, &mut Silent).unwrap();
     let rules: Vec<&str> = c.violations.iter().map(|v| v.rule.as_str()).collect();
     assert!(rules.contains(&"ready"), "{c:?}");
     // M7: every chunk sent at 0: the channel carries them at once.
@@ -157,7 +157,7 @@ fn m5s_and_m7s_own_rules_are_named() {
     for chunk in g["chunks"].as_array_mut().unwrap() {
         chunk["send"] = json!({"start": 0.0, "end": 0.0});
     }
-    let c = check_schedule(&request, &g.to_string(), &mut Silent).unwrap();
+    let c = check_schedule(&request, &g.to_string(), None, &mut Silent).unwrap();
     assert!(!c.ok && c.energy.is_some(), "{c:?}");
     let rules: Vec<&str> = c.violations.iter().map(|v| v.rule.as_str()).collect();
     assert!(rules.contains(&"channel"), "{rules:?}");
@@ -188,7 +188,7 @@ fn bad_schedules_get_a_message_naming_the_field() {
         (r#"{"chunks": [{"machine": 0, "size": 1},]}"#, "schedule"),
     ];
     for (text, want) in cases {
-        let e = check_schedule(&request, text, &mut Silent)
+        let e = check_schedule(&request, text, None, &mut Silent)
             .unwrap_err()
             .to_string();
         assert!(e.contains(want), "{text}: {e:?}, want {want:?}");
@@ -196,7 +196,7 @@ fn bad_schedules_get_a_message_naming_the_field() {
     }
     let m7 = Request::example("heterogeneous").unwrap();
     let text = r#"{"chunks": [{"machine": 0, "size": 1, "level": 0}]}"#;
-    let e = check_schedule(&m7, text, &mut Silent)
+    let e = check_schedule(&m7, text, None, &mut Silent)
         .unwrap_err()
         .to_string();
     assert!(
@@ -204,7 +204,7 @@ fn bad_schedules_get_a_message_naming_the_field() {
         "{e}"
     );
     let fit = Request::example("mapreduce").unwrap();
-    let e = check_schedule(&fit, r#"{"chunks": []}"#, &mut Silent)
+    let e = check_schedule(&fit, r#"{"chunks": []}"#, None, &mut Silent)
         .unwrap_err()
         .to_string();
     assert!(
@@ -243,4 +243,27 @@ fn dlt_check_prints_the_answer_and_fails_on_a_broken_rule() {
     let schema: Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(schema["properties"]["chunks"].is_object(), "{schema}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_answer_at_hand_is_compared_with_not_solved_again() {
+    // The page checks against the result it shows: a response given as
+    // the answer is read, whatever the request would give now.
+    let (request, schedule) = example_and_schedule("hierarchical");
+    let mut answer = serde_json::to_value(run(&request, &mut Silent).unwrap()).unwrap();
+    let at = ["/makespan", "/report/makespan"]
+        .into_iter()
+        .find(|p| answer.pointer(p).is_some())
+        .unwrap();
+    let makespan = answer.pointer(at).unwrap().as_f64().unwrap();
+    *answer.pointer_mut(at).unwrap() = json!(makespan / 2.0);
+    let text = given(&schedule, false).to_string();
+    let c = check_schedule(&request, &text, Some(answer), &mut Silent).unwrap();
+    assert!(c.ok && (c.gap - 1.0).abs() < 1e-9, "{c:?}");
+    assert!(c.summary.starts_with("valid; makespan "), "{}", c.summary);
+    assert!(
+        c.summary.contains("100 % above the proven optimum"),
+        "{}",
+        c.summary
+    );
 }

@@ -532,7 +532,7 @@ fn check_schedule(args: &Args, path: &str) -> Result<(), Failure> {
     }
     let request = read_request(args.file.as_deref())?;
     let schedule = read_text(Some(path))?;
-    let checked = api::check_schedule(&request, &schedule, &mut Silent).map_err(input)?;
+    let checked = api::check_schedule(&request, &schedule, None, &mut Silent).map_err(input)?;
     print_json(&checked, args.compact)?;
     match checked.violations.len() {
         0 => Ok(()),

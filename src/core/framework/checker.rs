@@ -14,10 +14,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::domain::error::{Checker as Problems, Error, Invalid, Validate};
+use crate::core::domain::number::human as number;
 use crate::core::domain::platform::Processor;
 use crate::core::domain::schedule::{Chunk, Interval, Schedule};
 use crate::core::domain::verify::{Verdict, Violation};
-use crate::core::framework::json::{first, typed};
+use crate::core::framework::json::{first, output, typed};
 use crate::core::framework::model::Model;
 use crate::core::solving::progress::Progress;
 
@@ -176,6 +177,8 @@ pub struct Checker<R, O> {
 /// The checker's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checked {
+    /// The check in words, for the page.
+    pub summary: String,
     /// The model checked against.
     pub model: String,
     /// True when the schedule breaks no rule.
@@ -203,7 +206,8 @@ pub struct Checked {
 }
 
 /// Checks the schedule `given` against the request `body` (the tag
-/// removed) of model `M`, solving the request for its optimum.
+/// removed) of model `M`, against the model's `answer` to the request
+/// when it is at hand (the page's result), or else solving it.
 ///
 /// # Errors
 ///
@@ -213,14 +217,21 @@ pub fn check<M: Model>(
     checker: &Checker<M::Request, M::Output>,
     body: Value,
     given: Value,
+    answer: Option<Value>,
     progress: &mut dyn Progress,
 ) -> Result<Checked, Error> {
     let request = typed::<M::Request>(body).map_err(first)?;
     let given = typed::<Given>(given).map_err(|e| under_schedule(first(e)))?;
     let measured = (checker.check)(&request, &given).map_err(under_schedule)?;
-    let optimum = (checker.optimum)(&M::solve(&request, progress)?);
+    let answer = match answer {
+        Some(answer) => output::<M::Output>(answer)?,
+        None => M::solve(&request, progress)?,
+    };
+    let optimum = (checker.optimum)(&answer);
     let relative = |x: f64, best: f64| (x - best) / best;
+    let gap = relative(measured.makespan, optimum.makespan);
     Ok(Checked {
+        summary: summary(&measured, &optimum, gap),
         model: M::ID.name.into(),
         ok: measured.verdict.ok,
         violations: measured.verdict.violations,
@@ -229,9 +240,32 @@ pub fn check<M: Model>(
         optimum: optimum.makespan,
         optimum_energy: optimum.energy,
         proven: optimum.proven,
-        gap: relative(measured.makespan, optimum.makespan),
+        gap,
         energy_gap: (measured.energy.zip(optimum.energy)).map(|(e, b)| relative(e, b)),
     })
+}
+
+/// The check in words: valid or the rules broken, the makespan and its
+/// distance from the answer's.
+fn summary(measured: &Measured, optimum: &Optimum, gap: f64) -> String {
+    let verdict = if measured.verdict.ok {
+        "valid".to_string()
+    } else {
+        let rules = measured.verdict.rules();
+        let n = measured.verdict.violations.len();
+        format!("not valid: {n} violation(s) of {}", rules.join(", "))
+    };
+    let of = if optimum.proven {
+        "the proven optimum"
+    } else {
+        "the model's answer"
+    };
+    format!(
+        "{verdict}; makespan {}, {} % above {of} {}",
+        number(measured.makespan),
+        number(gap * 100.0),
+        number(optimum.makespan)
+    )
 }
 
 /// `error` of the given schedule, its field under `schedule.`.

@@ -60,13 +60,14 @@ pub trait Entry: Sync {
     fn page(&self) -> Box<dyn JsonPage>;
     /// Whether it checks given schedules ([`Model::checker`]).
     fn checks_schedules(&self) -> bool;
-    /// Checks the schedule `given` against a request body, solving the
-    /// request for the optimum ([`checker::check`]); `None` when the model
-    /// checks no schedules.
+    /// Checks the schedule `given` against a request body and the model's
+    /// `answer` to it, or solving it when there is none
+    /// ([`checker::check`]); `None` when the model checks no schedules.
     fn check_schedule(
         &self,
         body: Value,
         given: Value,
+        answer: Option<Value>,
         progress: &mut dyn Progress,
     ) -> Option<Result<Checked, Error>>;
     /// The JSON Schema (draft 2020-12) of a whole request, its `"model"`
@@ -151,9 +152,16 @@ impl<M: Model> Entry for Registered<M> {
         &self,
         body: Value,
         given: Value,
+        answer: Option<Value>,
         progress: &mut dyn Progress,
     ) -> Option<Result<Checked, Error>> {
-        Some(checker::check::<M>(&M::checker()?, body, given, progress))
+        Some(checker::check::<M>(
+            &M::checker()?,
+            body,
+            given,
+            answer,
+            progress,
+        ))
     }
 
     #[cfg(not(target_arch = "wasm32"))]
