@@ -2124,6 +2124,7 @@ test('checks a schedule of one\'s own under the result: valid at its gap, broken
   assert.match(await page.textContent('#hierarchical-check-verdict'), /^not valid: \d+ violation\(s\) of .*load-total/);
   const rules = await page.$$eval('#hierarchical-check-rules tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
   assert.ok(rules.includes('load-total'), rules.join());
+  await (await page.$('#hierarchical-check')).screenshot({ path: path.join(shots, 'check-schedule.png') });
   // Bad input: the field named, as everywhere else.
   await page.fill('#hierarchical-check-input', '{"chunks": [{"machine": 9, "size": 1}]}');
   await page.click('#hierarchical-check-run');

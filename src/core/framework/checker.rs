@@ -17,9 +17,10 @@ use crate::core::domain::error::{Checker as Problems, Error, Invalid, Validate};
 use crate::core::domain::number::human as number;
 use crate::core::domain::platform::Processor;
 use crate::core::domain::schedule::{Chunk, Interval, Schedule};
-use crate::core::domain::verify::{Verdict, Violation};
+use crate::core::domain::verify::{Verdict, Violation, RELATIVE_TOLERANCE};
 use crate::core::framework::json::{first, output, typed};
 use crate::core::framework::model::Model;
+use crate::core::presentation::view::percent;
 use crate::core::solving::progress::Progress;
 
 /// The most chunks a given schedule may have.
@@ -260,10 +261,17 @@ fn summary(measured: &Measured, optimum: &Optimum, gap: f64) -> String {
     } else {
         "the model's answer"
     };
+    // Round-off of an equal makespan is no distance.
+    let distance = if gap.abs() <= RELATIVE_TOLERANCE {
+        "0 % above".to_string()
+    } else if gap > 0.0 {
+        format!("{} above", percent(gap))
+    } else {
+        format!("{} below", percent(-gap))
+    };
     format!(
-        "{verdict}; makespan {}, {} % above {of} {}",
+        "{verdict}; makespan {}, {distance} {of} {}",
         number(measured.makespan),
-        number(gap * 100.0),
         number(optimum.makespan)
     )
 }
