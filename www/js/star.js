@@ -277,7 +277,7 @@ export class StarSection {
       slot.replaceChildren(el('p', { className: 'error' }, `M9's answer could not be drawn: ${err.message}`));
       return;
     }
-    const view = { spec: { id: `${ID}-fit`, sources: [], layout: 'star' }, root: this.root, result: slot, ui: this.ui, view: () => ({}) };
+    const view = { tab: { model: 'fit' }, spec: { id: `${ID}-fit`, sources: [], layout: 'star' }, root: this.root, result: slot, ui: this.ui, view: () => ({}) };
     slot.replaceChildren();
     showResult(view, answer);
     slot.prepend(el('h3', {}, 'M9: the fit of the calibration and the runs check of M3'));
