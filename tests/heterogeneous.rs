@@ -9,6 +9,7 @@ mod rng;
 use rng::Rng;
 
 use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::solving::lp::{Cmp, LpError, Problem, Var};
 use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::heterogeneous::{
     Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule, Status,
@@ -93,15 +94,127 @@ fn sequences(m: usize, n: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The least objective of one sequence (chunk `j` to machine
+/// `sequence[j]`, machines as listed with counts expanded) within the
+/// instance's limits, none when no schedule meets them: an LP written here
+/// from the model's definition rather than the program's. Send starts
+/// `t_j`, sizes `α_j`, computing times `τ_j`, each used machine's wake-up
+/// `w_i`, and `T`: a used machine is ready (`w_i + S_i`) before any of its
+/// chunks is sent; one message at a time; each chunk received whole, then
+/// computed (`τ_j` on both lines of `τ`), before `T` and before its
+/// machine's next chunk is sent; the sizes add up to `V`. The energy term by
+/// term as the model states it: the originator idle over `T` and sending,
+/// each used machine asleep until `w_i`, waking for `S_i`, on until `T`,
+/// receiving and computing above idle, each unused machine asleep over
+/// `T`. Sizes are fractions of `V`; times and energies are scaled to about
+/// the makespan and its energy at every power.
+fn sequence_optimum(instance: &Instance, sequence: &[usize]) -> Option<f64> {
+    let rows: Vec<&Machine> = (instance.machines.iter())
+        .flat_map(|r| std::iter::repeat_n(r, r.count.get()))
+        .collect();
+    let v = instance.load;
+    let share = v / rows.len() as f64;
+    let single = |w: &Machine| {
+        w.wake_time() + w.overhead + w.rate * share + (w.a1 * share).max(w.a2 * share + w.b2)
+    };
+    let unit = rows.iter().map(|w| single(w)).fold(f64::INFINITY, f64::min);
+    let o0 = instance.originator;
+    let watts: f64 = rows
+        .iter()
+        .map(|w| w.sleep_power() + w.power.wake + w.power.idle + w.power.network + w.power.compute)
+        .sum::<f64>()
+        + o0.idle_power
+        + o0.network_power;
+    let eu = if watts > 0.0 { unit * watts } else { 1.0 };
+    let mut lp = Problem::new();
+    let big_t = lp.add_var(0.0, 0.0, f64::INFINITY);
+    let k = sequence.len();
+    let t: Vec<Var> = (0..k)
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    let alpha: Vec<Var> = (0..k)
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    let tau: Vec<Var> = (0..k)
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    let wake: Vec<Var> = (0..rows.len())
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    // The energy as Σ coef·var + constant, in units of `eu`.
+    let mut energy: Vec<(Var, f64)> = vec![(big_t, o0.idle_power * unit / eu)];
+    let mut constant = 0.0;
+    for (j, &i) in sequence.iter().enumerate() {
+        let w = rows[i];
+        let (o, c) = (w.overhead / unit, w.rate * v / unit);
+        lp.add_constraint(
+            &[(t[j], 1.0), (wake[i], -1.0)],
+            Cmp::Ge,
+            w.wake_time() / unit,
+        );
+        if j > 0 {
+            let p = rows[sequence[j - 1]];
+            let row = [
+                (t[j], 1.0),
+                (t[j - 1], -1.0),
+                (alpha[j - 1], -p.rate * v / unit),
+            ];
+            lp.add_constraint(&row, Cmp::Ge, p.overhead / unit);
+        }
+        lp.add_constraint(&[(tau[j], 1.0), (alpha[j], -w.a1 * v / unit)], Cmp::Ge, 0.0);
+        let out = [(tau[j], 1.0), (alpha[j], -w.a2 * v / unit)];
+        lp.add_constraint(&out, Cmp::Ge, w.b2 / unit);
+        let done = |after| [(after, 1.0), (t[j], -1.0), (alpha[j], -c), (tau[j], -1.0)];
+        lp.add_constraint(&done(big_t), Cmp::Ge, o);
+        if let Some(l) = (j + 1..k).find(|&l| sequence[l] == i) {
+            lp.add_constraint(&done(t[l]), Cmp::Ge, o);
+        }
+        let net = w.power.network + o0.network_power;
+        energy.push((alpha[j], net * w.rate * v / eu));
+        energy.push((tau[j], w.power.compute * unit / eu));
+        constant += net * w.overhead / eu;
+    }
+    for (i, w) in rows.iter().enumerate() {
+        if sequence.contains(&i) {
+            let p = &w.power;
+            energy.push((wake[i], (w.sleep_power() - p.idle) * unit / eu));
+            energy.push((big_t, p.idle * unit / eu));
+            constant += (p.wake - p.idle) * w.wake_time() / eu;
+        } else {
+            energy.push((big_t, w.sleep_power() * unit / eu));
+        }
+    }
+    let all: Vec<(Var, f64)> = alpha.iter().map(|&a| (a, 1.0)).collect();
+    lp.add_constraint(&all, Cmp::Eq, 1.0);
+    if let Some(limit) = instance.makespan_limit {
+        lp.add_constraint(&[(big_t, 1.0)], Cmp::Le, limit / unit);
+    }
+    if let Some(limit) = instance.energy_limit {
+        lp.add_constraint(&energy, Cmp::Le, limit / eu - constant);
+    }
+    match instance.objective {
+        Objective::Energy => {
+            for &(var, coef) in &energy {
+                lp.set_cost(var, lp.cost(var) + coef);
+            }
+        }
+        _ => lp.set_cost(big_t, 1.0),
+    }
+    match lp.solve() {
+        Ok(s) if instance.objective == Objective::Energy => Some((s.objective() + constant) * eu),
+        Ok(s) => Some(s.objective() * unit),
+        Err(LpError::Infeasible) => None,
+        Err(e) => panic!("sequence {sequence:?}: {e}"),
+    }
+}
+
 /// The least objective over every sequence (none when no sequence meets
-/// the limits).
+/// the limits), each from the LP above.
 fn brute_force(instance: &Instance) -> Option<f64> {
     let m = instance.machine_count();
-    let energy = instance.objective == Objective::Energy;
     sequences(m, instance.chunks.get())
         .iter()
-        .filter_map(|s| instance.solve_sequence(s).expect("a sequence LP"))
-        .map(|r| if energy { r.energy } else { r.makespan })
+        .filter_map(|s| sequence_optimum(instance, s))
         .min_by(f64::total_cmp)
 }
 
