@@ -109,102 +109,146 @@ fn sequences(m: usize, n: usize) -> Vec<Vec<usize>> {
 /// `T`. Sizes are fractions of `V`; times and energies are scaled to about
 /// the makespan and its energy at every power.
 fn sequence_optimum(instance: &Instance, sequence: &[usize]) -> Option<f64> {
-    let rows: Vec<&Machine> = (instance.machines.iter())
-        .flat_map(|r| std::iter::repeat_n(r, r.count.get()))
-        .collect();
-    let v = instance.load;
-    let share = v / rows.len() as f64;
-    let single = |w: &Machine| {
-        w.wake_time() + w.overhead + w.rate * share + (w.a1 * share).max(w.a2 * share + w.b2)
-    };
-    let unit = rows.iter().map(|w| single(w)).fold(f64::INFINITY, f64::min);
-    let o0 = instance.originator;
-    let watts: f64 = rows
-        .iter()
-        .map(|w| w.sleep_power() + w.power.wake + w.power.idle + w.power.network + w.power.compute)
-        .sum::<f64>()
-        + o0.idle_power
-        + o0.network_power;
-    let eu = if watts > 0.0 { unit * watts } else { 1.0 };
-    let mut lp = Problem::new();
-    let big_t = lp.add_var(0.0, 0.0, f64::INFINITY);
-    let k = sequence.len();
-    let t: Vec<Var> = (0..k)
-        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
-        .collect();
-    let alpha: Vec<Var> = (0..k)
-        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
-        .collect();
-    let tau: Vec<Var> = (0..k)
-        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
-        .collect();
-    let wake: Vec<Var> = (0..rows.len())
-        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
-        .collect();
-    // The energy as Σ coef·var + constant, in units of `eu`.
-    let mut energy: Vec<(Var, f64)> = vec![(big_t, o0.idle_power * unit / eu)];
-    let mut constant = 0.0;
-    for (j, &i) in sequence.iter().enumerate() {
-        let w = rows[i];
-        let (o, c) = (w.overhead / unit, w.rate * v / unit);
-        lp.add_constraint(
-            &[(t[j], 1.0), (wake[i], -1.0)],
-            Cmp::Ge,
-            w.wake_time() / unit,
-        );
-        if j > 0 {
-            let p = rows[sequence[j - 1]];
-            let row = [
-                (t[j], 1.0),
-                (t[j - 1], -1.0),
-                (alpha[j - 1], -p.rate * v / unit),
-            ];
-            lp.add_constraint(&row, Cmp::Ge, p.overhead / unit);
-        }
-        lp.add_constraint(&[(tau[j], 1.0), (alpha[j], -w.a1 * v / unit)], Cmp::Ge, 0.0);
-        let out = [(tau[j], 1.0), (alpha[j], -w.a2 * v / unit)];
-        lp.add_constraint(&out, Cmp::Ge, w.b2 / unit);
-        let done = |after| [(after, 1.0), (t[j], -1.0), (alpha[j], -c), (tau[j], -1.0)];
-        lp.add_constraint(&done(big_t), Cmp::Ge, o);
-        if let Some(l) = (j + 1..k).find(|&l| sequence[l] == i) {
-            lp.add_constraint(&done(t[l]), Cmp::Ge, o);
-        }
-        let net = w.power.network + o0.network_power;
-        energy.push((alpha[j], net * w.rate * v / eu));
-        energy.push((tau[j], w.power.compute * unit / eu));
-        constant += net * w.overhead / eu;
-    }
-    for (i, w) in rows.iter().enumerate() {
-        if sequence.contains(&i) {
-            let p = &w.power;
-            energy.push((wake[i], (w.sleep_power() - p.idle) * unit / eu));
-            energy.push((big_t, p.idle * unit / eu));
-            constant += (p.wake - p.idle) * w.wake_time() / eu;
-        } else {
-            energy.push((big_t, w.sleep_power() * unit / eu));
-        }
-    }
-    let all: Vec<(Var, f64)> = alpha.iter().map(|&a| (a, 1.0)).collect();
-    lp.add_constraint(&all, Cmp::Eq, 1.0);
+    let mut p = SequenceLp::new(instance, sequence);
+    p.rows_and_energy(sequence);
+    let (big_t, unit, eu) = (p.big_t, p.unit, p.eu);
+    let all: Vec<(Var, f64)> = p.alpha.iter().map(|&a| (a, 1.0)).collect();
+    p.lp.add_constraint(&all, Cmp::Eq, 1.0);
     if let Some(limit) = instance.makespan_limit {
-        lp.add_constraint(&[(big_t, 1.0)], Cmp::Le, limit / unit);
+        p.lp.add_constraint(&[(big_t, 1.0)], Cmp::Le, limit / unit);
     }
     if let Some(limit) = instance.energy_limit {
-        lp.add_constraint(&energy, Cmp::Le, limit / eu - constant);
+        p.lp.add_constraint(&p.energy, Cmp::Le, limit / eu - p.constant);
     }
     match instance.objective {
         Objective::Energy => {
-            for &(var, coef) in &energy {
-                lp.set_cost(var, lp.cost(var) + coef);
+            for &(var, coef) in &p.energy {
+                p.lp.set_cost(var, p.lp.cost(var) + coef);
             }
         }
-        _ => lp.set_cost(big_t, 1.0),
+        _ => p.lp.set_cost(big_t, 1.0),
     }
-    match lp.solve() {
-        Ok(s) if instance.objective == Objective::Energy => Some((s.objective() + constant) * eu),
+    match p.lp.solve() {
+        Ok(s) if instance.objective == Objective::Energy => Some((s.objective() + p.constant) * eu),
         Ok(s) => Some(s.objective() * unit),
         Err(LpError::Infeasible) => None,
         Err(e) => panic!("sequence {sequence:?}: {e}"),
+    }
+}
+
+/// The test's LP of one sequence (see [`sequence_optimum`]) as it is built:
+/// its variables, units, and the energy as `Σ coef·var + constant` in
+/// units of `eu`.
+struct SequenceLp<'a> {
+    lp: Problem,
+    /// The machines, counts expanded.
+    rows: Vec<&'a Machine>,
+    load: f64,
+    originator: dlt_calc::models::heterogeneous::Originator,
+    unit: f64,
+    eu: f64,
+    big_t: Var,
+    t: Vec<Var>,
+    alpha: Vec<Var>,
+    tau: Vec<Var>,
+    wake: Vec<Var>,
+    energy: Vec<(Var, f64)>,
+    constant: f64,
+}
+
+impl<'a> SequenceLp<'a> {
+    /// The variables, and the units: time about the makespan (the least
+    /// time one machine takes for an equal share), energy that time at the
+    /// sum of all powers.
+    fn new(instance: &'a Instance, sequence: &[usize]) -> SequenceLp<'a> {
+        let rows: Vec<&Machine> = (instance.machines.iter())
+            .flat_map(|r| std::iter::repeat_n(r, r.count.get()))
+            .collect();
+        let share = instance.load / rows.len() as f64;
+        let single = |w: &&Machine| {
+            w.wake_time() + w.overhead + w.rate * share + (w.a1 * share).max(w.a2 * share + w.b2)
+        };
+        let unit = rows.iter().map(single).fold(f64::INFINITY, f64::min);
+        let o0 = instance.originator;
+        let watts: f64 = (rows.iter())
+            .map(|w| {
+                w.sleep_power() + w.power.wake + w.power.idle + w.power.network + w.power.compute
+            })
+            .sum::<f64>()
+            + o0.idle_power
+            + o0.network_power;
+        let mut lp = Problem::new();
+        let mut vars = |n: usize| -> Vec<Var> {
+            (0..n)
+                .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+                .collect()
+        };
+        let (k, m) = (sequence.len(), rows.len());
+        let (t, alpha, tau, wake) = (vars(k), vars(k), vars(k), vars(m));
+        let big_t = lp.add_var(0.0, 0.0, f64::INFINITY);
+        let eu = if watts > 0.0 { unit * watts } else { 1.0 };
+        SequenceLp {
+            lp,
+            rows,
+            load: instance.load,
+            originator: o0,
+            unit,
+            eu,
+            big_t,
+            t,
+            alpha,
+            tau,
+            wake,
+            energy: vec![(big_t, o0.idle_power * unit / eu)],
+            constant: 0.0,
+        }
+    }
+
+    /// Each chunk's rows and energy, then each machine's energy over `T`.
+    fn rows_and_energy(&mut self, sequence: &[usize]) {
+        let (v, unit, eu, big_t) = (self.load, self.unit, self.eu, self.big_t);
+        let (t, alpha, tau) = (&self.t, &self.alpha, &self.tau);
+        let k = sequence.len();
+        for (j, &i) in sequence.iter().enumerate() {
+            let w = self.rows[i];
+            let (o, c) = (w.overhead / unit, w.rate * v / unit);
+            let ready = [(t[j], 1.0), (self.wake[i], -1.0)];
+            self.lp
+                .add_constraint(&ready, Cmp::Ge, w.wake_time() / unit);
+            if j > 0 {
+                let p = self.rows[sequence[j - 1]];
+                let after = [
+                    (t[j], 1.0),
+                    (t[j - 1], -1.0),
+                    (alpha[j - 1], -p.rate * v / unit),
+                ];
+                self.lp.add_constraint(&after, Cmp::Ge, p.overhead / unit);
+            }
+            let core = [(tau[j], 1.0), (alpha[j], -w.a1 * v / unit)];
+            self.lp.add_constraint(&core, Cmp::Ge, 0.0);
+            let out = [(tau[j], 1.0), (alpha[j], -w.a2 * v / unit)];
+            self.lp.add_constraint(&out, Cmp::Ge, w.b2 / unit);
+            let done = |after| [(after, 1.0), (t[j], -1.0), (alpha[j], -c), (tau[j], -1.0)];
+            self.lp.add_constraint(&done(big_t), Cmp::Ge, o);
+            if let Some(l) = (j + 1..k).find(|&l| sequence[l] == i) {
+                self.lp.add_constraint(&done(t[l]), Cmp::Ge, o);
+            }
+            let net = w.power.network + self.originator.network_power;
+            self.energy.push((alpha[j], net * w.rate * v / eu));
+            self.energy.push((tau[j], w.power.compute * unit / eu));
+            self.constant += net * w.overhead / eu;
+        }
+        for (i, w) in self.rows.iter().enumerate() {
+            if sequence.contains(&i) {
+                let p = &w.power;
+                self.energy
+                    .push((self.wake[i], (w.sleep_power() - p.idle) * unit / eu));
+                self.energy.push((big_t, p.idle * unit / eu));
+                self.constant += (p.wake - p.idle) * w.wake_time() / eu;
+            } else {
+                self.energy.push((big_t, w.sleep_power() * unit / eu));
+            }
+        }
     }
 }
 
