@@ -69,16 +69,19 @@ fn json_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Op
             let close = (x - y).abs() <= 1e-4 * x.abs().max(y.abs()).max(1e-300);
             (!close).then(|| format!("{at}: {x} vs {y}"))
         }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => (x.iter().zip(y))
+        (Value::Array(x), Value::Array(y)) if x.len() != y.len() => {
+            Some(format!("{at}: {} items vs {}", x.len(), y.len()))
+        }
+        (Value::Array(x), Value::Array(y)) => (x.iter().zip(y))
             .enumerate()
             .find_map(|(i, (p, q))| json_difference(p, q, &format!("{at}[{i}]"))),
-        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
-            x.iter().find_map(|(k, p)| {
-                let Some(q) = y.get(k) else {
-                    return Some(format!("{at}.{k}: missing"));
-                };
-                json_difference(p, q, &format!("{at}.{k}"))
-            })
+        (Value::Object(x), Value::Object(y)) => {
+            let keys = |o: &serde_json::Map<String, Value>| o.keys().cloned().collect::<Vec<_>>();
+            if keys(x) != keys(y) {
+                return Some(format!("{at}: fields {:?} vs {:?}", keys(x), keys(y)));
+            }
+            x.iter()
+                .find_map(|(k, p)| json_difference(p, &y[k], &format!("{at}.{k}")))
         }
         _ => (a != b).then(|| format!("{at}: {a} vs {b}")),
     }
