@@ -66,8 +66,10 @@ fuzz:
 # in the `quick-release` profile of `make test`, whose dependencies are then
 # already built (MUTANTS_TARGET, the target folder; run nothing else in it
 # meanwhile), with the crate itself unoptimised and incremental, which
-# rebuilds far faster than optimised. Installs cargo-mutants into MUTANTS_ROOT when
-# missing. MUTANTS_GROUPS picks groups; reports go to
+# rebuilds far faster than optimised. Only the group's test files are
+# built and run (as cargo arguments: after `--` they would reach the test
+# run only, and every test target would be built for each mutant).
+# Installs cargo-mutants into MUTANTS_ROOT when missing. MUTANTS_GROUPS picks groups; reports go to
 # target/mutants/<group>/mutants.out. cargo-mutants exits 2 when a mutant
 # is missed and 3 on a timeout, which its report lists: other codes (a
 # failed baseline, wrong usage) stop.
@@ -82,12 +84,13 @@ mutants:
 	  command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants --root "$(MUTANTS_ROOT)"
 	@set -f; for group in $(MUTANTS_GROUPS); do \
 	  case $$group in \
-	    verifier) args="-f src/core/domain/verify.rs -- --test verifier --test installments";; \
-	    m7) args="-f src/models/heterogeneous/verify.rs -- --test heterogeneous";; \
-	    m8) args="-f src/models/mapreduce/verify.rs -- --test mapreduce";; \
-	    stats) args="-f src/models/fit/stats/*.rs -- --test fit_math --test fit_noise";; \
+	    verifier) files="src/core/domain/verify.rs"; tests="verifier installments";; \
+	    m7) files="src/models/heterogeneous/verify.rs"; tests="heterogeneous";; \
+	    m8) files="src/models/mapreduce/verify.rs"; tests="mapreduce";; \
+	    stats) files="src/models/fit/stats/*.rs"; tests="fit_math fit_noise";; \
 	    *) echo "no mutants group $$group (verifier, m7, m8, stats)"; exit 2;; \
 	  esac; \
+	  args="-f $$files"; for t in $$tests; do args="$$args --cargo-arg=--test=$$t"; done; \
 	  echo "[mutants] $$group: $$args"; code=0; \
 	  PATH="$(MUTANTS_ROOT)/bin:$$HOME/.cargo/bin:$$PATH" CARGO_TARGET_DIR="$(MUTANTS_TARGET)" \
 	    cargo mutants --profile quick-release $(MUTANTS_CRATE) --all-features --jobs 1 \
