@@ -41,11 +41,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
 use crate::core::domain::error::{Checker, Invalid, Validate};
 use crate::core::domain::platform::{check_order, Processor};
 use crate::core::domain::processing::ProcessingTime;
 use crate::core::domain::schedule::{Chunk, Interval, Schedule};
-use crate::core::domain::verify::Verdict;
+use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::framework::checker::{Given, Measured};
 use crate::core::presentation::chart::{Axis, Line, LineChart};
 
 /// The most machines an instance may have (after expanding `count`).
@@ -339,6 +341,31 @@ pub fn series_counts(n: usize, limit: usize) -> Vec<usize> {
 
 /// The energy of a schedule of `active` machines with loads `sizes` and
 /// makespan `makespan`; `system` counts every machine, used or not.
+impl Instance {
+    /// A schedule given by hand checked against M2's rules (one chunk per
+    /// machine), with its energy when the request has powers: the time on
+    /// the link and the time receiving or computing, as the model counts
+    /// them.
+    ///
+    /// # Errors
+    ///
+    /// A chunk to a machine that does not exist, at its field.
+    pub(crate) fn check_given(&self, given: &Given) -> Result<Measured, Error> {
+        let all = self.expanded();
+        let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
+        let s = given.schedule(&processors, 0.0, false)?;
+        let verdict = verify(&processors, self.load, &s, Rules::SINGLE_INSTALLMENT);
+        let sending: f64 = s.chunks.iter().map(|c| c.send.len()).sum();
+        let busy: f64 = sending + s.chunks.iter().map(|c| c.compute.len()).sum::<f64>();
+        let energy =
+            (self.power.as_ref()).map(|p| energy_of(p, sending, busy, s.makespan, all.len()));
+        Ok(Measured {
+            energy: energy.map(|e| e.total),
+            ..Measured::of(verdict, &s)
+        })
+    }
+}
+
 fn energy(p: &Power, active: &[&Machine], sizes: &[f64], makespan: f64, system: usize) -> Energy {
     let sending: f64 = active
         .iter()

@@ -4,6 +4,7 @@ use super::{Instance, Report};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
 use crate::core::framework::calibration::Calibrate;
+use crate::core::framework::checker::{Checker, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::maps::Maps;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
@@ -58,6 +59,18 @@ impl Model for Linear {
             gantt: report.schedule.as_ref().map(Gantt::of),
             charts: report.charts(),
             report: Box::new(report),
+        })
+    }
+
+    fn checker() -> Option<Checker<Instance, Output>> {
+        Some(Checker {
+            check: Instance::check_given,
+            // The closed form's optimum for the order and objective.
+            optimum: |o| Optimum {
+                makespan: o.report.makespan,
+                energy: o.report.energy.as_ref().map(|e| e.total),
+                proven: o.report.lower_bound.is_none(),
+            },
         })
     }
 
