@@ -167,6 +167,7 @@ fn table_1_beats_the_paper() {
 fn overlays_straddle_the_computed_lines() {
     let request = small_map();
     let map = request.map(&mut Silent).unwrap();
+    let mut straddled = 0;
     for column in &map.columns {
         for c in &column.below {
             let (Some(least), Some(most)) = (
@@ -175,13 +176,22 @@ fn overlays_straddle_the_computed_lines() {
             ) else {
                 continue;
             };
+            // The upper bound reaches the level first (no smaller load can
+            // have it), the lower bound last (that load surely has it): the
+            // computed line lies between them, on both sides.
             assert!(
                 least <= c.point.load * 1.001,
                 "m = {}: {least} > {}",
                 column.machines,
                 c.point.load
             );
-            assert!(least <= most);
+            assert!(
+                c.point.load <= most * 1.001,
+                "m = {}: {} > {most}",
+                column.machines,
+                c.point.load
+            );
+            straddled += 1;
         }
         for (i, v) in column.overlay.approximation.iter().enumerate() {
             if let Some(v) = v {
@@ -189,6 +199,10 @@ fn overlays_straddle_the_computed_lines() {
             }
         }
     }
+    assert!(
+        straddled >= 4,
+        "only {straddled} crossings between both bounds"
+    );
     let chart = map.chart(true);
     assert!(chart.lines.iter().any(|l| l.name.ends_with("(15)")));
     assert!(chart
