@@ -5,13 +5,15 @@
 # make real-runs  the real-run experiments (harness/, docs/real-run.md), one report in
 #              real-runs/DATE/report.md (SMOKE=1: tiny sizes, in seconds; MPI=1: also
 #              over MPI, after .ci/setup test)
+# make mutants cargo-mutants over the verifiers and the fit's statistics (slow:
+#              by hand, not in make test; see docs/testing.md)
 # make dist    dist/dlt-calc.html (one file, works opened from a file), dist/dlt-calc.zip
 #              and dist/schemas/<id>.json (each model's request schema, from `dlt schema`)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps bench-star fuzz dist real-runs
+.PHONY: serve test build setup bench-maps bench-star fuzz dist real-runs mutants
 
 setup:
 	@.ci/setup
@@ -65,3 +67,41 @@ fuzz:
 	cargo build --release --bin dlt
 	DLT_FUZZ_CASES=$(FUZZ_CASES) $(if $(FUZZ_SEED),DLT_FUZZ_SEED=$(FUZZ_SEED)) \
 	  cargo test --release --test fuzz -- --nocapture
+
+# Mutation testing (docs/testing.md): each group of files with the tests
+# that exercise it, one mutant at a time. Every mutant rebuilds the crate:
+# in the `quick-release` profile of `make test`, whose dependencies are then
+# already built (MUTANTS_TARGET, the target folder; run nothing else in it
+# meanwhile), with the crate itself unoptimised and incremental, which
+# rebuilds far faster than optimised. Only the group's test files are
+# built and run (as cargo arguments: after `--` they would reach the test
+# run only, and every test target would be built for each mutant).
+# Installs cargo-mutants into MUTANTS_ROOT when missing. MUTANTS_GROUPS picks groups; reports go to
+# target/mutants/<group>/mutants.out. cargo-mutants exits 2 when a mutant
+# is missed and 3 on a timeout, which its report lists: other codes (a
+# failed baseline, wrong usage) stop.
+MUTANTS_ROOT ?= $(HOME)/.cargo
+MUTANTS_GROUPS ?= verifier m7 m8 stats
+MUTANTS_TIMEOUT ?= 300
+MUTANTS_TARGET ?= $(CURDIR)/target
+MUTANTS_CRATE = --cargo-arg=--config=profile.quick-release.package.dlt-calc.opt-level=0 \
+	--cargo-arg=--config=profile.quick-release.incremental=true
+mutants:
+	@PATH="$(MUTANTS_ROOT)/bin:$$HOME/.cargo/bin:$$PATH"; \
+	  command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants --root "$(MUTANTS_ROOT)"
+	@set -f; for group in $(MUTANTS_GROUPS); do \
+	  case $$group in \
+	    verifier) files="src/core/domain/verify.rs"; tests="verifier installments";; \
+	    m7) files="src/models/heterogeneous/verify.rs"; tests="heterogeneous";; \
+	    m8) files="src/models/mapreduce/verify.rs"; tests="mapreduce";; \
+	    stats) files="src/models/fit/stats/*.rs"; tests="fit_math fit_noise";; \
+	    *) echo "no mutants group $$group (verifier, m7, m8, stats)"; exit 2;; \
+	  esac; \
+	  args="-f $$files"; for t in $$tests; do args="$$args --cargo-arg=--test=$$t"; done; \
+	  echo "[mutants] $$group: $$args"; code=0; \
+	  PATH="$(MUTANTS_ROOT)/bin:$$HOME/.cargo/bin:$$PATH" CARGO_TARGET_DIR="$(MUTANTS_TARGET)" \
+	    cargo mutants --profile quick-release $(MUTANTS_CRATE) --all-features --jobs 1 \
+	    --timeout $(MUTANTS_TIMEOUT) --build-timeout 1800 --output target/mutants/$$group $$args \
+	    || code=$$?; \
+	  [ $$code -eq 0 ] || [ $$code -eq 2 ] || [ $$code -eq 3 ] || exit $$code; \
+	done

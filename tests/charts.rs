@@ -39,6 +39,89 @@ fn stored(name: &str) -> LineChart {
     serde_json::from_str(&data(name)).unwrap()
 }
 
+/// Each stored chart file with the preset that computes it.
+const STORED: [(&str, &str); 9] = [
+    ("isoefficiency-reference", "isoefficiency"),
+    (
+        "contour-compute-communication",
+        "contour-compute-communication",
+    ),
+    ("contour-energy", "contour-energy"),
+    ("contour-startup", "contour-startup"),
+    (
+        "contour-heterogeneous-energy",
+        "contour-heterogeneous-energy",
+    ),
+    ("contour-startup-energy", "contour-startup-energy"),
+    ("contour-mapreduce", "contour-mapreduce"),
+    ("pareto", "heterogeneous-pareto"),
+    ("speedup-reducers", "mapreduce-reducers"),
+];
+
+/// Where two JSON values differ, as a path (none when they agree):
+/// numbers to a relative `10⁻⁴`, as the files store them (rounded to five
+/// or six significant digits).
+fn json_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64()?, y.as_f64()?);
+            let close = (x - y).abs() <= 1e-4 * x.abs().max(y.abs()).max(1e-300);
+            (!close).then(|| format!("{at}: {x} vs {y}"))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() != y.len() => {
+            Some(format!("{at}: {} items vs {}", x.len(), y.len()))
+        }
+        (Value::Array(x), Value::Array(y)) => (x.iter().zip(y))
+            .enumerate()
+            .find_map(|(i, (p, q))| json_difference(p, q, &format!("{at}[{i}]"))),
+        (Value::Object(x), Value::Object(y)) => {
+            let keys = |o: &serde_json::Map<String, Value>| o.keys().cloned().collect::<Vec<_>>();
+            if keys(x) != keys(y) {
+                return Some(format!("{at}: fields {:?} vs {:?}", keys(x), keys(y)));
+            }
+            x.iter()
+                .find_map(|(k, p)| json_difference(p, &y[k], &format!("{at}.{k}")))
+        }
+        _ => (a != b).then(|| format!("{at}: {a} vs {b}")),
+    }
+}
+
+/// The charts the layout tests read from `tests/data` are the charts the
+/// models draw now: each preset solved again, its chart of the same name
+/// equal to the stored one (a change of a model's answers or of its
+/// charts must come with new files, or the layout tests check old data).
+#[test]
+#[ignore = "minutes in a debug build; make test runs it in an optimised build"]
+fn stored_charts_are_what_the_models_compute_now() {
+    for (file, preset) in STORED {
+        let response = run(&Request::example(preset).unwrap(), &mut Silent).unwrap();
+        let (stored, computed) = if file == "isoefficiency-reference" {
+            // The whole answer is stored: the page draws its chart from it.
+            let value = serde_json::to_value(&response).unwrap();
+            let entry = dlt_calc::registry::find("isoefficiency").unwrap();
+            let mut charts = entry
+                .page()
+                .charts(value, &json!({ "overlays": true }))
+                .unwrap();
+            (reference_map(true), charts.remove(0))
+        } else {
+            let stored = stored(file);
+            let same = response.charts().iter().find(|c| c.name == stored.name);
+            let computed = same.unwrap_or_else(|| panic!("{preset}: no chart {}", stored.name));
+            (stored, computed.clone())
+        };
+        let (a, b) = (json!(stored), json!(computed));
+        assert!(
+            a["lines"].as_array().is_some_and(|l| !l.is_empty()),
+            "{file}: no lines"
+        );
+        if let Some(at) = json_difference(&a, &b, file) {
+            panic!("tests/data/{file}.json is not what {preset} computes now: {at}");
+        }
+    }
+}
+
 /// The generalised maps' presets' charts.
 fn generalised_maps() -> Vec<LineChart> {
     [

@@ -21,6 +21,16 @@ fn solves_the_worked_example() {
     assert_eq!(json["gantt"]["rows"].as_array().unwrap().len(), 2);
 }
 
+/// The presets whose answers have no schedule to verify: the metrics, the
+/// fit and the generalised maps (no schedule), the exercise sheets, and
+/// M4's figure (more chunks than it verifies, `MAX_VERIFIED`, as its page
+/// says).
+fn unverified(name: &str) -> bool {
+    let prefix = |p: &str| name == p || name.starts_with(&format!("{p}-"));
+    let no_schedule = ["metrics", "fit", "contour", "exercises"];
+    no_schedule.into_iter().any(prefix) || name == "installments"
+}
+
 #[test]
 fn every_example_solves_and_is_verified() {
     let list = dlt(&["example"], "").stdout;
@@ -47,6 +57,7 @@ fn every_example_solves_and_is_verified() {
         "contour-heterogeneous-energy",
         "contour-startup-energy",
     ];
+    let mut verified = 0;
     for name in names {
         let request = dlt(&["example", name], "").stdout;
         if heavy.contains(&name) {
@@ -57,12 +68,17 @@ fn every_example_solves_and_is_verified() {
         let out = dlt(&["solve", "--compact"], &request);
         assert!(out.success(), "{name}: {}", out.stderr.clone());
         let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        // Every answer with a schedule carries the verifier's verdict, and
+        // it is "ok": a missing verdict fails as a rejected one does.
         let verdict = &json["report"]["verdict"];
-        assert!(
-            verdict.is_null() || verdict["ok"] == true,
-            "{name}: {verdict}"
-        );
+        if unverified(name) {
+            assert!(verdict.is_null(), "{name}: a verdict, listed as none");
+        } else {
+            assert_eq!(verdict["ok"], true, "{name}: {verdict}");
+            verified += 1;
+        }
     }
+    assert!(verified >= 10, "only {verified} verified schedules");
 }
 
 #[test]

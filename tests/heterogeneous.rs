@@ -9,6 +9,7 @@ mod rng;
 use rng::Rng;
 
 use dlt_calc::core::domain::count::Count;
+use dlt_calc::core::solving::lp::{Cmp, LpError, Problem, Var};
 use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::models::heterogeneous::{
     Algorithm, Instance, Machine, Mode, Objective, Originator, Power, SortRule, Status,
@@ -93,15 +94,171 @@ fn sequences(m: usize, n: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The least objective of one sequence (chunk `j` to machine
+/// `sequence[j]`, machines as listed with counts expanded) within the
+/// instance's limits, none when no schedule meets them: an LP written here
+/// from the model's definition rather than the program's. Send starts
+/// `t_j`, sizes `α_j`, computing times `τ_j`, each used machine's wake-up
+/// `w_i`, and `T`: a used machine is ready (`w_i + S_i`) before any of its
+/// chunks is sent; one message at a time; each chunk received whole, then
+/// computed (`τ_j` on both lines of `τ`), before `T` and before its
+/// machine's next chunk is sent; the sizes add up to `V`. The energy term by
+/// term as the model states it: the originator idle over `T` and sending,
+/// each used machine asleep until `w_i`, waking for `S_i`, on until `T`,
+/// receiving and computing above idle, each unused machine asleep over
+/// `T`. Sizes are fractions of `V`; times and energies are scaled to about
+/// the makespan and its energy at every power.
+fn sequence_optimum(instance: &Instance, sequence: &[usize]) -> Option<f64> {
+    let mut p = SequenceLp::new(instance, sequence);
+    p.rows_and_energy(sequence);
+    let (big_t, unit, eu) = (p.big_t, p.unit, p.eu);
+    let all: Vec<(Var, f64)> = p.alpha.iter().map(|&a| (a, 1.0)).collect();
+    p.lp.add_constraint(&all, Cmp::Eq, 1.0);
+    if let Some(limit) = instance.makespan_limit {
+        p.lp.add_constraint(&[(big_t, 1.0)], Cmp::Le, limit / unit);
+    }
+    if let Some(limit) = instance.energy_limit {
+        p.lp.add_constraint(&p.energy, Cmp::Le, limit / eu - p.constant);
+    }
+    match instance.objective {
+        Objective::Energy => {
+            for &(var, coef) in &p.energy {
+                p.lp.set_cost(var, p.lp.cost(var) + coef);
+            }
+        }
+        _ => p.lp.set_cost(big_t, 1.0),
+    }
+    match p.lp.solve() {
+        Ok(s) if instance.objective == Objective::Energy => Some((s.objective() + p.constant) * eu),
+        Ok(s) => Some(s.objective() * unit),
+        Err(LpError::Infeasible) => None,
+        Err(e) => panic!("sequence {sequence:?}: {e}"),
+    }
+}
+
+/// The test's LP of one sequence (see [`sequence_optimum`]) as it is built:
+/// its variables, units, and the energy as `Σ coef·var + constant` in
+/// units of `eu`.
+struct SequenceLp<'a> {
+    lp: Problem,
+    /// The machines, counts expanded.
+    rows: Vec<&'a Machine>,
+    load: f64,
+    originator: dlt_calc::models::heterogeneous::Originator,
+    unit: f64,
+    eu: f64,
+    big_t: Var,
+    t: Vec<Var>,
+    alpha: Vec<Var>,
+    tau: Vec<Var>,
+    wake: Vec<Var>,
+    energy: Vec<(Var, f64)>,
+    constant: f64,
+}
+
+impl<'a> SequenceLp<'a> {
+    /// The variables, and the units: time about the makespan (the least
+    /// time one machine takes for an equal share), energy that time at the
+    /// sum of all powers.
+    fn new(instance: &'a Instance, sequence: &[usize]) -> SequenceLp<'a> {
+        let rows: Vec<&Machine> = (instance.machines.iter())
+            .flat_map(|r| std::iter::repeat_n(r, r.count.get()))
+            .collect();
+        let share = instance.load / rows.len() as f64;
+        let single = |w: &&Machine| {
+            w.wake_time() + w.overhead + w.rate * share + (w.a1 * share).max(w.a2 * share + w.b2)
+        };
+        let unit = rows.iter().map(single).fold(f64::INFINITY, f64::min);
+        let o0 = instance.originator;
+        let watts: f64 = (rows.iter())
+            .map(|w| {
+                w.sleep_power() + w.power.wake + w.power.idle + w.power.network + w.power.compute
+            })
+            .sum::<f64>()
+            + o0.idle_power
+            + o0.network_power;
+        let mut lp = Problem::new();
+        let mut vars = |n: usize| -> Vec<Var> {
+            (0..n)
+                .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+                .collect()
+        };
+        let (k, m) = (sequence.len(), rows.len());
+        let (t, alpha, tau, wake) = (vars(k), vars(k), vars(k), vars(m));
+        let big_t = lp.add_var(0.0, 0.0, f64::INFINITY);
+        let eu = if watts > 0.0 { unit * watts } else { 1.0 };
+        SequenceLp {
+            lp,
+            rows,
+            load: instance.load,
+            originator: o0,
+            unit,
+            eu,
+            big_t,
+            t,
+            alpha,
+            tau,
+            wake,
+            energy: vec![(big_t, o0.idle_power * unit / eu)],
+            constant: 0.0,
+        }
+    }
+
+    /// Each chunk's rows and energy, then each machine's energy over `T`.
+    fn rows_and_energy(&mut self, sequence: &[usize]) {
+        let (v, unit, eu, big_t) = (self.load, self.unit, self.eu, self.big_t);
+        let (t, alpha, tau) = (&self.t, &self.alpha, &self.tau);
+        let k = sequence.len();
+        for (j, &i) in sequence.iter().enumerate() {
+            let w = self.rows[i];
+            let (o, c) = (w.overhead / unit, w.rate * v / unit);
+            let ready = [(t[j], 1.0), (self.wake[i], -1.0)];
+            self.lp
+                .add_constraint(&ready, Cmp::Ge, w.wake_time() / unit);
+            if j > 0 {
+                let p = self.rows[sequence[j - 1]];
+                let after = [
+                    (t[j], 1.0),
+                    (t[j - 1], -1.0),
+                    (alpha[j - 1], -p.rate * v / unit),
+                ];
+                self.lp.add_constraint(&after, Cmp::Ge, p.overhead / unit);
+            }
+            let core = [(tau[j], 1.0), (alpha[j], -w.a1 * v / unit)];
+            self.lp.add_constraint(&core, Cmp::Ge, 0.0);
+            let out = [(tau[j], 1.0), (alpha[j], -w.a2 * v / unit)];
+            self.lp.add_constraint(&out, Cmp::Ge, w.b2 / unit);
+            let done = |after| [(after, 1.0), (t[j], -1.0), (alpha[j], -c), (tau[j], -1.0)];
+            self.lp.add_constraint(&done(big_t), Cmp::Ge, o);
+            if let Some(l) = (j + 1..k).find(|&l| sequence[l] == i) {
+                self.lp.add_constraint(&done(t[l]), Cmp::Ge, o);
+            }
+            let net = w.power.network + self.originator.network_power;
+            self.energy.push((alpha[j], net * w.rate * v / eu));
+            self.energy.push((tau[j], w.power.compute * unit / eu));
+            self.constant += net * w.overhead / eu;
+        }
+        for (i, w) in self.rows.iter().enumerate() {
+            if sequence.contains(&i) {
+                let p = &w.power;
+                self.energy
+                    .push((self.wake[i], (w.sleep_power() - p.idle) * unit / eu));
+                self.energy.push((big_t, p.idle * unit / eu));
+                self.constant += (p.wake - p.idle) * w.wake_time() / eu;
+            } else {
+                self.energy.push((big_t, w.sleep_power() * unit / eu));
+            }
+        }
+    }
+}
+
 /// The least objective over every sequence (none when no sequence meets
-/// the limits).
+/// the limits), each from the LP above.
 fn brute_force(instance: &Instance) -> Option<f64> {
     let m = instance.machine_count();
-    let energy = instance.objective == Objective::Energy;
     sequences(m, instance.chunks.get())
         .iter()
-        .filter_map(|s| instance.solve_sequence(s).expect("a sequence LP"))
-        .map(|r| if energy { r.energy } else { r.makespan })
+        .filter_map(|s| sequence_optimum(instance, s))
         .min_by(f64::total_cmp)
 }
 

@@ -1,6 +1,6 @@
 //! The request schemas (`dlt schema`): derived from the request types, each
 //! is a valid draft 2020-12 schema that accepts every preset and every
-//! request of the README, and refuses what the reader refuses. Every test
+//! request of the README and the docs, and refuses what the reader refuses. Every test
 //! walks the registry, so a new model is covered with no line here.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -148,15 +148,53 @@ fn tagged_blocks(text: &str) -> Vec<(usize, Value)> {
     blocks
 }
 
-/// (b) Every request the README shows is one its model's schema accepts
-/// (none is fine: the test then checks nothing).
+/// The README and every page of `docs/`, by name (a file that cannot be
+/// read fails the test: it would otherwise check nothing).
+fn documentation() -> Vec<(String, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let docs = std::fs::read_dir(format!("{root}/docs")).expect("the docs folder");
+    let mut names: Vec<String> = docs
+        .map(|e| {
+            e.expect("a docs entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    names.sort();
+    names.insert(0, "README.md".to_string());
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(format!("{root}/{name}"))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, text)
+        })
+        .collect()
+}
+
+/// (b) Every request the README and the docs show is one its model's
+/// schema accepts and its reader takes whole, and there are some (the
+/// command-line page shows one).
 #[test]
-fn every_request_in_the_readme_validates_against_its_models_schema() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    for (line, request) in tagged_blocks(&text) {
-        assert_valid(&request, &format!("README.md line {line}"));
+fn every_request_in_the_documentation_validates_against_its_models_schema() {
+    let mut checked = Vec::new();
+    for (name, text) in documentation() {
+        for (line, request) in tagged_blocks(&text) {
+            let at = format!("{name} line {line}");
+            assert_valid(&request, &at);
+            let model = request["model"].as_str().unwrap_or_default();
+            let entry = find(model).unwrap_or_else(|| panic!("{at}: no model {model:?}"));
+            assert!(
+                !reader_refuses(entry, &request),
+                "{at}: the reader refuses it"
+            );
+            checked.push(at);
+        }
     }
+    assert!(!checked.is_empty(), "no request in the README or docs/");
 }
 
 #[test]

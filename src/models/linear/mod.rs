@@ -339,8 +339,6 @@ pub fn series_counts(n: usize, limit: usize) -> Vec<usize> {
     counts
 }
 
-/// The energy of a schedule of `active` machines with loads `sizes` and
-/// makespan `makespan`; `system` counts every machine, used or not.
 impl Instance {
     /// A schedule given by hand checked against M2's rules (one chunk per
     /// machine), with its energy when the request has powers: the time on
@@ -366,7 +364,11 @@ impl Instance {
     }
 }
 
-fn energy(p: &Power, active: &[&Machine], sizes: &[f64], makespan: f64, system: usize) -> Energy {
+/// The channel's busy time `Σ(S + Cα)` and the machines'
+/// `Σ(S + (C+A)α)` of a schedule of `active` machines with loads `sizes`:
+/// with its makespan, all its energy needs ([`energy_of`]), so that a map
+/// whose cells differ only in the powers solves each schedule once.
+fn busy_of(active: &[&Machine], sizes: &[f64]) -> (f64, f64) {
     let sending: f64 = active
         .iter()
         .zip(sizes)
@@ -377,7 +379,7 @@ fn energy(p: &Power, active: &[&Machine], sizes: &[f64], makespan: f64, system: 
         .zip(sizes)
         .map(|(m, a)| m.startup + (m.rate + m.compute) * a)
         .sum();
-    energy_of(p, sending, receiving_and_computing, makespan, system)
+    (sending, receiving_and_computing)
 }
 
 /// The energy from the channel's busy time `Σ(S + Cα)` and the machines'
