@@ -1,13 +1,15 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
-# make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
+# make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED;
+#              PAGE=1: each also in the page's wasm, which must do as the tool does)
+# make page-parity  every preset in the page's wasm and the tool: the same answers
 # make dist    dist/dlt-calc.html (one file, works opened from a file), dist/dlt-calc.zip
 #              and dist/schemas/<id>.json (each model's request schema, from `dlt schema`)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps fuzz dist
+.PHONY: serve test build setup bench-maps fuzz page-parity dist
 
 setup:
 	@.ci/setup
@@ -44,8 +46,14 @@ bench-maps: build
 
 # Hostile requests against `dlt` (tests/fuzz.rs), more of them than `make test`
 # runs: FUZZ_CASES cases (default 5000) from FUZZ_SEED (default: the test's).
+# With PAGE=1, each case also runs in the page's wasm (built first, run in
+# Node), which must mark, answer or refuse it as `dlt` does.
 FUZZ_CASES ?= 5000
-fuzz:
+fuzz: $(if $(PAGE),build)
 	cargo build --release --bin dlt
-	DLT_FUZZ_CASES=$(FUZZ_CASES) $(if $(FUZZ_SEED),DLT_FUZZ_SEED=$(FUZZ_SEED)) \
+	DLT_FUZZ_CASES=$(FUZZ_CASES) $(if $(FUZZ_SEED),DLT_FUZZ_SEED=$(FUZZ_SEED)) $(if $(PAGE),DLT_PAGE=www/pkg) \
 	  cargo test --release --test fuzz -- --nocapture
+
+# Every preset in the page's wasm (in Node) and by `dlt`: the same answers.
+page-parity: build
+	DLT_PAGE=www/pkg cargo test --release --test page_parity -- --include-ignored --nocapture
