@@ -3,13 +3,16 @@
 # make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED;
 #              PAGE=1: each also in the page's wasm, which must do as the tool does)
 # make page-parity  every preset in the page's wasm and the tool: the same answers
+# make real-runs  the real-run experiments (harness/, docs/real-run.md), one report in
+#              real-runs/DATE/report.md (SMOKE=1: tiny sizes, in seconds; MPI=1: also
+#              over MPI, after .ci/setup test)
 # make dist    dist/dlt-calc.html (one file, works opened from a file), dist/dlt-calc.zip
 #              and dist/schemas/<id>.json (each model's request schema, from `dlt schema`)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps fuzz page-parity dist
+.PHONY: serve test build setup bench-maps fuzz page-parity dist real-runs
 
 setup:
 	@.ci/setup
@@ -37,6 +40,12 @@ test:
 dist: build
 	@[ -n "$(DLT_BIN)" ] || PATH="$$HOME/.cargo/bin:$$PATH" cargo build --release --bin dlt
 	@DLT_BIN="$(DLT_BIN)" python3 .ci/dist.py
+
+# The real-run harness's experiments with the release `dlt` (harness/,
+# docs/real-run.md): each one's folder and one report under real-runs/.
+real-runs:
+	@PATH="$$HOME/.cargo/bin:$$PATH" cargo build --release --bin dlt
+	python3 -m harness real-runs --dlt target/release/dlt $(if $(SMOKE),--smoke) $(if $(MPI),--mpi) $(if $(OUT),--out $(OUT))
 
 # Times the reference map and Table 1 in headless Chromium and natively.
 bench-maps: build
