@@ -21,8 +21,9 @@
 //!   (a computation that fails after a passing check is reported too);
 //! - with `DLT_PAGE` (the page's build, `www/pkg`), the page's wasm, run in
 //!   Node as the page runs it (`tests/page-wasm.mjs`) on the request as the
-//!   page would send it (a raw token as the text its form sends), does what
-//!   `dlt` does: it marks the fields `check` lists (none when `check`
+//!   page would send it, does what `dlt` does with that request (the same
+//!   but for a token that is not JSON, which the page sends as the text
+//!   its form sends, and which `dlt` is then given too): it marks the fields `check` lists (none when `check`
 //!   passes), and answers as `solve` does (its numbers within the
 //!   verifier's tolerance) or refuses with an error of the same kind about
 //!   the same field; it never crashes or hangs.
@@ -928,9 +929,12 @@ impl Baseline {
                     *nulls_at.entry(show_path(path)).or_default() += 1;
                 }
             }
-            // A machine's name is the user's text echoed back (a table
-            // may name a machine "inf"), not a number written as a word.
-            Value::String(s) if !show_path(path).ends_with(".machine") => {
+            // A machine's name and a sheet's title are the user's text
+            // echoed back (a table may name a machine "inf"), not a number
+            // written as a word.
+            Value::String(s)
+                if !show_path(path).ends_with(".machine") && show_path(path) != "title" =>
+            {
                 let lower = s.trim().to_ascii_lowercase();
                 let bare = lower.trim_start_matches(['-', '+']);
                 if ["nan", "inf", "infinity"].contains(&bare) {
@@ -1216,11 +1220,20 @@ fn one_case(
     if let Some(page) = page {
         // The page runs a map's parts one after the other here (the page
         // has a worker for each), in wasm, which is slower.
-        let answer = page.answer(&page_request(&request, &raws), timeout * PAGE_SLOWER);
-        let unreadable = raws
-            .iter()
-            .any(|token| !token.parse::<f64>().is_ok_and(f64::is_finite));
-        found.extend(judge_page(&check, &solve, &answer, unreadable));
+        let sent = page_request(&request, &raws);
+        let answer = page.answer(&sent, timeout * PAGE_SLOWER);
+        if sent == text {
+            found.extend(judge_page(&check, &solve, &answer));
+        } else {
+            // A token that is not JSON reaches the page as text, a request
+            // of its own: `dlt` is given that one too.
+            let file = dir.join(format!("case-{case}-page.json"));
+            std::fs::write(&file, &sent).expect("a temporary file");
+            let check = dlt("check", &file, true, timeout);
+            let solve = dlt("solve", &file, true, timeout);
+            let _ = std::fs::remove_file(&file);
+            found.extend(judge_page(&check, &solve, &answer));
+        }
     }
     found
         .into_iter()
@@ -1257,18 +1270,7 @@ fn page_request(request: &Value, raws: &[&str]) -> String {
 /// `dlt solve` (numbers within the verifier's tolerance) or fails with an
 /// error of the same kind about the same field. A page that crashes or
 /// hangs is a failure whatever the CLI does.
-///
-/// A request with a token that is not JSON (`unreadable`: `NaN`, `1e999`)
-/// is read by `dlt` up to that token only, so `check` names that field
-/// alone and `solve` fails on it; the page gets the request whole (the
-/// token as text), so it must refuse it and mark that field, and may mark
-/// others besides.
-fn judge_page(
-    check: &Run,
-    solve: &Run,
-    page: &PageAnswer,
-    unreadable: bool,
-) -> Vec<(&'static str, Kind, String)> {
+fn judge_page(check: &Run, solve: &Run, page: &PageAnswer) -> Vec<(&'static str, Kind, String)> {
     let mut found = Vec::new();
     match &page.run {
         Outcome::Crash(what) => found.push(("page", Kind::PageCrash, short_text(what, 200))),
@@ -1290,12 +1292,7 @@ fn judge_page(
             _ => ("field".into(), field.clone()),
         })
         .collect();
-    let marked = if unreadable {
-        cli_marks.iter().all(|m| page_marks.contains(m)) && !page_marks.is_empty()
-    } else {
-        cli_marks == page_marks
-    };
-    if !marked {
+    if cli_marks != page_marks {
         found.push((
             "page",
             Kind::PageMarksOtherwise,
@@ -1313,7 +1310,7 @@ fn judge_page(
         }
         (Some(1), Outcome::Error(message)) => {
             let (cli, page) = (error_kind(&solve.stderr), error_kind(message));
-            (cli != page && !unreadable).then(|| {
+            (cli != page).then(|| {
                 format!(
                     "dlt solve: {}; the page: {}",
                     short_text(solve.stderr.trim(), 120),

@@ -346,7 +346,9 @@ impl Invalid {
         Some(if name.is_empty() {
             write!(f, "must {what}: none is given ({known})")
         } else {
-            write!(f, "must {what}: {name:?} is not one ({known})")
+            // A pasted megabyte is not written back whole.
+            let name = shorten(&format!("{name:?}"));
+            write!(f, "must {what}: {name} is not one ({known})")
         })
     }
 }
