@@ -1,6 +1,8 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
-# make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
+# make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED;
+#              PAGE=1: each also in the page's wasm, which must do as the tool does)
+# make page-parity  every preset in the page's wasm and the tool: the same answers
 # make bench-star  the page's experiment on this computer, three times (docs/star.md)
 # make real-runs  the real-run experiments (harness/, docs/real-run.md), one report in
 #              real-runs/DATE/report.md (SMOKE=1: tiny sizes, in seconds; MPI=1: also
@@ -13,7 +15,7 @@
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps bench-star fuzz dist real-runs mutants
+.PHONY: serve test build setup bench-maps bench-star fuzz page-parity dist real-runs mutants
 
 setup:
 	@.ci/setup
@@ -62,10 +64,12 @@ bench-star: build
 
 # Hostile requests against `dlt` (tests/fuzz.rs), more of them than `make test`
 # runs: FUZZ_CASES cases (default 5000) from FUZZ_SEED (default: the test's).
+# With PAGE=1, each case also runs in the page's wasm (built first, run in
+# Node), which must mark, answer or refuse it as `dlt` does.
 FUZZ_CASES ?= 5000
-fuzz:
+fuzz: $(if $(PAGE),build)
 	cargo build --release --bin dlt
-	DLT_FUZZ_CASES=$(FUZZ_CASES) $(if $(FUZZ_SEED),DLT_FUZZ_SEED=$(FUZZ_SEED)) \
+	DLT_FUZZ_CASES=$(FUZZ_CASES) $(if $(FUZZ_SEED),DLT_FUZZ_SEED=$(FUZZ_SEED)) $(if $(PAGE),DLT_PAGE=www/pkg) \
 	  cargo test --release --test fuzz -- --nocapture
 
 # Mutation testing (docs/testing.md): each group of files with the tests
@@ -91,9 +95,9 @@ mutants:
 	  command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants --root "$(MUTANTS_ROOT)"
 	@set -f; for group in $(MUTANTS_GROUPS); do \
 	  case $$group in \
-	    verifier) files="src/core/domain/verify.rs"; tests="verifier installments";; \
-	    m7) files="src/models/heterogeneous/verify.rs"; tests="heterogeneous";; \
-	    m8) files="src/models/mapreduce/verify.rs"; tests="mapreduce";; \
+	    verifier) files="src/core/domain/verify.rs"; tests="verifier verifier_rules installments";; \
+	    m7) files="src/models/heterogeneous/verify.rs"; tests="heterogeneous verifier_rules";; \
+	    m8) files="src/models/mapreduce/verify.rs"; tests="mapreduce verifier_rules";; \
 	    stats) files="src/models/fit/stats/*.rs"; tests="fit_math fit_noise";; \
 	    *) echo "no mutants group $$group (verifier, m7, m8, stats)"; exit 2;; \
 	  esac; \
@@ -105,3 +109,7 @@ mutants:
 	    || code=$$?; \
 	  [ $$code -eq 0 ] || [ $$code -eq 2 ] || [ $$code -eq 3 ] || exit $$code; \
 	done
+
+# Every preset in the page's wasm (in Node) and by `dlt`: the same answers.
+page-parity: build
+	DLT_PAGE=www/pkg cargo test --release --test page_parity -- --include-ignored --nocapture

@@ -517,3 +517,13 @@ fn fit_validity_request_machines_empty() {
     });
     rejected(&request, "validity.request.machines: must not be empty");
 }
+
+/// An exercise named by a megabyte of text (found by `make fuzz`): the
+/// message quoted it whole; now shortened, one short line.
+#[test]
+fn exercise_named_by_a_megabyte() {
+    let request = example_with("exercises-tour", |r| {
+        r["items"][0]["exercise"] = json!("x".repeat(1 << 20));
+    });
+    rejected(&request, "items[0].exercise: must name an exercise: \"x");
+}

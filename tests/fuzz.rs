@@ -18,7 +18,15 @@
 //!   the presets' responses have a number, no "NaN" or "inf" strings), and
 //!   every `verdict` in it is ok;
 //! - `check` and `solve` agree: `check` passes exactly when `solve` succeeds
-//!   (a computation that fails after a passing check is reported too).
+//!   (a computation that fails after a passing check is reported too);
+//! - with `DLT_PAGE` (the page's build, `www/pkg`), the page's wasm, run in
+//!   Node as the page runs it (`tests/page-wasm.mjs`) on the request as the
+//!   page would send it, does what `dlt` does with that request (the same
+//!   but for a token that is not JSON, which the page sends as the text
+//!   its form sends, and which `dlt` is then given too): it marks the fields `check` lists (none when `check`
+//!   passes), and answers as `solve` does (its numbers within the
+//!   verifier's tolerance) or refuses with an error of the same kind about
+//!   the same field; it never crashes or hangs.
 //!
 //! The maps (presets `isoefficiency*`, `table1`, `contour-*`) and the largest
 //! linear preset are shrunk first (one machine count, two levels, 3 × 3
@@ -30,14 +38,16 @@
 //! `DLT_FUZZ_CASES` (how many cases, default 200), `DLT_FUZZ_ONLY` (run only
 //! this case of the run, to reproduce one), `DLT_FUZZ_TIMEOUT` (seconds per
 //! command, default 20, or 45 in a debug build), `DLT_FUZZ_JOBS` (cases run
-//! at once, default 2). One case per run (chosen by the seed) sends a 10 MB
-//! string. `make fuzz` runs 5000 cases against a release build.
+//! at once, default 2), `DLT_PAGE` (above). One case per run (chosen by the
+//! seed) sends a 10 MB string. `make fuzz` runs 5000 cases against a
+//! release build (`make fuzz PAGE=1`: in the page's wasm too).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cli_support;
+mod page_support;
 mod rng;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -46,6 +56,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use cli_support::{dlt_within, Run};
+use page_support::{differences, error_kind, Outcome, Page, PageAnswer};
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use rng::Rng as SplitMix64;
@@ -57,6 +68,8 @@ const DEFAULT_CASES: usize = 200;
 const MAX_MESSAGE: usize = 300;
 /// How much of a request a failure report shows.
 const SHOWN: usize = 500;
+/// How many times `dlt`'s time limit the page gets for a request.
+const PAGE_SLOWER: u32 = 4;
 /// The name of the unknown field the generator adds.
 const EXTRA: &str = "fuzz_extra";
 /// How much an array of copies may add to a request, in bytes.
@@ -378,8 +391,7 @@ fn metrics_mutation(gen: &mut Gen, request: &Value) -> Option<Mutation> {
     match gen.below(4) {
         0 if measured.is_some_and(|m| !m.is_empty()) => {
             let mut runs = measured?.clone();
-            let mut copy = runs[gen.below(runs.len())].clone();
-            copy["time"] = json!(copy["time"].as_f64().unwrap_or(1.0) * 1.5);
+            let copy = another_time(&runs[gen.below(runs.len())]);
             runs.push(copy);
             Some(Mutation {
                 path: key("measured"),
@@ -428,6 +440,25 @@ fn metrics_mutation(gen: &mut Gen, request: &Value) -> Option<Mutation> {
     }
 }
 
+/// A measured run with its time half as long again, in whatever form the
+/// run has: an object `{"p", "time"}`, an array `[p, time]` (serde reads a
+/// struct from either), or anything an earlier mutation of the case left
+/// there (a number, a string, `null`, a shorter array), which is copied as
+/// it is, a repeated entry being as hostile.
+fn another_time(run: &Value) -> Value {
+    let longer = |time: &Value| json!(time.as_f64().unwrap_or(1.0) * 1.5);
+    let mut copy = run.clone();
+    match &mut copy {
+        Value::Object(fields) => {
+            let time = longer(fields.get("time").unwrap_or(&Value::Null));
+            fields.insert("time".into(), time);
+        }
+        Value::Array(items) if items.len() >= 2 => items[1] = longer(&items[1]),
+        _ => {}
+    }
+    copy
+}
+
 /// Chooses one mutation of the request (which is not changed yet).
 fn choose(gen: &mut Gen, request: &Value) -> Option<Mutation> {
     let paths = all_paths(request);
@@ -469,6 +500,10 @@ fn choose(gen: &mut Gen, request: &Value) -> Option<Mutation> {
             .push(path.clone());
     }
     let kinds: Vec<_> = kinds.into_values().collect();
+    // Nothing but the tag is left (earlier mutations deleted the rest).
+    if kinds.is_empty() {
+        return None;
+    }
     let path = {
         let members = gen.pick(&kinds);
         gen.pick(members)
@@ -731,6 +766,26 @@ fn dlt(command: &str, file: &Path, stdin: bool, timeout: Duration) -> Run {
     dlt_within(&args, &text, timeout)
 }
 
+/// Every preset (`dlt example`), shrunk, by name.
+fn shrunk_presets() -> Vec<(String, Value)> {
+    let list = dlt_text(&["example"]);
+    let names: Vec<String> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    assert!(!names.is_empty(), "dlt example lists no presets");
+    names
+        .into_iter()
+        .map(|name| {
+            let mut request: Value =
+                serde_json::from_str(&dlt_text(&["example", &name])).expect("a preset is JSON");
+            shrink(&name, &mut request);
+            (name, request)
+        })
+        .collect()
+}
+
 fn dlt_text(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_dlt"))
         .args(args)
@@ -756,6 +811,10 @@ enum Kind {
     CheckOkSolveRejects,
     CheckOkSolveFails,
     CheckFailsSolveOk,
+    PageCrash,
+    PageTimeout,
+    PageMarksOtherwise,
+    PageAnswersOtherwise,
 }
 
 impl Kind {
@@ -772,6 +831,10 @@ impl Kind {
             Kind::CheckOkSolveRejects => "check says ok, solve rejects a field",
             Kind::CheckOkSolveFails => "check says ok, the computation fails",
             Kind::CheckFailsSolveOk => "check rejects, solve succeeds",
+            Kind::PageCrash => "the page's wasm crashes (a trap or a stack overflow)",
+            Kind::PageTimeout => "the page's wasm gives no answer within the time limit",
+            Kind::PageMarksOtherwise => "the page marks other fields than dlt check",
+            Kind::PageAnswersOtherwise => "the page's answer or error is not dlt solve's",
         }
     }
 }
@@ -866,9 +929,12 @@ impl Baseline {
                     *nulls_at.entry(show_path(path)).or_default() += 1;
                 }
             }
-            // A machine's name is the user's text echoed back (a table
-            // may name a machine "inf"), not a number written as a word.
-            Value::String(s) if !show_path(path).ends_with(".machine") => {
+            // A machine's name and a sheet's title are the user's text
+            // echoed back (a table may name a machine "inf"), not a number
+            // written as a word.
+            Value::String(s)
+                if !show_path(path).ends_with(".machine") && show_path(path) != "title" =>
+            {
                 let lower = s.trim().to_ascii_lowercase();
                 let bare = lower.trim_start_matches(['-', '+']);
                 if ["nan", "inf", "infinity"].contains(&bare) {
@@ -1010,17 +1076,19 @@ fn has_word(text: &str, word: &str) -> bool {
     })
 }
 
-fn one_case(
-    seed: u64,
-    case: usize,
-    huge: bool,
-    presets: &[(String, Value)],
-    baseline: &Baseline,
-    dir: &Path,
-    timeout: Duration,
-) -> Vec<Failure> {
+/// One case's request, changed, and what changed in it.
+struct Case {
+    request: Value,
+    /// The raw tokens of its placeholders ([`RAW_MARK`]).
+    raws: Vec<&'static str>,
+    mutations: Vec<Mutation>,
+    changed: Vec<Changed>,
+}
+
+/// Case `case` of the run `seed`: one to three mutations of `original`,
+/// the first the run's 10 MB string when `huge`.
+fn generate(seed: u64, case: usize, huge: bool, original: &Value) -> Case {
     let mut gen = Gen::new(seed, case);
-    let (preset, original) = &presets[case % presets.len()];
     let mut request = original.clone();
     let count = match gen.below(10) {
         0..=5 => 1,
@@ -1057,6 +1125,32 @@ fn one_case(
         apply(&mut request, &mutation, &mut raws);
         mutations.push(mutation);
     }
+    Case {
+        request,
+        raws,
+        mutations,
+        changed,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn one_case(
+    seed: u64,
+    case: usize,
+    huge: bool,
+    presets: &[(String, Value)],
+    baseline: &Baseline,
+    dir: &Path,
+    timeout: Duration,
+    page: Option<&mut Page>,
+) -> Vec<Failure> {
+    let (preset, original) = &presets[case % presets.len()];
+    let Case {
+        request,
+        raws,
+        mutations,
+        changed,
+    } = generate(seed, case, huge, original);
     let text = serialize(&request, &raws);
     let file = dir.join(format!("case-{case}.json"));
     std::fs::write(&file, &text).expect("a temporary file");
@@ -1123,6 +1217,24 @@ fn one_case(
             )),
         }
     }
+    if let Some(page) = page {
+        // The page runs a map's parts one after the other here (the page
+        // has a worker for each), in wasm, which is slower.
+        let sent = page_request(&request, &raws);
+        let answer = page.answer(&sent, timeout * PAGE_SLOWER);
+        if sent == text {
+            found.extend(judge_page(&check, &solve, &answer));
+        } else {
+            // A token that is not JSON reaches the page as text, a request
+            // of its own: `dlt` is given that one too.
+            let file = dir.join(format!("case-{case}-page.json"));
+            std::fs::write(&file, &sent).expect("a temporary file");
+            let check = dlt("check", &file, true, timeout);
+            let solve = dlt("solve", &file, true, timeout);
+            let _ = std::fs::remove_file(&file);
+            found.extend(judge_page(&check, &solve, &answer));
+        }
+    }
     found
         .into_iter()
         .map(|(command, kind, detail)| Failure {
@@ -1135,6 +1247,89 @@ fn one_case(
             request: shown_request(&request, &raws),
         })
         .collect()
+}
+
+/// The request as the page sends it: JSON, a raw token (`NaN`, `1e999`)
+/// becoming what the page's form makes of the same text typed in a number
+/// field (`num` in www/js/form.js): the number when it is a finite one
+/// (`1e-999` is 0), else the text as typed, which the core names.
+fn page_request(request: &Value, raws: &[&str]) -> String {
+    let mut text = request.to_string();
+    for (i, token) in raws.iter().enumerate() {
+        let typed = match token.parse::<f64>() {
+            Ok(v) if v.is_finite() => json!(v),
+            _ => json!(token),
+        };
+        text = text.replace(&format!("\"{RAW_MARK}{i}@@\""), &typed.to_string());
+    }
+    text
+}
+
+/// Whether the page does what the CLI does with a request: marks the same
+/// fields as `dlt check` (or none), and computes the same response as
+/// `dlt solve` (numbers within the verifier's tolerance) or fails with an
+/// error of the same kind about the same field. A page that crashes or
+/// hangs is a failure whatever the CLI does.
+fn judge_page(check: &Run, solve: &Run, page: &PageAnswer) -> Vec<(&'static str, Kind, String)> {
+    let mut found = Vec::new();
+    match &page.run {
+        Outcome::Crash(what) => found.push(("page", Kind::PageCrash, short_text(what, 200))),
+        Outcome::Timeout => found.push(("page", Kind::PageTimeout, "no answer".into())),
+        _ => {}
+    }
+    if check.timed_out || check.code.is_none_or(|c| c > 1) {
+        return found;
+    }
+    let cli_marks: Vec<(String, String)> = match check.code {
+        Some(0) => Vec::new(),
+        _ => check.stdout.lines().map(error_kind).collect(),
+    };
+    let page_marks: Vec<(String, String)> = page
+        .problems
+        .iter()
+        .map(|(field, message)| match field.as_str() {
+            "" => error_kind(message),
+            _ => ("field".into(), field.clone()),
+        })
+        .collect();
+    if cli_marks != page_marks {
+        found.push((
+            "page",
+            Kind::PageMarksOtherwise,
+            format!("dlt check: {cli_marks:?}, the page: {page_marks:?}"),
+        ));
+    }
+    if solve.timed_out || solve.code.is_none_or(|c| c > 1) {
+        return found;
+    }
+    let differs = match (solve.code, &page.run) {
+        (Some(0), Outcome::Response(answer)) => {
+            let cli: Value = serde_json::from_str(&solve.stdout).unwrap_or_default();
+            let places = differences(&cli, answer, 3);
+            (!places.is_empty()).then(|| format!("the answers differ at {}", places.join("; ")))
+        }
+        (Some(1), Outcome::Error(message)) => {
+            let (cli, page) = (error_kind(&solve.stderr), error_kind(message));
+            (cli != page).then(|| {
+                format!(
+                    "dlt solve: {}; the page: {}",
+                    short_text(solve.stderr.trim(), 120),
+                    short_text(message, 120)
+                )
+            })
+        }
+        (_, Outcome::Crash(_) | Outcome::Timeout) => None,
+        (Some(0), Outcome::Error(message)) => Some(format!(
+            "dlt solve answers, the page fails: {}",
+            short_text(message, 160)
+        )),
+        _ => Some(format!(
+            "dlt solve fails ({}), the page answers",
+            short_text(solve.stderr.trim(), 160)
+        )),
+    };
+    found.extend(differs.map(|d| ("page", Kind::PageAnswersOtherwise, d)));
+    found
 }
 
 /// A message with its particulars blanked, to count messages of one kind
@@ -1268,26 +1463,18 @@ fn hostile_requests() {
     let default_timeout = if cfg!(debug_assertions) { 45.0 } else { 20.0 };
     let timeout = Duration::from_secs_f64(env_or("DLT_FUZZ_TIMEOUT", default_timeout));
     let jobs: usize = env_or("DLT_FUZZ_JOBS", 2).max(1);
+    // With DLT_PAGE, every case goes through the page's wasm too.
+    let pkg = std::env::var_os("DLT_PAGE").map(|_| page_support::pkg());
     let started = Instant::now();
 
     let dir = std::env::temp_dir().join(format!("dlt-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
 
     // Every preset, shrunk, and what its response looks like.
-    let list = dlt_text(&["example"]);
-    let names: Vec<String> = list
-        .lines()
-        .filter_map(|l| l.split_whitespace().next())
-        .map(str::to_string)
-        .collect();
-    assert!(!names.is_empty(), "dlt example lists no presets");
-    let mut presets = Vec::new();
+    let presets = shrunk_presets();
     let mut baseline = Baseline::default();
     let mut failures = Vec::new();
-    for name in &names {
-        let mut request: Value =
-            serde_json::from_str(&dlt_text(&["example", name])).expect("a preset is JSON");
-        shrink(name, &mut request);
+    for (name, request) in &presets {
         let file = dir.join(format!("preset-{name}.json"));
         std::fs::write(&file, request.to_string()).expect("a temporary file");
         let run = dlt("solve", &file, false, timeout);
@@ -1312,7 +1499,6 @@ fn hostile_requests() {
                 request: short_text(&request.to_string(), SHOWN),
             }),
         }
-        presets.push((name.clone(), request));
     }
 
     let huge_case = (seed % cases.max(1) as u64) as usize;
@@ -1321,22 +1507,39 @@ fn hostile_requests() {
         None => (0..cases).collect(),
     };
     let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     let found = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(todo.len()).max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&case) = todo.get(i) else { break };
-                let out = one_case(
-                    seed,
-                    case,
-                    case == huge_case,
-                    &presets,
-                    &baseline,
-                    &dir,
-                    timeout,
-                );
-                found.lock().unwrap().extend(out);
+            scope.spawn(|| {
+                let mut page = pkg.as_deref().map(Page::start);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&case) = todo.get(i) else { break };
+                    let out = one_case(
+                        seed,
+                        case,
+                        case == huge_case,
+                        &presets,
+                        &baseline,
+                        &dir,
+                        timeout,
+                        page.as_mut(),
+                    );
+                    let mut found = found.lock().unwrap();
+                    found.extend(out);
+                    // A long run says how far it is.
+                    let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    if done % 500 == 0 {
+                        let seconds = started.elapsed().as_secs_f64();
+                        println!(
+                            "dlt fuzz: {done} of {} cases, {} failure(s), {:.1} cases/s",
+                            todo.len(),
+                            found.len(),
+                            done as f64 / seconds
+                        );
+                    }
+                }
             });
         }
     });
@@ -1346,10 +1549,17 @@ fn hostile_requests() {
 
     let seconds = started.elapsed().as_secs_f64();
     println!(
-        "dlt fuzz: seed {seed:#x}, {} case(s), {} preset(s), {seconds:.1} s, {} failure(s)",
+        "dlt fuzz: seed {seed:#x}, {} case(s), {} preset(s), {seconds:.1} s ({:.1} cases/s), \
+         {} failure(s){}",
         todo.len(),
         presets.len(),
-        failures.len()
+        todo.len() as f64 / seconds,
+        failures.len(),
+        if pkg.is_some() {
+            ", each case also in the page's wasm"
+        } else {
+            ""
+        }
     );
     if failures.is_empty() {
         return;
@@ -1402,4 +1612,117 @@ fn hostile_requests() {
         failures.len(),
         todo.len()
     );
+}
+
+// ---------------------------------------------------------------------------
+// The generator itself
+
+/// Cases of `make fuzz` (its FUZZ_CASES).
+const MAKE_FUZZ_CASES: usize = 5000;
+
+/// Every preset with M1's measured runs in the other forms a request may
+/// give them: as arrays `[p, time]` (serde reads a struct from a sequence
+/// too), and as what earlier mutations of a case may leave in their place.
+fn in_every_form(presets: &[(String, Value)]) -> Vec<(String, Value)> {
+    let mut out = presets.to_vec();
+    for (name, request) in presets {
+        let Some(runs) = request.get("measured").and_then(Value::as_array) else {
+            continue;
+        };
+        let as_arrays = runs
+            .iter()
+            .map(|r| match r {
+                Value::Object(_) => json!([r["p"], r["time"]]),
+                other => other.clone(),
+            })
+            .collect();
+        let left_over = vec![json!(4), json!("x"), Value::Null, json!([2]), json!({})];
+        for (form, runs) in [("runs as arrays", as_arrays), ("odd runs", left_over)] {
+            let mut changed = request.clone();
+            changed["measured"] = Value::Array(runs);
+            out.push((format!("{name} ({form})"), changed));
+        }
+    }
+    out
+}
+
+/// The generator builds mutations of every preset of every model, and of
+/// M1's presets with their measured runs in every form (each of M1's own
+/// four kinds of mutation among them), without panicking: only requests
+/// are built, no `dlt` runs. (`make fuzz` once stopped at its own
+/// generator, which took a run for an object where a case had left an
+/// array.)
+#[test]
+fn the_generator_mutates_every_preset_in_every_form() {
+    let presets = in_every_form(&shrunk_presets());
+    assert!(
+        presets
+            .iter()
+            .any(|(name, _)| name.ends_with("(runs as arrays)")),
+        "no preset has measured runs to give as arrays"
+    );
+    for (name, request) in &presets {
+        for case in 0..64 {
+            let built = generate(DEFAULT_SEED, case, false, request);
+            assert!(
+                !built.mutations.is_empty(),
+                "{name}: case {case} changed nothing"
+            );
+            serde_json::from_str::<Value>(&page_request(&built.request, &built.raws))
+                .unwrap_or_else(|e| panic!("{name}: case {case}: the page's request: {e}"));
+        }
+        if request.get("parallel").is_none() {
+            continue;
+        }
+        let mut kinds = BTreeSet::new();
+        for case in 0..64 {
+            let mut gen = Gen::new(DEFAULT_SEED, case);
+            let mutation = metrics_mutation(&mut gen, request).expect("an M1 request");
+            apply(&mut request.clone(), &mutation, &mut Vec::new());
+            kinds.insert(show_path(&mutation.path));
+        }
+        let has_runs = request["measured"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty());
+        let want: BTreeSet<String> = ["measured", "isospeed", "constants", "parallel"]
+            .into_iter()
+            .filter(|k| has_runs || *k != "measured")
+            .map(String::from)
+            .collect();
+        assert_eq!(kinds, want, "{name}: M1's kinds of mutation");
+    }
+}
+
+/// A repeated run gets a time half as long again in either form; anything
+/// else is repeated as it is.
+#[test]
+fn a_repeated_run_takes_another_time_in_either_form() {
+    assert_eq!(
+        another_time(&json!({"p": 4, "time": 2.0})),
+        json!({"p": 4, "time": 3.0})
+    );
+    assert_eq!(another_time(&json!([4, 2.0])), json!([4, 3.0]));
+    for odd in [json!([4]), json!(7), json!("x"), Value::Null, json!({})] {
+        let expected = match &odd {
+            Value::Object(_) => json!({"time": 1.5}),
+            _ => odd.clone(),
+        };
+        assert_eq!(another_time(&odd), expected);
+    }
+}
+
+/// Every case of `make fuzz`'s default run is built (the one that stopped
+/// it among them), without running `dlt`.
+#[test]
+fn every_case_of_make_fuzz_is_built() {
+    let presets = shrunk_presets();
+    let huge_case = (DEFAULT_SEED % MAKE_FUZZ_CASES as u64) as usize;
+    for case in 0..MAKE_FUZZ_CASES {
+        let (name, request) = &presets[case % presets.len()];
+        let built = generate(DEFAULT_SEED, case, case == huge_case, request);
+        assert!(
+            !built.mutations.is_empty(),
+            "{name}: case {case} changed nothing"
+        );
+    }
 }

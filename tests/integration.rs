@@ -73,6 +73,8 @@ mod lp_backends;
 mod mapreduce;
 #[path = "metrics.rs"]
 mod metrics;
+#[path = "page_parity.rs"]
+mod page_parity;
 #[path = "registry.rs"]
 mod registry;
 #[path = "schema.rs"]

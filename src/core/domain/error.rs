@@ -346,10 +346,21 @@ impl Invalid {
         Some(if name.is_empty() {
             write!(f, "must {what}: none is given ({known})")
         } else {
-            write!(f, "must {what}: {name:?} is not one ({known})")
+            // A pasted megabyte is not written back whole: the message
+            // stays one short line beside the names it lists.
+            let head: String = name.chars().take(NAME_SHOWN).collect();
+            let name = if head.len() < name.len() {
+                format!("{head:?}…")
+            } else {
+                format!("{name:?}")
+            };
+            write!(f, "must {what}: {name} is not one ({known})")
         })
     }
 }
+
+/// The most characters of an unknown name a message quotes.
+const NAME_SHOWN: usize = 40;
 
 /// The most characters of known names a message lists.
 const LISTED: usize = 180;

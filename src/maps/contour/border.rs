@@ -1,12 +1,12 @@
 //! A level the grid's values meet all along one of its edges (efficiency
-//! `1/m` where the compute time tends to 0, say) is traced there as short
-//! pieces that come and go with the last bit of each value: not a line the
-//! map can draw. Such pieces are left out of the chart; the rest of the
-//! level's line is drawn as traced.
+//! `1/m` where the compute time tends to 0, say) is traced along that edge
+//! (marching squares takes values within the tolerance of a level as on
+//! it): the edge of the map, not a line it can draw. Such pieces are left
+//! out of the chart; the rest of the level's line is drawn as traced.
 
-/// Relative closeness to an edge below which a point counts as on it
-/// (interpolation puts a crossing next to a corner that equals the level
-/// up to rounding a few ulps inside the grid).
+/// Relative closeness to an edge below which a point counts as on it (a
+/// crossing at a corner on a logarithmic axis comes back from `exp(ln x)`,
+/// a few ulps from `x`).
 const ON_EDGE: f64 = 1e-9;
 
 /// The pieces of `pieces` without the segments that run along an edge of
@@ -65,8 +65,9 @@ mod tests {
     }
 
     /// Values equal to the level up to rounding all along the left column
-    /// (the limit of the efficiency as the compute time tends to 0) trace
-    /// pieces along that edge only: none of them is drawn.
+    /// (the limit of the efficiency as the compute time tends to 0), the
+    /// rest below it, trace the level along that edge only: it is not
+    /// drawn.
     #[test]
     fn a_level_met_along_an_edge_is_not_drawn_there() {
         let xs: Vec<f64> = (0..6).map(|i| 10f64.powi(i - 6)).collect();
@@ -75,12 +76,12 @@ mod tests {
         let values: Vec<Vec<Option<f64>>> = (0..ys.len())
             .map(|j| {
                 (0..xs.len())
-                    .map(|i| Some(0.1 + ulp(j) + 0.01 * i as f64))
+                    .map(|i| Some(0.1 + ulp(j) - 0.01 * i as f64))
                     .collect()
             })
             .collect();
         let traced = super::super::march::march(&xs, &ys, &values, 0.1, true, false);
-        assert!(!traced.is_empty(), "rounding traces pieces");
+        assert!(!traced.is_empty(), "the edge is traced");
         assert!(off_edges(&traced, &xs, &ys).is_empty(), "{traced:?}");
     }
 }

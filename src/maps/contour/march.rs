@@ -1,7 +1,29 @@
 //! Marching squares: the lines of equal value through a grid.
+//!
+//! A value within the verifier's tolerance of a level is taken as on it
+//! ([`on_level`]): a map may meet a level on a plateau (the efficiency
+//! equal to its level all along a border), where the values differ from
+//! the level only in their last bits, and those bits differ between builds
+//! (wasm's `ln`, `exp` and `powf` are not the native ones). Compared as
+//! they come, such values would decide which cells the line crosses, and
+//! the page and the command line would draw different lines.
+
+use crate::core::domain::schedule::RELATIVE_TOLERANCE;
+
+/// `value`, or `level` itself when it is within [`RELATIVE_TOLERANCE`] of
+/// it (relative to the larger magnitude), so that every build sees it on
+/// the level, the side of the values above it.
+fn on_level(value: f64, level: f64) -> f64 {
+    if (value - level).abs() <= RELATIVE_TOLERANCE * value.abs().max(level.abs()) {
+        level
+    } else {
+        value
+    }
+}
 
 /// Marching squares: the pieces of the line `value = level`, joined into
-/// polylines where consecutive segments meet.
+/// polylines where consecutive segments meet. Values on the level up to
+/// the tolerance count as on it ([`on_level`]).
 pub(crate) fn march(
     xs: &[f64],
     ys: &[f64],
@@ -18,7 +40,10 @@ pub(crate) fn march(
     for j in 0..ys.len().saturating_sub(1) {
         for i in 0..xs.len().saturating_sub(1) {
             let corners = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)];
-            let Some(v): Option<Vec<f64>> = corners.iter().map(|&(a, b)| values[b][a]).collect()
+            let Some(v): Option<Vec<f64>> = corners
+                .iter()
+                .map(|&(a, b)| values[b][a].map(|v| on_level(v, level)))
+                .collect()
             else {
                 continue;
             };
@@ -107,6 +132,38 @@ mod tests {
         for p in &lines[0] {
             assert!((p[0] + p[1] - 7.5).abs() < 1e-12, "{p:?} is off the line");
         }
+    }
+
+    /// A level met on a plateau traces the same lines whatever the last
+    /// bits of the plateau's values: values a few ulps either side of the
+    /// level (as two builds' maths give them) are taken as on it.
+    #[test]
+    fn a_plateau_at_the_level_traces_the_same_lines_in_every_build() {
+        let xs: Vec<f64> = (0..6).map(|i| 10f64.powi(i - 6)).collect();
+        let ys: Vec<f64> = (0..8).map(|j| f64::from(j) + 1.0).collect();
+        // The left half of the grid on the level, the right half below.
+        let grid = |bits: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<Option<f64>>> {
+            (0..ys.len())
+                .map(|j| {
+                    (0..xs.len())
+                        .map(|i| Some(if i < 3 { 0.1 + bits(i, j) } else { 0.05 }))
+                        .collect()
+                })
+                .collect()
+        };
+        let exact = march(&xs, &ys, &grid(&|_, _| 0.0), 0.1, true, false);
+        assert!(!exact.is_empty(), "the plateau's border is a line");
+        for bits in [
+            &(|i: usize, j: usize| if (i + j) % 2 == 0 { 1.4e-17 } else { -1.4e-17 })
+                as &dyn Fn(usize, usize) -> f64,
+            &|i, j| if (i * 3 + j) % 4 == 1 { -2.8e-17 } else { 0.0 },
+            &|_, _| -1.4e-17,
+        ] {
+            assert_eq!(march(&xs, &ys, &grid(bits), 0.1, true, false), exact);
+        }
+        // Off the level by more than the tolerance, a value is below it.
+        let below = march(&xs, &ys, &grid(&|_, _| -1e-6), 0.1, true, false);
+        assert!(below.is_empty(), "{below:?}");
     }
 
     /// Cells without a value break the line.
