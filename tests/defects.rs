@@ -527,3 +527,66 @@ fn exercise_named_by_a_megabyte() {
     });
     rejected(&request, "items[0].exercise: must name an exercise: \"x");
 }
+
+/// A machine whose second line is far steeper (`a2 = 1e12`) has a tiny
+/// RAM, so the heuristics would send a trillion chunks: the message names
+/// that machine, not the load (which was never at fault).
+#[test]
+fn heterogeneous_compare_machines_1_a2_1e12_names_the_machine() {
+    let request = example_with("heterogeneous-compare", |r| {
+        r["machines"][1]["a2"] = json!(1e12)
+    });
+    rejected(&request, "machines[1]: asks for too much work");
+}
+
+/// A table with one sample: `check` once said ok where `solve` refused it
+/// (the fit needs one sample more than its parameters).
+#[test]
+fn fit_transfers_of_one_sample() {
+    let request = example_with("fit-network-000", |r| {
+        let csv = r["transfers"]["csv"]
+            .as_str()
+            .expect("the preset has a table");
+        let kept: Vec<&str> = csv
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .take(2)
+            .collect();
+        r["transfers"]["csv"] = json!(kept.join("\n"));
+    });
+    rejected(&request, "transfers: machine `link`");
+}
+
+/// Counts whose bound was written as `usize::MAX`, 32 bits in the page's
+/// wasm: `1e12` was refused there and read here. The bound is now the
+/// largest count read on every target (the page's side is held by the
+/// fuzz test with `DLT_PAGE`).
+#[test]
+fn channels_and_seed_of_1e12_are_read_alike() {
+    let request = example_with("mapreduce-small", |r| {
+        r["channels"] = json!(1e12);
+    });
+    let solve = dlt(&["solve", "--compact"], &request);
+    assert_eq!(solve.code, Some(0), "solve: {}", solve.stderr);
+    let request = example_with("exercises-basics", |r| r["seed"] = json!(1e12));
+    let solve = dlt(&["solve", "--compact"], &request);
+    assert_eq!(solve.code, Some(0), "solve: {}", solve.stderr);
+}
+
+/// A link so slow (`rate = 1e18`) that every load is as efficient: Table
+/// 1's `Vmax` once sat wherever the last bits of the arithmetic put it
+/// (4.64e6 here, 6.69e6 in the page's wasm). Efficiencies within 1e-12 are
+/// now equal and the smallest load wins: the sweep's first, `load_min`.
+#[test]
+fn table1_rate_1e18_has_the_smallest_vmax() {
+    let request = example_with("table1", |r| {
+        r["machines_to"] = r["machines_from"].clone();
+        r["rate"] = json!(1e18);
+    });
+    let solve = dlt(&["solve", "--compact"], &request);
+    assert_eq!(solve.code, Some(0), "solve: {}", solve.stderr);
+    let response: Value = serde_json::from_str(&solve.stdout).expect("dlt solve writes JSON");
+    let row = &response["table"]["rows"][0]["max"];
+    assert_eq!(row["efficiency"], json!(0.5), "{row}");
+    assert_eq!(row["load"], json!(1.0), "{row}");
+}

@@ -1222,8 +1222,9 @@ fn one_case(
         // has a worker for each), in wasm, which is slower.
         let sent = page_request(&request, &raws);
         let answer = page.answer(&sent, timeout * PAGE_SLOWER);
+        let limit = request.get("max_seconds").and_then(Value::as_f64);
         if sent == text {
-            found.extend(judge_page(&check, &solve, &answer));
+            found.extend(judge_page(&check, &solve, &answer, limit));
         } else {
             // A token that is not JSON reaches the page as text, a request
             // of its own: `dlt` is given that one too.
@@ -1232,7 +1233,7 @@ fn one_case(
             let check = dlt("check", &file, true, timeout);
             let solve = dlt("solve", &file, true, timeout);
             let _ = std::fs::remove_file(&file);
-            found.extend(judge_page(&check, &solve, &answer));
+            found.extend(judge_page(&check, &solve, &answer, limit));
         }
     }
     found
@@ -1269,8 +1270,16 @@ fn page_request(request: &Value, raws: &[&str]) -> String {
 /// fields as `dlt check` (or none), and computes the same response as
 /// `dlt solve` (numbers within the verifier's tolerance) or fails with an
 /// error of the same kind about the same field. A page that crashes or
-/// hangs is a failure whatever the CLI does.
-fn judge_page(check: &Run, solve: &Run, page: &PageAnswer) -> Vec<(&'static str, Kind, String)> {
+/// hangs is a failure whatever the CLI does. A page that stopped at the
+/// request's own time limit (`limit`, its `max_seconds`) where `dlt`
+/// finished is allowed only when `dlt` took more than
+/// [`PAGE_STOPPED_SHARE`] of that limit ([`stopped_in_time`]).
+fn judge_page(
+    check: &Run,
+    solve: &Run,
+    page: &PageAnswer,
+    limit: Option<f64>,
+) -> Vec<(&'static str, Kind, String)> {
     let mut found = Vec::new();
     match &page.run {
         Outcome::Crash(what) => found.push(("page", Kind::PageCrash, short_text(what, 200))),
@@ -1302,6 +1311,9 @@ fn judge_page(check: &Run, solve: &Run, page: &PageAnswer) -> Vec<(&'static str,
     if solve.timed_out || solve.code.is_none_or(|c| c > 1) {
         return found;
     }
+    if stopped_in_time(solve, page, limit) {
+        return found;
+    }
     let differs = match (solve.code, &page.run) {
         (Some(0), Outcome::Response(answer)) => {
             let cli: Value = serde_json::from_str(&solve.stdout).unwrap_or_default();
@@ -1330,6 +1342,33 @@ fn judge_page(check: &Run, solve: &Run, page: &PageAnswer) -> Vec<(&'static str,
     };
     found.extend(differs.map(|d| ("page", Kind::PageAnswersOtherwise, d)));
     found
+}
+
+/// The share of a request's time limit beyond which `dlt`'s run may take
+/// the page's wasm past that limit: the page is up to [`PAGE_SLOWER`]
+/// times slower, so a search `dlt` ends in more than a quarter of the
+/// limit may not end there in time.
+const PAGE_STOPPED_SHARE: f64 = 1.0 / PAGE_SLOWER as f64;
+
+/// Whether the page stopped at the request's time limit (no schedule found
+/// in time, or a search stopped at its time) where `dlt`, taking more
+/// than [`PAGE_STOPPED_SHARE`] of that limit, finished: a distinct,
+/// allowed outcome of a slower build, not a difference in the answer.
+fn stopped_in_time(solve: &Run, page: &PageAnswer, limit: Option<f64>) -> bool {
+    let Some(limit) = limit.filter(|l| l.is_finite() && *l > 0.0) else {
+        return false;
+    };
+    let stopped = match &page.run {
+        Outcome::Error(message) => {
+            message.contains("allowed no schedule within the limits to be found in")
+        }
+        Outcome::Response(answer) => {
+            let text = answer.to_string();
+            text.contains("\"stopped-at-time\"") && !solve.stdout.contains("\"stopped-at-time\"")
+        }
+        _ => false,
+    };
+    stopped && solve.seconds > PAGE_STOPPED_SHARE * limit
 }
 
 /// A message with its particulars blanked, to count messages of one kind
@@ -1725,4 +1764,33 @@ fn every_case_of_make_fuzz_is_built() {
             "{name}: case {case} changed nothing"
         );
     }
+}
+
+/// A page stopped at the request's time limit is allowed only when `dlt`
+/// took more than its share of that limit, and only with a limit.
+#[test]
+fn a_page_stopped_at_the_time_limit_is_allowed_only_after_a_long_cli_run() {
+    let solve = |seconds: f64| Run {
+        code: Some(1),
+        signal: None,
+        stdout: String::new(),
+        stderr: "dlt: makespan_limit: cannot be met: 1 is below the least value of any schedule, 2"
+            .into(),
+        timed_out: false,
+        seconds,
+    };
+    let page = PageAnswer {
+        problems: Vec::new(),
+        run: Outcome::Error(
+            "allowed no schedule within the limits to be found in 5 s; allow more seconds".into(),
+        ),
+    };
+    assert!(stopped_in_time(&solve(2.0), &page, Some(5.0)));
+    assert!(!stopped_in_time(&solve(1.0), &page, Some(5.0)));
+    assert!(!stopped_in_time(&solve(2.0), &page, None));
+    let answered = PageAnswer {
+        problems: Vec::new(),
+        run: Outcome::Error("makespan_limit: cannot be met".into()),
+    };
+    assert!(!stopped_in_time(&solve(4.0), &answered, Some(5.0)));
 }

@@ -94,3 +94,17 @@ fn every_preset_answers_the_same_in_the_page() {
         differ.join("\n")
     );
 }
+
+/// Numbers agree within the verifier's tolerance, but a derived exponent
+/// within its own, wider one (it divides the rounding of two works by the
+/// log of two neighbouring processor counts).
+#[test]
+fn a_derived_exponent_is_compared_within_its_own_tolerance() {
+    use serde_json::json;
+    let near = 1.0 + 5.0 * page_support::TOLERANCE;
+    let exponent = |e: f64| json!({"isoefficiency": [{"exponent": e, "work": 1.0}]});
+    assert!(differences(&exponent(2.0), &exponent(2.0 * near), 3).is_empty());
+    assert!(!differences(&exponent(2.0), &exponent(2.0 * (1.0 + 1e-7)), 3).is_empty());
+    let work = |w: f64| json!({"isoefficiency": [{"exponent": 2.0, "work": w}]});
+    assert!(!differences(&work(1.0), &work(near), 3).is_empty());
+}

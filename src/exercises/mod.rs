@@ -182,7 +182,7 @@ impl<R: Registry> Validate for Sheet<R> {
             let limit = MAX_TITLE;
             c.fail("title", Invalid::TooLong { length, limit });
         }
-        c.whole("seed", self.seed, 0, (MAX_COUNT - 1) as usize);
+        c.whole_up_to("seed", self.seed, 0, MAX_COUNT - 1);
         if c.count("items", self.items.len(), MAX_ITEMS) {
             let known: Vec<&str> = templates::<R>().iter().map(|(_, t)| t.id).collect();
             for (k, item) in self.items.iter().enumerate() {

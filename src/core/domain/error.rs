@@ -809,8 +809,20 @@ impl Checker {
     }
 
     /// Is `value` a whole number in `low..=high`? Records why not.
+    ///
+    /// For bounds of sizes (machines, grid points), which fit a `usize`
+    /// on every target; a bound beyond 32 bits goes through
+    /// [`Checker::whole_up_to`], since `usize` is 32 bits in the page's wasm
+    /// and a bound written as `usize` would differ between the page and
+    /// the command line.
     pub fn whole(&mut self, field: &str, value: Count, low: usize, high: usize) -> bool {
-        if value.0 < low as u64 || value.0 > high as u64 {
+        self.whole_up_to(field, value, low as u64, high as u64)
+    }
+
+    /// Is `value` a whole number in `low..=high`, with 64-bit bounds (the
+    /// same on every target)? Records why not.
+    pub fn whole_up_to(&mut self, field: &str, value: Count, low: u64, high: u64) -> bool {
+        if value.0 < low || value.0 > high {
             let (value, low, high) = (value.as_f64(), low as f64, high as f64);
             self.fail(field, Invalid::OutOfBounds { value, low, high });
             return false;

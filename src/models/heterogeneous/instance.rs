@@ -378,11 +378,7 @@ impl Instance {
     pub(crate) fn heuristic_chunks(&self, ssc: bool, gss: bool) -> f64 {
         let m = self.machine_count().max(1) as f64;
         let v = self.load;
-        let ram = self
-            .machines
-            .iter()
-            .map(|x| x.b2 / (x.a1 - x.a2))
-            .fold(f64::INFINITY, f64::min);
+        let ram = self.smallest_ram().map_or(f64::INFINITY, |(_, ram)| ram);
         let mut most: f64 = 0.0;
         if ssc {
             most = most.max(v / ram + m);
@@ -404,6 +400,47 @@ impl Instance {
             most = most.max(count);
         }
         most
+    }
+}
+
+impl Instance {
+    /// The machine row with the smallest RAM `ρ = b2/(a1 − a2)` (the
+    /// load where its second line takes over) and that RAM: it bounds the
+    /// heuristics' chunks from below, so a count of chunks too large for
+    /// want of RAM is that row's fault.
+    fn smallest_ram(&self) -> Option<(usize, f64)> {
+        self.machines
+            .iter()
+            .map(|x| x.b2 / (x.a1 - x.a2))
+            .enumerate()
+            .fold(None, |best, (i, ram)| match best {
+                Some((_, least)) if least <= ram => best,
+                _ => Some((i, ram)),
+            })
+    }
+
+    /// The field a heuristic's chunk count is too large because of: the
+    /// machine row of the smallest RAM when SSC's chunks (at least that
+    /// RAM) alone are too many, or when GSS's chunks are sized by that RAM
+    /// (it is above the least chunk); else `min_chunk` when given, else
+    /// `load`.
+    fn chunks_fault(&self, ssc: bool) -> String {
+        let m = self.machine_count().max(1) as f64;
+        let least = self.min_chunk.unwrap_or_else(|| {
+            self.machines
+                .iter()
+                .map(|x| default_least(self.load, m, x.overhead, x.rate))
+                .fold(f64::INFINITY, f64::min)
+        });
+        match self.smallest_ram() {
+            Some((i, ram))
+                if (ssc && self.load / ram + m > MAX_HEURISTIC_CHUNKS) || ram >= least =>
+            {
+                format!("machines[{i}]")
+            }
+            _ if self.min_chunk.is_some() => "min_chunk".into(),
+            _ => "load".into(),
+        }
     }
 }
 
@@ -526,13 +563,8 @@ impl Instance {
             || self.objective == Objective::Pareto;
         let chunks = self.heuristic_chunks(ssc, gss);
         if chunks > MAX_HEURISTIC_CHUNKS {
-            let field = if self.min_chunk.is_some() {
-                "min_chunk"
-            } else {
-                "load"
-            };
             c.fail(
-                field,
+                &self.chunks_fault(ssc),
                 Invalid::TooMuchWork(format!(
                     "a heuristic would send up to {} chunks (load over the smallest chunk), \
                      more than {}; use a smaller load, larger RAM or a larger min_chunk",

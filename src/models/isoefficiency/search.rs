@@ -26,6 +26,20 @@ const MAX_STEPS: usize = 400;
 /// Golden-section ratio `1/φ`.
 const INVERSE_PHI: f64 = 0.618_033_988_749_894_9;
 
+/// Efficiencies this close (relatively) are taken as equal by the search
+/// for the maximum, which then keeps the smaller load. On a flat `E(V)`
+/// (communication dominating, every load as efficient) the maximum would
+/// otherwise sit wherever the last bits of the arithmetic put it, and the
+/// page's wasm (whose `ln`, `exp` and `powf` round otherwise) would find
+/// another `Vmax` than the command line. It is far above that rounding
+/// (1e-16) and far below any efficiency a table shows.
+const TIE: f64 = 1e-12;
+
+/// Whether `e` is at least `other`, up to [`TIE`].
+fn at_least(e: f64, other: f64) -> bool {
+    e >= other - TIE * other.abs()
+}
+
 /// A grid sweep: probes at loads growing geometrically.
 pub(crate) fn sweep(
     probe: &mut Probe,
@@ -58,7 +72,7 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
         if b - a <= tolerance {
             break;
         }
-        if left.efficiency >= right.efficiency {
+        if at_least(left.efficiency, right.efficiency) {
             b = right.load;
             right = left;
             left = probe.at(b - INVERSE_PHI * (b - a))?;
@@ -68,7 +82,7 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
             right = probe.at(a + INVERSE_PHI * (b - a))?;
         }
     }
-    Ok(if left.efficiency >= right.efficiency {
+    Ok(if at_least(left.efficiency, right.efficiency) {
         left
     } else {
         right
@@ -77,22 +91,30 @@ fn maximum(probe: &mut Probe, a: f64, b: f64, tolerance: f64) -> Result<Point, E
 
 /// The maximum of `E` from a sweep: the best grid point and its neighbours
 /// bracket it, [`maximum`] narrows the bracket, and the better of the
-/// narrowed point and the grid point is kept.
+/// narrowed point and the grid point is kept. Near-equal efficiencies
+/// ([`TIE`]) count as equal, the smaller load winning, so that the answer
+/// does not hang on rounding.
 pub(crate) fn peak(probe: &mut Probe, sweep: &[Point], tolerance: f64) -> Result<Point, Error> {
-    let Some(top) =
-        (0..sweep.len()).max_by(|&i, &j| sweep[i].efficiency.total_cmp(&sweep[j].efficiency))
-    else {
+    let Some(best) = sweep.iter().map(|p| p.efficiency).max_by(f64::total_cmp) else {
         return Err(Error::Malformed("a sweep without points".into()));
     };
+    // The sweep is in increasing load: the first point as good as the best.
+    let top = sweep
+        .iter()
+        .position(|p| at_least(p.efficiency, best))
+        .unwrap_or(0);
     let (a, b) = (
         sweep[top.saturating_sub(1)].load,
         sweep[(top + 1).min(sweep.len() - 1)].load,
     );
     let found = maximum(probe, a, b, tolerance)?;
-    Ok(if found.efficiency >= sweep[top].efficiency {
+    let grid = sweep[top];
+    let better = !at_least(grid.efficiency, found.efficiency);
+    let as_good_and_smaller = at_least(found.efficiency, grid.efficiency) && found.load < grid.load;
+    Ok(if better || as_good_and_smaller {
         found
     } else {
-        sweep[top]
+        grid
     })
 }
 

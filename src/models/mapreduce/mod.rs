@@ -96,7 +96,7 @@ pub use verify::{verify, Rule};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::core::domain::count::Count;
+use crate::core::domain::count::{Count, MAX_COUNT};
 use crate::core::domain::error::{Checker, Invalid, Validate};
 use crate::core::domain::schedule::Interval;
 use crate::core::domain::verify::Verdict;
@@ -317,7 +317,10 @@ impl Validate for Instance {
         c.positive("load", self.load);
         c.whole("mappers", self.mappers, 1, MAX_MAPPERS);
         c.whole("reducers", self.reducers, 1, MAX_REDUCERS);
-        c.whole("channels", self.channels, 1, usize::MAX);
+        // Any width above `min(r, m)` allows as many transfers as that: the
+        // largest count read is as good a bound as any, and the same in
+        // the page (where `usize::MAX` is 32 bits) and on the command line.
+        c.whole_up_to("channels", self.channels, 1, MAX_COUNT);
         c.positive("unit", self.unit);
         c.non_negative("startup", self.startup);
         c.non_negative("rate", self.rate);

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::best::schedule;
 use super::{Instance, Job, Series};
-use crate::core::domain::count::Count;
+use crate::core::domain::count::{Count, MAX_COUNT};
 use crate::core::domain::error::{Checker, Error, Invalid};
 use crate::core::domain::number::number;
 use crate::core::solving::parallel;
@@ -330,7 +330,7 @@ fn check_fields(s: &Series, c: &mut Checker) {
         c.whole(&format!("series.reducers[{i}]"), r, 1, super::MAX_REDUCERS);
     }
     for (i, &l) in s.channels.iter().enumerate() {
-        c.whole(&format!("series.channels[{i}]"), l, 1, usize::MAX);
+        c.whole_up_to(&format!("series.channels[{i}]"), l, 1, MAX_COUNT);
     }
     for (i, &g) in s.gammas.iter().enumerate() {
         c.positive(&format!("series.gammas[{i}]"), g);
