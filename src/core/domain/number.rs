@@ -98,6 +98,7 @@ pub fn readable(text: &str) -> String {
         while digit_at(i) {
             i += 1;
         }
+        i = past_groups(&chars, start + usize::from(signed), i);
         if chars.get(i) == Some(&'.') && digit_at(i + 1) {
             i += 1;
             while digit_at(i) {
@@ -129,17 +130,49 @@ pub fn readable(text: &str) -> String {
     out
 }
 
-/// One number token for reading (see [`readable`]).
+/// Where the whole part of a number that starts at `start` and whose first
+/// digits end at `end` ends, counting the groups of three digits that
+/// [`human`] (or a label) already set apart with a thin space
+/// (`12 057.33`): read as one number, a group's leading zero is kept, where
+/// read as two numbers `057` became `57`.
+fn past_groups(chars: &[char], start: usize, end: usize) -> usize {
+    let thin = |k: usize| matches!(chars.get(k), Some('\u{202f}' | '\u{2009}'));
+    let digit = |k: usize| chars.get(k).is_some_and(char::is_ascii_digit);
+    if end - start > 3 {
+        return end;
+    }
+    let mut i = end;
+    while thin(i) && (1..=3).all(|d| digit(i + d)) && !digit(i + 4) {
+        i += 4;
+    }
+    i
+}
+
+/// One number token for reading (see [`readable`]); its thin spaces
+/// between thousands, if it has them, are the grouping of its whole part.
 fn short(token: &str) -> String {
-    let Ok(x) = token.parse::<f64>() else {
+    let plain: String = token
+        .chars()
+        .filter(|c| !matches!(c, '\u{202f}' | '\u{2009}'))
+        .collect();
+    let Ok(x) = plain.parse::<f64>() else {
         return token.to_string();
     };
-    let whole = !token.contains(['.', 'e']);
     if x == 0.0 || !x.is_finite() {
         return token.to_string();
     }
-    if whole && x.abs() < 1e6 {
-        return grouped(token);
+    // Below a million the whole part keeps every digit (`134 485`, not
+    // `134 500`): a shown digit is never one the value does not have.
+    if (1e3..1e6).contains(&x.abs()) && x.round().abs() < 1e6 {
+        let whole = !plain.contains(['.', 'e']);
+        return grouped(&if whole {
+            plain
+        } else {
+            format!("{}", x.round())
+        });
+    }
+    if x.abs() < 1e3 && !plain.contains(['.', 'e']) {
+        return plain;
     }
     // Four significant digits first, so that 999 999.9 reads 1·10⁶.
     let x: f64 = format!("{x:.3e}").parse().unwrap_or(x);
@@ -213,7 +246,13 @@ mod tests {
             ("1587.234568", "1587".to_string()),
             ("0.3333333333", "0.3333".to_string()),
             ("134485", format!("134{n}485")),
-            ("134485.25", format!("134{n}500")),
+            ("134485.25", format!("134{n}485")),
+            (
+                &format!("−12{n}057.33 and 305{n}094.47 MB"),
+                format!("−12{n}057 and 305{n}094 MB"),
+            ),
+            (&format!("1{n}000{n}001.5"), "1·10⁶".to_string()),
+            (&format!("P1{n}234"), format!("P1{n}234")),
             ("12.5 s", "12.5 s".to_string()),
             (
                 "T = 1091.665168 s, gap 0.32 %",
@@ -279,6 +318,106 @@ mod tests {
         ];
         for (x, want) in cases {
             assert_eq!(number(x), want, "{x}");
+        }
+    }
+
+    /// The numbers in `shown` (as the page shows them: thin spaces between
+    /// thousands, `·10ⁿ` or `e±n` exponents), each with the unit of its
+    /// last shown digit: what a reader copying them gets.
+    fn read_back(shown: &str) -> Vec<(f64, f64)> {
+        let supers = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+        let chars: Vec<char> = shown.chars().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts = chars[i].is_ascii_digit()
+                || (chars[i] == '-' && chars.get(i + 1).is_some_and(char::is_ascii_digit));
+            if !starts || (i > 0 && chars[i - 1].is_alphanumeric()) {
+                i += 1;
+                continue;
+            }
+            let mut text = String::from(chars[i]);
+            i += 1;
+            while let Some(&c) = chars.get(i) {
+                let group = matches!(c, '\u{202f}' | '\u{2009}')
+                    && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+                if c.is_ascii_digit() || c == '.' || group {
+                    if c != '\u{202f}' && c != '\u{2009}' {
+                        text.push(c);
+                    }
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            let decimals = text.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+            let mut exponent = 0;
+            let rest: String = chars[i..].iter().take(3).collect();
+            if rest.starts_with("·10") {
+                i += 3;
+                let negative = chars.get(i) == Some(&'⁻');
+                i += usize::from(negative);
+                let mut e = 0;
+                while let Some(d) = chars
+                    .get(i)
+                    .and_then(|c| supers.chars().position(|s| s == *c))
+                {
+                    e = e * 10 + d as i32;
+                    i += 1;
+                }
+                exponent = if negative { -e } else { e };
+            } else if chars.get(i) == Some(&'e') {
+                let tail: String = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit() || matches!(c, '+' | '-'))
+                    .collect();
+                i += 1 + tail.chars().count();
+                exponent = tail.parse().unwrap_or(0);
+            }
+            let mantissa: f64 = text.parse().unwrap_or(f64::NAN);
+            out.push((
+                mantissa * 10f64.powi(exponent),
+                10f64.powi(exponent - decimals),
+            ));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Every number the page shows, from a message's text ([`human`]) or
+        /// a result's ([`number`]) alike, equals the computed value at the
+        /// digits shown, and reading a text twice changes nothing: a group
+        /// with a leading zero (`12 057.33`), a negative, an exponent.
+        #[test]
+        fn shown_numbers_are_the_computed_ones(
+            negative in proptest::bool::ANY,
+            digits in 1u64..10_000_000_000,
+            exponent in -14i32..26,
+            zeros in 0usize..4,
+        ) {
+            // A mantissa whose groups start with zeros as often as not.
+            let mantissa = (digits / 10u64.pow(zeros as u32)) * 10u64.pow(zeros as u32) + u64::from(zeros > 1);
+            let x = (if negative { -1.0 } else { 1.0 }) * mantissa as f64 * 10f64.powi(exponent - 9);
+            let x: f64 = number(x).parse().unwrap_or(x);
+            let texts = [
+                format!("T = {} s", human(x)),
+                format!("{} MB", number(x)),
+                format!("4.129·α − {}; (P1: {})", human(x.abs()), human(x)),
+            ];
+            for text in &texts {
+                let shown = readable(text);
+                proptest::prop_assert_eq!(readable(&shown), shown.clone(), "{} read twice", text);
+                let values = read_back(&shown);
+                let wanted: Vec<f64> = read_back(text).into_iter().map(|(v, _)| v).collect();
+                proptest::prop_assert_eq!(values.len(), wanted.len(), "{} shown as {}", text, shown);
+                for ((got, unit), want) in values.into_iter().zip(wanted) {
+                    let off = (got - want).abs();
+                    proptest::prop_assert!(off <= unit * (0.5 + 1e-9) + want.abs() * 1e-12,
+                        "{} shown as {}: {} is not {} at the digits shown", text, shown, got, want);
+                }
+            }
         }
     }
 }
