@@ -363,6 +363,22 @@ fn example_tables_are_left_out_once_a_table_is_the_users() {
         !fields.contains(&"rate") && !fields.contains(&"overhead"),
         "{fields:?}"
     );
+    // Nor keeps a preset's unseen: the example's link (M3) and [3]'s
+    // start-up (M5) would rule the result, so they are left out, saying so.
+    let requests = &mixed["requests"];
+    let rows = requests["hierarchical"]["processors"].as_array();
+    for p in rows.expect("M3's rows") {
+        assert_eq!(p["rate"].as_f64(), Some(0.0), "{p}");
+        assert_eq!(p["startup"].as_f64(), Some(0.0), "{p}");
+    }
+    assert_eq!(requests["startup"]["startup"].as_f64(), Some(0.0));
+    for model in ["hierarchical", "startup"] {
+        let said = mixed["changes"][model].to_string();
+        assert!(
+            said.contains("not measured, so left out"),
+            "{model}: {said}"
+        );
+    }
 }
 
 /// A fit that is not two levels through the origin (one line, no knee

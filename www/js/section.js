@@ -37,6 +37,11 @@ function about(spec, works) {
   return panel;
 }
 
+/** The value at `field` (`machines[1].rate`) of `request`. */
+function at(request, field) {
+  return String(field ?? '').split(/[.[\]]+/).filter(Boolean).reduce((v, k) => v?.[k], request);
+}
+
 export class Section {
   /**
    * @param tab    the model's tab: {model, number, former, form, presets} (from Rust)
@@ -111,7 +116,7 @@ export class Section {
     if (spec.rows) form.append(...machineTable(this));
     const compute = el('button', { type: 'submit', className: 'primary', id: `${spec.id}-compute` }, 'Compute');
     const copy = el('button', { type: 'button', id: `${spec.id}-copy-link` }, 'Copy link');
-    copy.addEventListener('click', () => this.ui.copyLink());
+    copy.addEventListener('click', () => this.ui.copyLink(this.sheetLink?.()));
     form.append(el('div', { className: 'row actions' }, compute, copy));
     form.addEventListener('input', () => this.changed());
     // A value finished (a field left, a box ticked, a choice made) or
@@ -156,10 +161,15 @@ export class Section {
     presets.prepend(el('option', { value: '', disabled: true }, label));
     presets.value = '';
     const list = el('ul', { className: 'changes' });
+    const request = this.request();
+    this.openedValues = [];
     for (const c of opened.changes) {
       const item = el('li', {}, el('span', { className: 'what' }, c.what), ': ',
         readable(el('del'), c.from), ' → ', readable(el('strong'), c.to), c.unit ? ` ${c.unit}` : '');
       if (c.why) item.append(readable(el('span', { className: 'why' }), ` — ${c.why}`));
+      const edited = el('span', { className: 'edited', hidden: true }, ' — since changed by you: the result is for your value');
+      item.append(edited);
+      this.openedValues.push({ field: c.field, was: JSON.stringify(at(request, c.field)), item, edited });
       list.append(item);
     }
     box.append(el('p', {}, el('strong', {}, `Opened from the ${from.spec.tab} tab. `),
@@ -176,6 +186,16 @@ export class Section {
     forget.addEventListener('click', () => { box.hidden = true; });
     actions.append(forget);
     box.append(actions);
+  }
+
+  /** Marks each value the opened note lists that the user has changed
+   * since (the note's "preset → fitted" no longer holds for it). */
+  followOpened(request) {
+    for (const v of this.openedValues ?? []) {
+      const changed = JSON.stringify(at(request, v.field)) !== v.was;
+      v.item.classList.toggle('superseded', changed);
+      v.edited.hidden = !changed;
+    }
   }
 
   /** Puts the inputs of tab `other` in this tab's field `f` (one that
@@ -299,6 +319,7 @@ export class Section {
   changed({ now = false, again = false, focus = false } = {}) {
     this.ui.onChange();
     const request = this.request();
+    this.followOpened(request);
     clearTimeout(this.debounce);
     const text = JSON.stringify(request);
     if (!this.validate(request, text.length <= LIVE_CHECK)) {

@@ -79,8 +79,35 @@ pub fn count(n: usize) -> String {
 /// `a2`) are names, not numbers, and stay. The page shows this and keeps
 /// the full text on hover and in exports.
 pub fn readable(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
+    let pieces = pieces(text);
     let mut out = String::with_capacity(text.len());
+    for (k, (piece, number)) in pieces.iter().enumerate() {
+        if !number {
+            out.push_str(piece);
+            continue;
+        }
+        // A range (`25.4012 – 25.4355`) keeps the digits that tell its ends apart.
+        let other = match (pieces.get(k + 1), pieces.get(k + 2), k.checked_sub(2)) {
+            (Some((dash, false)), Some((b, true)), _) if dash.trim() == "–" => Some(b),
+            (_, _, Some(j)) if pieces[j].1 && pieces[j + 1].0.trim() == "–" => Some(&pieces[j].0),
+            _ => None,
+        };
+        let differ = |sig| other.is_none_or(|o| short(piece, sig) != short(o, sig));
+        let sig = (4..=10).find(|&sig| differ(sig)).unwrap_or(4);
+        out.push_str(&short(piece, sig));
+    }
+    out
+}
+
+/// `text` cut into runs of text and number tokens (`true`: a number to
+/// shorten), as [`readable`] reads it.
+fn pieces(text: &str) -> Vec<(String, bool)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut push = |s: &str, number: bool| match out.last_mut() {
+        Some((last, false)) if !number => last.push_str(s),
+        _ => out.push((s.to_string(), number)),
+    };
     let mut i = 0;
     while i < chars.len() {
         let start = i;
@@ -90,7 +117,7 @@ pub fn readable(text: &str) -> String {
         let digit_at = |k: usize| chars.get(k).is_some_and(char::is_ascii_digit);
         let signed = chars[i] == '-' && digit_at(i + 1);
         if !(chars[i].is_ascii_digit() || signed) || glued(i) {
-            out.push(chars[i]);
+            push(&chars[i].to_string(), false);
             i += 1;
             continue;
         }
@@ -121,11 +148,7 @@ pub fn readable(text: &str) -> String {
         let followed = chars
             .get(i)
             .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_'));
-        if followed {
-            out.push_str(&token);
-        } else {
-            out.push_str(&short(&token));
-        }
+        push(&token, !followed);
     }
     out
 }
@@ -148,9 +171,10 @@ fn past_groups(chars: &[char], start: usize, end: usize) -> usize {
     i
 }
 
-/// One number token for reading (see [`readable`]); its thin spaces
-/// between thousands, if it has them, are the grouping of its whole part.
-fn short(token: &str) -> String {
+/// One number token for reading (see [`readable`]) at `sig` significant
+/// digits; its thin spaces between thousands, if it has them, are the
+/// grouping of its whole part.
+fn short(token: &str, sig: i32) -> String {
     let plain: String = token
         .chars()
         .filter(|c| !matches!(c, '\u{202f}' | '\u{2009}'))
@@ -161,22 +185,6 @@ fn short(token: &str) -> String {
     if x == 0.0 || !x.is_finite() {
         return token.to_string();
     }
-    // Below a million the whole part keeps every digit (`134 485`, not
-    // `134 500`): a shown digit is never one the value does not have.
-    if (1e3..1e6).contains(&x.abs()) && x.round().abs() < 1e6 {
-        let whole = !plain.contains(['.', 'e']);
-        return grouped(&if whole {
-            plain
-        } else {
-            format!("{}", x.round())
-        });
-    }
-    if x.abs() < 1e3 && !plain.contains(['.', 'e']) {
-        return plain;
-    }
-    // Four significant digits first, so that 999 999.9 reads 1·10⁶.
-    let x: f64 = format!("{x:.3e}").parse().unwrap_or(x);
-    let size = x.abs();
     let trimmed = |s: String| {
         if s.contains('.') {
             s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -184,13 +192,31 @@ fn short(token: &str) -> String {
             s
         }
     };
+    // Below a million the whole part keeps every digit (`134 485`, not
+    // `134 500`): a shown digit is never one the value does not have.
+    if (1e3..1e6).contains(&x.abs()) && x.round().abs() < 1e6 {
+        let decimals = (sig - 1 - x.abs().log10().floor() as i32).max(0) as usize;
+        let whole = !plain.contains(['.', 'e']);
+        return match (whole, decimals) {
+            (true, _) => grouped(&plain),
+            (false, 0) => grouped(&format!("{}", x.round())),
+            _ => grouped(&trimmed(format!("{x:.decimals$}"))),
+        };
+    }
+    if x.abs() < 1e3 && !plain.contains(['.', 'e']) {
+        return plain;
+    }
+    // The significant digits first, so that 999 999.9 reads 1·10⁶.
+    let digits = (sig - 1).max(0) as usize;
+    let x: f64 = format!("{x:.digits$e}").parse().unwrap_or(x);
+    let size = x.abs();
     if (1e-3..1e6).contains(&size) {
-        let decimals = (3 - size.log10().floor() as i32).max(0) as usize;
+        let decimals = (sig - 1 - size.log10().floor() as i32).max(0) as usize;
         return grouped(&trimmed(format!("{x:.decimals$}")));
     }
     let exponent = (size.log10().floor() as i32).div_euclid(3) * 3;
     let mantissa = x / 10f64.powi(exponent);
-    let digits = (3 - mantissa.abs().log10().floor() as i32).max(0) as usize;
+    let digits = (sig - 1 - mantissa.abs().log10().floor() as i32).max(0) as usize;
     format!(
         "{}·10{}",
         trimmed(format!("{mantissa:.digits$}")),
@@ -265,6 +291,8 @@ mod tests {
             ("999999.9", "1·10⁶".to_string()),
             ("P1 and a2 stay, m = 4", "P1 and a2 stay, m = 4".to_string()),
             ("0 – 2.25", "0 – 2.25".to_string()),
+            ("25.4012 – 25.4355", "25.401 – 25.436".to_string()),
+            ("25.40001 – 25.40002 s", "25.40001 – 25.40002 s".to_string()),
             ("2026-11-25", "2026-11-25".to_string()),
             ("x1.2345", "x1.2345".to_string()),
             ("(1.666666667, 0.3333333333)", "(1.667, 0.3333)".to_string()),
@@ -401,7 +429,9 @@ mod tests {
             let mantissa = (digits / 10u64.pow(zeros as u32)) * 10u64.pow(zeros as u32) + u64::from(zeros > 1);
             let x = (if negative { -1.0 } else { 1.0 }) * mantissa as f64 * 10f64.powi(exponent - 9);
             let x: f64 = number(x).parse().unwrap_or(x);
+            let next = x * (1.0 + 1e-6);
             let texts = [
+                format!("{} – {} s", number(x), number(next)),
                 format!("T = {} s", human(x)),
                 format!("{} MB", number(x)),
                 format!("4.129·α − {}; (P1: {})", human(x.abs()), human(x)),
@@ -411,6 +441,10 @@ mod tests {
                 proptest::prop_assert_eq!(readable(&shown), shown.clone(), "{} read twice", text);
                 let values = read_back(&shown);
                 let wanted: Vec<f64> = read_back(text).into_iter().map(|(v, _)| v).collect();
+                if wanted.len() == 2 && wanted[0] != wanted[1] {
+                    let ends: Vec<&str> = shown.split(" – ").collect();
+                    proptest::prop_assert_ne!(ends[0], ends[1].trim_end_matches(" s"), "{} shown as {}", text, shown);
+                }
                 proptest::prop_assert_eq!(values.len(), wanted.len(), "{} shown as {}", text, shown);
                 for ((got, unit), want) in values.into_iter().zip(wanted) {
                     let off = (got - want).abs();
