@@ -213,6 +213,13 @@ fn the_load_is_set_past_the_measured_knees() {
         "{}",
         change.why
     );
+    // M4's series of loads is around that load, not Fig. 10's 1 to 10¹¹.
+    let m4 = offer(&all, "installments");
+    let load = at(m4, "/load");
+    let series = (at(m4, "/series/from"), at(m4, "/series/to"));
+    assert_eq!(series, (load / 100.0, load * 100.0));
+    let said = m4.changes.iter().find(|c| c.field == "series");
+    assert!(said.is_some_and(|c| c.unit == "MB"), "{:?}", m4.changes);
     // M2's rows hold 30 machines of the measured kind.
     let linear = offer(&all, "linear");
     let count = at(linear, "/machines/0/count");

@@ -145,9 +145,12 @@ fn pieces(text: &str) -> Vec<(String, bool)> {
             }
         }
         let token: String = chars[start..i].iter().collect();
+        // Glued to what follows (`2a`, `1.x`), a number is a name; a
+        // sentence's full stop after it (`= 10000625.`) is not.
+        let next_glued = chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
         let followed = chars
             .get(i)
-            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_'));
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_' || (*c == '.' && next_glued));
         push(&token, !followed);
     }
     out
@@ -290,6 +293,7 @@ mod tests {
             ("-0.00012346", "-123.5·10⁻⁶".to_string()),
             ("999999.9", "1·10⁶".to_string()),
             ("P1 and a2 stay, m = 4", "P1 and a2 stay, m = 4".to_string()),
+            ("BγV/r = 10000625.", "BγV/r = 10·10⁶.".to_string()),
             ("0 – 2.25", "0 – 2.25".to_string()),
             ("25.4012 – 25.4355", "25.401 – 25.436".to_string()),
             ("25.40001 – 25.40002 s", "25.40001 – 25.40002 s".to_string()),
