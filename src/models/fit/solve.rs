@@ -143,6 +143,9 @@ fn largest_off(x: &[f64], t: &[f64], residuals: &[f64], unit: &str) -> Option<St
         .rev()
         .take_while(|&&k| residuals[k].signum() == sign)
         .count();
+    if run < 4 {
+        return None;
+    }
     let (from, n) = (order[order.len() - run], order.len());
     let relative = |k: usize| residuals[k] / (t[k] - residuals[k]);
     let worst = order[n - run..]
@@ -150,7 +153,7 @@ fn largest_off(x: &[f64], t: &[f64], residuals: &[f64], unit: &str) -> Option<St
         .copied()
         .max_by(|&a, &b| relative(a).abs().total_cmp(&relative(b).abs()))?;
     let off = relative(worst).abs();
-    if run < 4 || 5 * run < n || off < 0.05 || !off.is_finite() || sign == 0.0 {
+    if 5 * run < n || off < 0.05 || !off.is_finite() {
         return None;
     }
     let way = if sign > 0.0 {
