@@ -1,13 +1,16 @@
 # make serve   build the calculator and serve it at http://127.0.0.1:8000/
 # make test    run every test (format, lints, native, headless browser, end-to-end)
 # make fuzz    hostile requests against the command-line tool (FUZZ_CASES, FUZZ_SEED)
+# make real-runs  the real-run experiments (harness/, docs/real-run.md), one report in
+#              real-runs/DATE/report.md (SMOKE=1: tiny sizes, in seconds; MPI=1: also
+#              over MPI, after .ci/setup test)
 # make dist    dist/dlt-calc.html (one file, works opened from a file), dist/dlt-calc.zip
 #              and dist/schemas/<id>.json (each model's request schema, from `dlt schema`)
 # Both install whatever is missing first (see .ci/setup).
 
 PORT ?= 8000
 
-.PHONY: serve test build setup bench-maps fuzz dist
+.PHONY: serve test build setup bench-maps fuzz dist real-runs
 
 setup:
 	@.ci/setup
@@ -44,6 +47,12 @@ test:
 dist: build
 	@[ -n "$(DLT_BIN)" ] || PATH="$$HOME/.cargo/bin:$$PATH" cargo build --release --bin dlt
 	@DLT_BIN="$(DLT_BIN)" python3 .ci/dist.py
+
+# The real-run harness's experiments with the release `dlt` (harness/,
+# docs/real-run.md): each one's folder and one report under real-runs/.
+real-runs:
+	@PATH="$$HOME/.cargo/bin:$$PATH" cargo build --release --bin dlt
+	python3 -m harness real-runs --dlt target/release/dlt $(if $(SMOKE),--smoke) $(if $(MPI),--mpi) $(if $(OUT),--out $(OUT))
 
 # Times the reference map and Table 1 in headless Chromium and natively.
 bench-maps: build

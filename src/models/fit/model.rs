@@ -89,7 +89,7 @@ fn validity<C>() -> Request<C> {
     }
 }
 
-/// A real experiment of `docs/star.py loop` (`docs/real-run.md`): its
+/// A real experiment of `python3 -m harness loop` (`docs/real-run.md`): its
 /// computing and link tables, fitted for relative noise as the loop fits
 /// them, and the runs of M3's split checked against the M3 request the
 /// loop solved, which came from the same tables (kept here as it was, so
