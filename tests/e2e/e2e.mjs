@@ -1253,7 +1253,7 @@ test('fit: a computing table alone opens M3 past the knee, labelled fitted, with
  * `−3.5`), each with its number of decimals; digits glued to a name (`P1`)
  * are no number. */
 function shownNumbers(text) {
-  const found = text.matchAll(/(?<![\w.^])[-−]?\d{1,3}(?:[\u202f\u2009]\d{3})+(?:\.\d+)?(?![\d·])|(?<![\w.^\d\u202f\u2009])[-−]?\d+(?:\.\d+)?(?![\d·\u202f\u2009])/g);
+  const found = text.matchAll(/(?<![\w.^·])[-−]?\d{1,3}(?:[\u202f\u2009]\d{3})+(?:\.\d+)?(?!\.?\d|·10)|(?<![\w.^·\d\u202f\u2009])[-−]?\d+(?:\.\d+)?(?![\d\u202f\u2009]|\.\d|·10)/g);
   return [...found].map(([t]) => {
     const plain = t.replace(/[\u202f\u2009]/g, '').replace('−', '-');
     return { text: t, value: Number(plain), decimals: (plain.split('.')[1] ?? '').length };

@@ -115,15 +115,7 @@ pub fn transfers(table: &Table, noise: Noise) -> Result<Vec<TransferFit>, Error>
             Noise::Auto => choose(fit(Noise::Absolute), fit(Noise::Relative), |f| &f.fit.fit),
             noise => fit(noise),
         };
-        let mut fit = fit.map_err(fail)?;
-        if let Some(words) = largest_off(&x, &t, &fit.goodness().residuals, y.unit()) {
-            fit.note = if fit.note.is_empty() {
-                words
-            } else {
-                format!("{}; {words}", fit.note)
-            };
-        }
-        fits.push(fit);
+        fits.push(fit.map_err(fail)?);
     }
     Ok(fits)
 }
@@ -272,7 +264,15 @@ pub fn levels<C>(
             Noise::Auto => choose(fit(Noise::Absolute), fit(Noise::Relative), |f| f.goodness()),
             noise => fit(noise),
         };
-        fits.push(fit.map_err(fail)?);
+        let mut fit = fit.map_err(fail)?;
+        if let Some(words) = largest_off(&x, &t, &fit.goodness().residuals, y.unit()) {
+            fit.note = if fit.note.is_empty() {
+                words
+            } else {
+                format!("{}; {words}", fit.note)
+            };
+        }
+        fits.push(fit);
     }
     Ok(fits)
 }
