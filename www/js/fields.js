@@ -10,9 +10,6 @@ import { csvField } from './measurements.js';
  * longer preset value widens the field. */
 const USUAL_CHARS = 8;
 
-/** The most characters a text field (`input.text`, 14rem) shows whole. */
-const TEXT_CHARS = 24;
-
 /** Widens a number field to `chars` characters when they exceed the usual. */
 export function fit(input, chars) {
   if (chars > USUAL_CHARS) input.style.width = `calc(${chars + 1}ch + 0.8rem)`;
@@ -87,10 +84,7 @@ export function scalar(section, f) {
   if (offered) input.setAttribute('list', offered.id);
   // A placeholder (what an empty optional field means) is shown whole too.
   if (!wide) fit(input, Math.max(section.widths[f.key] ?? 0, Math.min(16, (f.placeholder ?? '').length)));
-  // A text field as wide as its presets' longest value too (a map's levels
-  // were cut at the usual width), never wider than the form.
-  const chars = Math.max(section.widths[f.key] ?? 0, (f.placeholder ?? '').length);
-  if (wide && f.kind !== 'json' && chars > TEXT_CHARS) input.style.width = `min(100%, calc(${chars + 2}ch + 0.8rem))`;
+
   const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
   const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
   const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];

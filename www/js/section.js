@@ -17,6 +17,9 @@ import { showResult } from './result.js';
  * problem in the same place. */
 const LIVE_CHECK = 200_000;
 
+/** The most characters a text field shows whole at its usual 14rem. */
+const TEXT_CHARS = 24;
+
 /** The places in the bibliography (`works`) of the works a tab cites. */
 function cited(spec, works) {
   return (spec.sources ?? []).map((key) => works.findIndex((w) => w.key === key)).filter((n) => n >= 0);
@@ -240,6 +243,10 @@ export class Section {
         input.value = v ?? '';
         // A link's longer value is shown whole too.
         if (input.inputMode === 'decimal') fit(input, Math.max(this.widths[input.dataset.key] ?? 0, input.value.length));
+        // A text field (a map's levels) as wide as its value, within the form.
+        else if (input.classList.contains('text') && input.value.length > TEXT_CHARS) {
+          input.style.width = `calc(${input.value.length + 1}ch + 0.8rem)`;
+        }
       }
     }
     if (this.spec.rows) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));

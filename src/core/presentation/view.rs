@@ -101,7 +101,7 @@ impl Change {
     /// named by the range (`P1–P20: C`); its `field` is the first row's.
     /// Twenty identical lines hide the one that differs.
     pub fn grouped(changes: &[Change]) -> Vec<Change> {
-        let mut out: Vec<(Change, Option<(String, u64, u64, String)>)> = Vec::new();
+        let mut out: Vec<(Change, Option<RowRun>)> = Vec::new();
         for c in changes {
             let row = row_of(&c.what);
             if let (Some((last, Some((name, _, to, rest)))), Some((n, k, r))) =
@@ -126,6 +126,10 @@ impl Change {
             .collect()
     }
 }
+
+/// A run of rows changed alike: their name (`P`), the first and last
+/// numbers, and what of them changed (`C`).
+type RowRun = (String, u64, u64, String);
 
 /// A row's change (`P3: C`, `row 12: a1`) as its name (`P`, `row `), its
 /// number and what of it changed.
