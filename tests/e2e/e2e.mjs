@@ -1233,6 +1233,7 @@ test('fit: a computing table alone opens M3 past the knee, labelled fitted, with
   const V = Number(await page.inputValue('#hierarchical-V'));
   assert.ok(V >= processors * knee, `V = ${V} MB is not past ${processors} knees of ${knee} MB`);
   await page.waitForSelector('#hierarchical-result:not([hidden]):not(.stale)', { timeout: 120000 });
+  assert.equal(await note.locator('.edited:not([hidden])').count(), 0, 'a value marked as changed by the user before any edit');
   // One step to the validity check: the Fit tab, these inputs in its
   // request field, the runs box focused.
   await page.click('#hierarchical-check-runs');
@@ -1242,8 +1243,13 @@ test('fit: a computing table alone opens M3 past the knee, labelled fitted, with
   // The field shows six significant digits; the request keeps them all.
   assert.ok(Math.abs(taken.load - V) <= 1e-5 * V, `${taken.load} taken, ${V} shown`);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'fit-runs');
-  // Loading a preset there forgets the note.
+  // An edit of a listed value is marked in the note: its "fitted" no longer holds.
   await page.click('#tab-hierarchical');
+  await page.fill('#hierarchical-V', String(Math.round(V / 2)));
+  await page.waitForFunction(() => [...document.querySelectorAll('#hierarchical-opened li')]
+    .some((li) => li.textContent.startsWith('load V') && !li.querySelector('.edited').hidden));
+  assert.equal(await note.locator('.edited:not([hidden])').count(), 1);
+  // Loading a preset there forgets the note.
   await page.selectOption('#hierarchical-preset', { index: 1 });
   await page.click('#hierarchical-load-preset');
   assert.equal(await note.isVisible(), false);
@@ -1485,6 +1491,7 @@ test('exercises: Copy link carries the sheet alone, as the printed sheet\'s link
   await page.click('#tab-exercises');
   await page.waitForSelector('#exercises-result:not([hidden])', { timeout: 60000 });
   await page.evaluate(() => { navigator.clipboard.writeText = async (t) => { window.copied = t; }; });
+  await page.click('#exercises-settings summary');
   await page.click('#exercises-copy-link');
   const copied = await (await page.waitForFunction(() => window.copied)).jsonValue();
   const keys = [...new URL(copied).searchParams.keys()];

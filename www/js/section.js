@@ -164,7 +164,6 @@ export class Section {
     presets.prepend(el('option', { value: '', disabled: true }, label));
     presets.value = '';
     const list = el('ul', { className: 'changes' });
-    const request = this.request();
     this.openedValues = [];
     for (const c of opened.changes) {
       const item = el('li', {}, el('span', { className: 'what' }, c.what), ': ',
@@ -172,7 +171,7 @@ export class Section {
       if (c.why) item.append(readable(el('span', { className: 'why' }), ` — ${c.why}`));
       const edited = el('span', { className: 'edited', hidden: true }, ' — since changed by you: the result is for your value');
       item.append(edited);
-      this.openedValues.push({ field: c.field, was: JSON.stringify(at(request, c.field)), item, edited });
+      this.openedValues.push({ field: c.field, was: null, item, edited });
       list.append(item);
     }
     box.append(el('p', {}, el('strong', {}, `Opened from the ${from.spec.tab} tab. `),
@@ -195,7 +194,9 @@ export class Section {
    * since (the note's "preset → fitted" no longer holds for it). */
   followOpened(request) {
     for (const v of this.openedValues ?? []) {
-      const changed = JSON.stringify(at(request, v.field)) !== v.was;
+      // The first request after opening (its computation) is the opened one.
+      v.was ??= JSON.stringify(at(request, v.field)) ?? '';
+      const changed = (JSON.stringify(at(request, v.field)) ?? '') !== v.was;
       v.item.classList.toggle('superseded', changed);
       v.edited.hidden = !changed;
     }
