@@ -169,7 +169,7 @@ export class Section {
       const item = el('li', {}, el('span', { className: 'what' }, c.what), ': ',
         readable(el('del'), c.from), ' → ', readable(el('strong'), c.to), c.unit ? ` ${c.unit}` : '');
       if (c.why) item.append(readable(el('span', { className: 'why' }), ` — ${c.why}`));
-      const edited = el('span', { className: 'edited', hidden: true }, ' — since changed by you: the result is for your value');
+      const edited = el('span', { className: 'edited', hidden: true });
       item.append(edited);
       this.openedValues.push({ field: c.field, was: null, item, edited });
       list.append(item);
@@ -199,6 +199,7 @@ export class Section {
       const changed = (JSON.stringify(at(request, v.field)) ?? '') !== v.was;
       v.item.classList.toggle('superseded', changed);
       v.edited.hidden = !changed;
+      v.edited.textContent = changed ? ' — since changed by you: the result is for your value' : '';
     }
   }
 
