@@ -292,6 +292,9 @@ pub struct Filler {
     /// Values a model kept from its preset, with why: shown with the
     /// changes, but nothing measured.
     kept: Vec<Change>,
+    /// The fields set to 0 because nothing measured them: changes, but no
+    /// measurement, so they alone offer no request.
+    unmeasured: Vec<String>,
 }
 
 impl Filler {
@@ -317,6 +320,7 @@ impl Filler {
             human(*slot),
             at.unit
         );
+        self.unmeasured.push(at.field.clone());
         self.record(at, human(*slot), "0".into(), why);
         *slot = 0.0;
     }
@@ -377,7 +381,9 @@ impl Filler {
 
     /// Whether anything measured was put in (the load alone is not).
     fn measured(&self) -> bool {
-        self.changes.iter().any(|c| c.field != "load")
+        self.changes
+            .iter()
+            .any(|c| c.field != "load" && !self.unmeasured.contains(&c.field))
     }
 
     /// The request with what was filled; `None` when nothing measured

@@ -245,7 +245,11 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
         return Err("type a number".into());
     }
     let squeezed: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
-    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" {
+    // The answer's unit, unless it ends another (`s` of `ms`).
+    let prefixed = text
+        .strip_suffix(squeezed.as_str())
+        .is_some_and(|rest| rest.ends_with(char::is_alphabetic));
+    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" && !prefixed {
         text.truncate(text.len() - squeezed.len());
     }
     let mut scale = 1.0;

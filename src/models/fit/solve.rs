@@ -435,7 +435,7 @@ mod tests {
         let predicted: Vec<f64> = x.iter().map(|x| 0.1 * x).collect();
         let residuals: Vec<f64> = (0..20)
             .map(|k| match k {
-                0..=14 => 0.001 * if k % 2 == 0 { 1.0 } else { -1.0 },
+                0..=14 => 0.001 * if k % 2 == 0 { -1.0 } else { 1.0 },
                 _ => 0.015 * x[k],
             })
             .collect();
