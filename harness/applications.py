@@ -89,13 +89,18 @@ def program_of(command):
 
 
 def app_version(command):
-    """The first line of `PROGRAM --version`, if it has one."""
+    """The first line of `PROGRAM --version`, else of `PROGRAM -V` (ncompress
+    knows only that one), if it has either."""
     program = program_of(command)
     if not program or not shutil.which(program):
         return None
-    try:
-        out = subprocess.run([program, "--version"], capture_output=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    lines = (out.stdout or out.stderr).decode(errors="replace").splitlines()
-    return lines[0].strip() if out.returncode == 0 and lines else None
+    for flag in ("--version", "-V"):
+        try:
+            out = subprocess.run([program, flag], capture_output=True, timeout=10,
+                                 stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        lines = (out.stdout or out.stderr).decode(errors="replace").splitlines()
+        if out.returncode == 0 and lines:
+            return lines[0].strip()
+    return None

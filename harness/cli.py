@@ -6,6 +6,8 @@ import sys
 
 from . import __doc__ as ABOUT
 from .applications import APPS
+from .apps import apps_parser, cmd_apps
+from .installments import cmd_installments, installments_parser
 from .experiments import cmd_real_runs, real_runs_parser
 from .loop import cmd_loop
 from .measure import cmd_measure, measure_parser
@@ -57,6 +59,8 @@ def parser():
     loop_parser(sub)
     measure_parser(sub)
     real_runs_parser(sub)
+    apps_parser(sub)
+    installments_parser(sub)
     return p
 
 
@@ -78,6 +82,18 @@ def loop_parser(sub):
                     help="the fit's noise model (default auto: the lower BIC; timings' "
                          "noise usually grows with the time)")
     lp.add_argument("--quiet", action="store_true", help="print the table only")
+    lp.add_argument("--budgets", help="one local worker per budget, each with its own memory "
+                                      "(e.g. 2M,8M,32M: SQLite page caches); implies --each")
+    lp.add_argument("--cpu-quota", dest="cpu_quota",
+                    help="each local worker's share of a core (e.g. 1,0.6,0.4; root: the "
+                         "cgroup CPU controller); implies --each")
+    lp.add_argument("--each", action="store_true",
+                    help="calibrate every worker alone, one after the other (a fit per worker)")
+    lp.add_argument("--kernel-link", dest="kernel_link", action="store_true",
+                    help="root: each worker and the originator in a network namespace of its "
+                         "own, joined by veth pairs shaped by tc tbf at --link-MBps (no pacing)")
+    lp.add_argument("--together", action="store_true",
+                    help="calibrate with every worker computing at once (cores shared as in a run)")
     mpi_option(lp)
     lp.add_argument("command", nargs=argparse.REMAINDER,
                     help="-- COMMAND instead of the default application")
@@ -113,7 +129,8 @@ def run(args):
     try:
         handler = {"worker": cmd_worker, "link": cmd_link, "compute": cmd_compute,
                    "runs": cmd_runs, "loop": cmd_loop, "measure": cmd_measure,
-                   "real-runs": cmd_real_runs}[args.mode]
+                   "real-runs": cmd_real_runs, "apps": cmd_apps,
+                   "installments": cmd_installments}[args.mode]
         return handler(args)
     except StarError as e:
         print(f"star: {e}", file=sys.stderr)

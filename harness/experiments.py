@@ -14,10 +14,17 @@ import os
 import subprocess
 import sys
 
+from . import cgroup, netns
 from .dlt import find_dlt
 from .local import PACKAGE
 from .protocol import now
 from .tables import write_json
+
+# The memory experiment's page caches (smoke: smaller, for its smaller
+# chunks) and, as root, its workers' shares of a core: the smallest memory
+# on the fastest worker, so that neither speed nor memory alone decides.
+MEMORIES = {False: ["2M", "8M", "32M"], True: ["256K", "1M", "2M"]}
+QUOTAS = "1,0.6,0.4"
 
 DEFAULT_LAUNCHER = "mpirun -n {n} --oversubscribe --enable-recovery"
 
@@ -26,10 +33,33 @@ def experiments(args):
     """[(name, what it measures, the harness's arguments)], in the order run;
     those with --mpi run under the launcher (--launcher)."""
     smoke = ["--smoke"] if args.smoke else []
+    quotas = ["--cpu-quota", QUOTAS] if cgroup.available() else []
     chosen = [
         ("loop", "the default loop: SQLite on two local workers over TCP, the link "
                  "emulated (M3 and M2 against the equal split)", ["loop", *smoke]),
+        ("apps", "[1] section 2's three applications under linear DLT (M2): LZW compress, "
+                 "a SQLite join, grep -c, each calibrated alone, four loads over a decade",
+         ["apps", *smoke]),
+        ("memory", "heterogeneous memory (M3): three local workers whose SQLite page caches "
+                   f"are {', '.join(MEMORIES[bool(args.smoke)])}" + (
+                       f", CPU quotas {QUOTAS} of a core" if quotas else
+                       " (no CPU quotas: not root or no cgroup CPU controller)")
+                   + ", each calibrated alone (--each); M3's split, linear DLT's and the "
+                     "equal split", ["loop", "--budgets", ",".join(MEMORIES[bool(args.smoke)]),
+                                     *quotas, *smoke]),
+        ("installments", "multi-installment (M4): equal chunks round robin, buffered by the "
+                         "workers, over three decades of beta, against one installment out of "
+                         "core (M3), as [2] Fig. 11 (figure.svg); then M5's optimal schedule, "
+                         "its start-up the per-chunk fixed cost", ["installments", *smoke]),
+        ("together", "the loop calibrated with both workers computing at once (--together), "
+                     "to set beside `loop`'s calibration with one worker alone",
+         ["loop", "--together", *smoke]),
     ]
+    if netns.available():
+        chosen.append(("kernel-link", "the loop with the link shaped by the kernel: the "
+                       "originator and each worker in a network namespace of its own, veth "
+                       "pairs, tc tbf at the loop's rate, the sender's pacing off",
+                       ["loop", "--kernel-link", *smoke]))
     if args.mpi:
         chosen += [
             ("loop-mpi", "the same loop over MPI: rank 0 the originator, ranks 1 and 2 the "
@@ -95,6 +125,8 @@ def summary(folder):
         with open(os.path.join(folder, "table.txt")) as f:
             for line in f:
                 for key, start in (("M3", "two-level model (M3)"), ("M2", "linear DLT (M2)"),
+                                   ("M4", "multi-installment (M4)"),
+                                   ("M5", "start-up model (M5)"),
                                    ("equal/M3", "past the knee, equal split")):
                     if line.startswith(start):
                         found[key] = line.split(": ", 1)[1].strip()
@@ -114,12 +146,14 @@ def render(done, out):
              f"{datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}, "
              f"{len(done)} experiments; each one's folder under `{out}` keeps its tables, "
              "requests, raw timings and `machine.json` (CPU, cores, OS, application and version).",
-             "", "| experiment | status | wall | M3 | M2 | equal / M3 past the knee | link fitted |",
-             "|---|---|---|---|---|---|---|"]
+             "", "| experiment | status | wall | M3 | M2 | M4 | M5 | equal / M3 past the "
+                 "knee | link fitted |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for d in done:
         s = {k: v.replace("|", "\\|") for k, v in d["summary"].items()}  # |error|: not a cell
         lines.append(f"| {d['name']} | {'ok' if d['status'] == 0 else 'failed (%d)' % d['status']} "
                      f"| {d['wall_s']:.0f} s | {s.get('M3', '-')} | {s.get('M2', '-')} "
+                     f"| {s.get('M4', '-')} | {s.get('M5', '-')} "
                      f"| {s.get('equal/M3', '-')} | {s.get('link', '-')} |")
     for d in done:
         lines += ["", f"## {d['name']}", "", d["about"] + ":", "",

@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 
+from . import cgroup
 from .applications import program_of
 from .protocol import StarError
 
@@ -13,18 +14,27 @@ PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 class LocalWorkers:
-    """Workers started on this machine, stopped on exit."""
+    """Workers started on this machine, stopped on exit. `commands` gives
+    each worker a command of its own (e.g. its own memory), `quotas` each a
+    share of one core (cgroup.py; None: no limit); `links` (netns.Links)
+    puts each worker in its network namespace, listening on its address."""
 
-    def __init__(self, count, command, timeout):
+    def __init__(self, count, command, timeout, commands=None, quotas=None, links=None):
         self.procs = []
         self.addresses = []
-        program = program_of(command)
-        if not program or not shutil.which(program):
-            raise StarError(f"command not found: {program or ' '.join(command)}")
-        for _ in range(count):
+        self.cgroups = []
+        self.links = links  # removed by stop()
+        commands = commands or [command] * count
+        for command in commands:
+            program = program_of(command)
+            if not program or not shutil.which(program):
+                self.stop()  # the links, if any, go
+                raise StarError(f"command not found: {program or ' '.join(command)}")
+        for k, command in enumerate(commands):
+            prefix, listen = (links.prefix(k), links.addresses[k]) if links else ([], "127.0.0.1")
             proc = subprocess.Popen(
-                [sys.executable, PACKAGE, "worker", "--listen",
-                 "127.0.0.1:0", "--", *command],
+                [*prefix, sys.executable, PACKAGE, "worker", "--listen",
+                 f"{listen}:0", "--", *command],
                 stdout=subprocess.PIPE, text=True,
                 # A session of its own: Linux's autogroup scheduler then shares
                 # the cores between the workers as between separate hosts, not
@@ -37,6 +47,13 @@ class LocalWorkers:
                 self.stop()
                 raise StarError("a local worker did not start")
             self.addresses.append(line.rsplit(" ", 1)[1].strip())
+            if quotas and quotas[k] is not None:
+                try:
+                    self.cgroups.append(cgroup.limit(proc.pid, quotas[k],
+                                                     f"dlt-worker-{os.getpid()}-{k + 1}"))
+                except StarError:
+                    self.stop()
+                    raise
 
     def stop(self):
         for proc in self.procs:
@@ -50,3 +67,9 @@ class LocalWorkers:
             if proc.stdout:
                 proc.stdout.close()
         self.procs = []
+        for folder in self.cgroups:
+            cgroup.release(folder)
+        self.cgroups = []
+        if self.links:
+            self.links.remove()
+            self.links = None

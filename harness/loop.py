@@ -13,7 +13,7 @@ from .local import LocalWorkers
 from .originator import Star, finish_times
 from .protocol import StarError, now
 from .reports import check_runs, loop_table
-from .tables import description, parse_sizes, write_json
+from .tables import description, link_comment, parse_sizes, write_json
 
 
 LOOP = {
@@ -27,6 +27,11 @@ def loop_settings(args):
     if args.sizes:
         settings["compute"] = parse_sizes(args.sizes)
     settings["noise"] = args.noise
+    settings["each"] = bool(args.each or args.budgets or args.cpu_quota)
+    settings["together"] = args.together
+    settings["kernel_rate"] = None
+    if args.kernel_link:  # the kernel shapes the link at the rate; the sender does not pace
+        settings["kernel_rate"], settings["rate"] = settings["rate"], None
     return settings
 
 
@@ -42,16 +47,24 @@ def loop_defaults(args):
 
 
 def loop_requests(fit, machines):
-    """The M3 and M2 requests of the fit, for `machines` workers alike."""
-    requests = (fit.get("report") or {}).get("requests") or {}
+    """The M3 and M2 requests of the fit: for `machines` workers alike when it
+    fitted one machine, else as fitted, one processor per worker (--each)."""
+    report = fit.get("report") or {}
+    requests = report.get("requests") or {}
     if "hierarchical" not in requests or "linear" not in requests:
         raise StarError("dlt fit filled no hierarchical or linear request")
-    m3 = dict(requests["hierarchical"])
+    m3, m2 = dict(requests["hierarchical"]), dict(requests["linear"])
+    fitted = len((report.get("calibration") or {}).get("machines") or [])
+    if fitted == machines > 1:
+        if len(m3["processors"]) != machines:
+            raise StarError(f"the fit's M3 request has {len(m3['processors'])} processors "
+                            f"for {machines} workers")
+        return m3, {"model": "linear", "load": m2["load"], "machines": m2["machines"]}
+    if fitted > 1:
+        raise StarError(f"the fit has {fitted} machines for {machines} workers")
     m3["processors"] = [m3["processors"][0]] * machines
-    m2 = dict(requests["linear"])
     machine = dict(m2["machines"][0], count=machines)
-    m2 = {"model": "linear", "load": m2["load"], "machines": [machine]}
-    return m3, m2
+    return m3, {"model": "linear", "load": m2["load"], "machines": [machine]}
 
 
 def loop_loads(knee, sizes, machines, factors):
@@ -78,7 +91,7 @@ def cmd_loop(args):
     command = loop_command(args, s)
     rate = s["rate"]
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    star, local = loop_star(args, command, os.path.join(out, "timings.csv"))
+    star, local = loop_star(args, s, os.path.join(out, "timings.csv"))
     machines = len(star.workers)
     say(f"star loop: {machines} {'MPI worker ranks' if args.mpi else 'local workers'} running "
         f"`{shown(command)}`, " + (f"link emulated at {rate:g} MB/s" if rate else "link not emulated")
@@ -86,7 +99,11 @@ def cmd_loop(args):
     try:
         star.connect()
         source = Source(args.input, max(s["compute"] + s["link"]) * 2.2, args.seed)
-        about = description(star, rate, command, {"loop": {"smoke": args.smoke, "seed": args.seed}})
+        about = description(star, rate, command, {"loop": {
+            "smoke": args.smoke, "seed": args.seed, "budgets": args.budgets,
+            "cpu_quota": args.cpu_quota, "each": s["each"], "together": s["together"]}})
+        if local and local.links:
+            about["link"] = local.links.describe()
         write_json(os.path.join(out, "machine.json"), about)
         result = loop_body(star, source, dlt, s, out, machines, rate, command, say)
         about["load_average_end"] = list(os.getloadavg())
@@ -98,6 +115,9 @@ def cmd_loop(args):
         if local:
             local.stop()
     table = loop_table(result, rate, command, now() - started)
+    if s["kernel_rate"]:
+        table = table.replace(link_comment(None), f"link: shaped by the kernel (tc tbf) at "
+                              f"{s['kernel_rate']:g} MB/s between network namespaces", 1)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(table)
     print(table, end="")
@@ -108,17 +128,62 @@ def cmd_loop(args):
 
 
 def loop_command(args, s):
-    """What the loop's workers run: the command after --, else --app's."""
-    return strip_dashes(args.command) or default_command(s["budget"], args.spill, args.app)
+    """What the loop's workers run: the command after --, else --app's (with
+    --budgets, the first worker's)."""
+    return loop_commands(args, s)[0]
 
 
-def loop_star(args, command, timings):
-    """The loop's workers: --machines local ones (default 2), or the MPI job's
-    ranks 1..m with --mpi; and the local ones to stop, if any."""
+def loop_commands(args, s):
+    """Each local worker's command: --app's with its own memory, one per
+    budget of --budgets; else [the one command every worker runs]."""
+    budgets = [b.strip() for b in (args.budgets or "").split(",") if b.strip()]
+    if budgets and strip_dashes(args.command):
+        raise StarError("--budgets sets the application's memory: give no -- COMMAND")
+    if budgets and args.mpi:
+        raise StarError("--budgets starts local workers: it takes no --mpi")
+    if budgets:
+        return [default_command(b, args.spill, args.app) for b in budgets]
+    return [strip_dashes(args.command) or default_command(s["budget"], args.spill, args.app)]
+
+
+def quotas_of(args, count):
+    """--cpu-quota: each worker's share of a core (`1,0.5,1`), or None."""
+    if not args.cpu_quota:
+        return None
+    from . import cgroup
+    shares = parse_sizes(args.cpu_quota, "CPU quota")
+    if len(shares) != count:
+        raise StarError(f"--cpu-quota gives {len(shares)} shares for {count} workers")
+    if not cgroup.available():
+        raise StarError("--cpu-quota needs root and the kernel's cgroup CPU controller")
+    return shares
+
+
+def loop_star(args, s, timings):
+    """The loop's workers: --machines local ones (default 2; with --budgets one
+    per budget), or the MPI job's ranks 1..m with --mpi; and the local ones
+    to stop, if any."""
     if args.mpi:
+        if args.cpu_quota or args.kernel_link:
+            raise StarError("--cpu-quota and --kernel-link act on local workers: no --mpi")
         from .mpi_originator import ranks
         return Star([], args.timeout, timings, workers=ranks(args.timeout, args.machines)), None
-    local = LocalWorkers(args.machines or 2, command, args.timeout)
+    commands = loop_commands(args, s)
+    count = len(commands) if args.budgets else args.machines or 2
+    quotas, links = quotas_of(args, count), None
+    if s["kernel_rate"]:
+        from . import netns
+        if not netns.available():
+            raise StarError("--kernel-link needs root, ip netns and tc")
+        links = netns.Links(count, s["kernel_rate"])
+    local = LocalWorkers(count, commands[0], args.timeout, links=links, quotas=quotas,
+                         commands=commands if args.budgets else None)
+    if links:
+        try:
+            links.enter()  # the originator's sockets in its namespace
+        except StarError:
+            local.stop()
+            raise
     return Star(local.addresses, args.timeout, timings), local
 
 
@@ -138,7 +203,7 @@ def loop_body(star, source, dlt, s, out, machines, rate, command, say):
             write_json(os.path.join(out, "requests", f"{name}-V{load:g}.json"), request)
             chunks, _, predicted = split_of(dlt_json(dlt, "solve", request=request))
             plans[name] = (chunks, predicted)
-        plans["equal"] = (equal_split(load, machines), None)
+        plans["equal"] = (equal_split(load, machines), equal_predicted(dlt, m3, load, out))
         for rep in range(s["run_repeat"]):
             # The splits' order rotates, so that none always runs first.
             names = ["hierarchical", "linear", "equal"]
@@ -151,6 +216,20 @@ def loop_body(star, source, dlt, s, out, machines, rate, command, say):
                         + (f" (predicted {run['predicted']:.3f} s)" if run["predicted"] else ""))
     checks = check_runs(dlt, out, runs, loads, rate)
     return dict(runs=runs, checks=checks, knee=knee, loads=loads, fit=fit)
+
+
+def equal_predicted(dlt, m3, load, out):
+    """M3's makespan for the equal split: its request with every worker's
+    memory capped at V/m (a hair more, for rounding), whose only feasible
+    split is the equal one; None when M3 refuses it."""
+    request = with_load(m3, load)
+    share = load / len(request["processors"]) * (1 + 1e-9)
+    request["processors"] = [dict(p, cap=share) for p in request["processors"]]
+    write_json(os.path.join(out, "requests", f"equal-V{load:g}.json"), request)
+    try:
+        return split_of(dlt_json(dlt, "solve", request=request))[2]
+    except StarError:
+        return None
 
 
 def run_split(star, source, rate, machines, split, load, rep, plan):

@@ -59,23 +59,27 @@ def measure_link(star, source, sizes, repeat, rate, seed, each=False):
     return rows
 
 
-def measure_compute(star, source, sizes, repeat, seed, each=False):
+def measure_compute(star, source, sizes, repeat, seed, each=False, together=False):
     """Rows (machine?, size_MB, time_s): the command's time on the worker alone
-    (from its start to its exit, on the worker's clock). Sizes are shuffled
-    within each repetition so that a drift of the machine is not a trend in size."""
+    (from its start to its exit, on the worker's clock); with `together`, every
+    worker gets a chunk of the size at once and each one's time is a row (the
+    machine's cores and memory shared as in a run). Sizes are shuffled within
+    each repetition so that a drift of the machine is not a trend in size."""
     rows = []
     order = random.Random(seed)
-    targets = range(len(star.workers)) if each else [0]
-    for k in targets:
+    everyone = list(range(len(star.workers)))
+    rounds = [everyone] if together else [[k] for k in (everyone if each else [0])]
+    for group in rounds:
         for rep in range(repeat):
             shuffled = list(sizes)
             order.shuffle(shuffled)
             for size in shuffled:
-                records = star.run(f"compute-{k + 1}-{rep + 1}-{size:g}", "compute", size,
-                                   [(k, size)], source, None)
-                if records:
-                    r = records[0]
-                    rows.append(([f"P{k + 1}"] if each else []) + [r["chunk_MB"], r["compute_s"]])
+                name = "all" if together else group[0] + 1
+                records = star.run(f"compute-{name}-{rep + 1}-{size:g}", "compute",
+                                   size * len(group), [(k, size) for k in group], source, None)
+                for r in sorted(records or [], key=lambda r: int(r["machine"][1:])):
+                    rows.append(([r["machine"]] if each else [])
+                                + [r["chunk_MB"], r["compute_s"]])
     return rows
 
 

@@ -10,11 +10,13 @@ from .tables import fmt
 from .tcp import Worker
 
 
-def execute(workers, chunks, source, rate, compute=True):
+def execute(workers, chunks, source, rate, compute=True, buffered=False):
     """Runs one schedule: `chunks` is [(machine, MB)] in the order sent.
 
     Chunk j goes out when the channel is free and its machine has finished
-    its previous chunk. Returns one record per chunk; times are seconds
+    its previous chunk; with `buffered` (M4's machines, TCP workers only),
+    as soon as the channel is free: the worker keeps it until its previous
+    chunks are computed (the wait is in its report). Returns one record per chunk; times are seconds
     from the run's start (the start of its first send) on the originator's
     clock. A worker's receive end is when its ack arrives (late by the
     ack's one-way trip, which is also when the channel is free for the
@@ -23,11 +25,13 @@ def execute(workers, chunks, source, rate, compute=True):
     A failure raises RunFailed with the records so far.
     """
     records = []
-    pending = {}
+    pending = {}  # machine: its chunks sent and not yet reported, oldest first
     for machine in sorted({m for m, _ in chunks}):
         if machine >= len(workers):
             raise RunFailed(f"the schedule sends to machine P{machine + 1}, "
                             f"but only {len(workers)} workers were given", [])
+    if buffered and not all(hasattr(w, "early") for w in workers):
+        raise RunFailed("buffered chunks need workers over TCP", [])
     try:
         for machine in sorted({m for m, _ in chunks}):
             workers[machine].connect()
@@ -41,23 +45,23 @@ def execute(workers, chunks, source, rate, compute=True):
     try:
         for j, (machine, size_mb) in enumerate(chunks):
             worker = workers[machine]
-            if machine in pending:
-                finish(pending.pop(machine))
+            while pending.get(machine) and not buffered:
+                finish(pending[machine].pop(0))
             size = chunk_bytes(size_mb, source.lines)
             record = {"chunk": j + 1, "machine": f"P{machine + 1}", "worker": worker.address,
                       "chunk_MB": size / MB, "_index": machine, "status": "failed"}
             records.append(record)
             record["send_start_s"] = now() - start
-            worker.send({"op": "chunk", "bytes": size, "compute": compute})
+            worker.send({"op": "chunk", "bytes": size, "compute": compute, "buffer": buffered})
             worker.send_data(source.chunk(size), rate)
             record["send_end_s"] = now() - start
             worker.expect("received")
             record["ack_s"] = now() - start
             record["recv_end_s"] = record["ack_s"]
-            pending[machine] = record
-        for record in list(pending.values()):
-            finish(record)
-            pending.pop(record["_index"])
+            pending.setdefault(machine, []).append(record)
+        for machine in sorted(pending):
+            while pending[machine]:
+                finish(pending[machine].pop(0))
     except StarError as e:
         for record in records:
             if record["status"] != "ok" and not record.get("error"):
@@ -70,7 +74,8 @@ def finish_chunk(worker, record, start):
     """Waits for a chunk's report and completes its record (its compute end
     anchored on its receive end); a command's failure raises."""
     done = worker.expect("done")
-    record["done_s"] = now() - start
+    record["done_s"] = done.pop("_arrived", None) or now()
+    record["done_s"] -= start
     record["worker_recv_s"] = done["recv_s"]
     record["worker_wait_s"] = done["wait_s"]
     record["compute_s"] = done["compute_s"]
@@ -107,7 +112,7 @@ class Star:
         for worker in self.workers:
             worker.close()
 
-    def run(self, name, split, load_mb, chunks, source, rate, compute=True):
+    def run(self, name, split, load_mb, chunks, source, rate, compute=True, buffered=False):
         """One run; its records go to the timings file, failed or not.
 
         Returns the records, or None when the run failed (the message is
@@ -115,7 +120,7 @@ class Star:
         the next run starts afresh).
         """
         try:
-            records = execute(self.workers, chunks, source, rate, compute)
+            records = execute(self.workers, chunks, source, rate, compute, buffered)
             failed = None
         except RunFailed as e:
             records, failed = e.records, str(e)

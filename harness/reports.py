@@ -56,7 +56,8 @@ def loop_table(result, rate, command, wall):
     head = ("load_MB", "rep", "M3_split_MB", "measured_s", "M3_pred_s", "M3_err",
             "M2_measured_s", "M2_pred_s", "M2_err", "equal_s", "equal/M3")
     rows = []
-    errors = {"hierarchical": [], "linear": [], "linear_past": [], "ratio_past": []}
+    errors = {"hierarchical": [], "linear": [], "linear_past": [], "ratio_past": [],
+              "ratio_predicted": []}
     by = {(r["split"], r["name"]): r for r in runs}
     for r in [r for r in runs if r["split"] == "hierarchical"]:
         m3 = checks.get(("hierarchical", r["name"]))
@@ -71,6 +72,8 @@ def loop_table(result, rate, command, wall):
                 errors["linear_past"].append(abs(m2["error"]))
         if eq and past:
             errors["ratio_past"].append(eq["makespan"] / r["makespan"])
+            if eq.get("predicted") and r.get("predicted"):
+                errors["ratio_predicted"].append(eq["predicted"] / r["predicted"])
         rows.append((f"{r['load']:g}", str(r["rep"]), "/".join(f"{c:.1f}" for c in r["chunks"]),
                      f"{r['makespan']:.3f}", pct_or(m3, "predicted", "%.3f"), pct_or(m3, "error"),
                      f"{m2r['makespan']:.3f}" if m2r else "-", pct_or(m2, "predicted", "%.3f"),
@@ -87,27 +90,29 @@ def loop_table(result, rate, command, wall):
               f"{len(errors['linear'])} runs; past the knee "
               f"{mean(errors['linear_past'], 100, '%.1f %%')} over {len(errors['linear_past'])}",
               f"past the knee, equal split's makespan / M3 split's: mean "
-              f"{mean(errors['ratio_past'], 1, '%.3f')} over {len(errors['ratio_past'])} runs",
+              f"{mean(errors['ratio_past'], 1, '%.3f')} over {len(errors['ratio_past'])} runs; "
+              f"M3 predicts {mean(errors['ratio_predicted'], 1, '%.3f')}",
               drift(result), f"wall time of the loop: {wall:.0f} s", ""]
     return "\n".join(lines)
 
 
 def drift(result):
     """How the runs' parts compared with the fit, a diagnosis of the error:
-    each chunk's computing time over the fitted t(x), its link time (send
-    start to ack) over S + C x, as means over every chunk of every run."""
+    each chunk's computing time over its machine's fitted t(x), its link time
+    (send start to ack) over S + C x, as means over every chunk of every run."""
     machines = (((result["fit"].get("report") or {}).get("calibration") or {}).get("machines")
                 or [{}])
-    fitted = machines[0]
-    levels = fitted.get("levels") or []
-    rate, latency = fitted.get("rate"), fitted.get("latency") or 0.0
-    if not levels or rate is None:
+    if not machines[0].get("levels") or machines[0].get("rate") is None:
         return "runs against the fit: n/a"
     compute, link = [], []
     for run in result["runs"]:
         for r in run["records"]:
+            k = int(r["machine"][1:]) - 1
+            fitted = machines[k] if len(machines) > k and machines[k].get("levels") else machines[0]
+            rate, latency = fitted.get("rate") or machines[0]["rate"], fitted.get("latency") or 0.0
             x = r["chunk_MB"]
-            compute.append(r["compute_s"] / max(l["intercept"] + l["slope"] * x for l in levels))
+            compute.append(r["compute_s"] / max(l["intercept"] + l["slope"] * x
+                                                for l in fitted["levels"]))
             link.append((r["ack_s"] - r["send_start_s"]) / (latency + rate * x))
     return (f"runs against the fit: computing {mean(compute, 1, '%.3f')} x the fitted time, "
             f"link {mean(link, 1, '%.3f')} x (means over {len(compute)} chunks)")

@@ -16,6 +16,9 @@ class Worker:
         self.reader = None
         self.hello = {}
         self.rtt = 0.0
+        # Reports read while waiting for another (a buffering worker's `done`
+        # may come before the next chunk's `received`), oldest first.
+        self.early = []
 
     def connect(self):
         if self.sock:
@@ -48,6 +51,7 @@ class Worker:
                 except OSError:
                     pass
         self.sock = self.reader = None
+        self.early = []
 
     def ask(self, message, op):
         self.send(message)
@@ -66,6 +70,22 @@ class Worker:
             raise self.lost(e) from None
 
     def expect(self, op):
+        for k, message in enumerate(self.early):
+            if message.get("op") == op:
+                return self.early.pop(k)
+        while True:
+            message = self.read()
+            if message.get("op") == "error":
+                raise StarError(f"worker {self.address}: {message.get('error')}")
+            if message.get("op") == op:
+                return message
+            if message.get("op") not in ("done", "received"):
+                raise StarError(f"worker {self.address} answered {message.get('op')!r}, "
+                                f"not {op!r}")
+            message["_arrived"] = now()  # when it came, not when it is asked for
+            self.early.append(message)
+
+    def read(self):
         try:
             line = self.reader.readline()
         except socket.timeout:
@@ -75,12 +95,7 @@ class Worker:
             raise self.lost(e) from None
         if not line:
             raise self.lost(None)
-        message = json.loads(line)
-        if message.get("op") == "error":
-            raise StarError(f"worker {self.address}: {message.get('error')}")
-        if message.get("op") != op:
-            raise StarError(f"worker {self.address} answered {message.get('op')!r}, not {op!r}")
-        return message
+        return json.loads(line)
 
     def lost(self, error):
         why = f" ({error.strerror or error})" if error else ""

@@ -3,6 +3,7 @@ reports when its receive ended and how long the command took (durations
 on its own clock, so that no two hosts' clocks need to agree)."""
 
 import json
+import queue as queue_module
 import shutil
 import socket
 import subprocess
@@ -47,8 +48,17 @@ def run_command(command, data, own_session=False):
 
 
 def serve_connection(sock, command, description):
-    """Answers one originator until it closes the connection."""
+    """Answers one originator until it closes the connection. A chunk sent
+    with `buffer` waits in a queue while earlier ones compute (M4's
+    machines receive while they compute); any other is computed at once."""
     reader = sock.makefile("rb")
+    lock = threading.Lock()  # one message at a time on the socket
+
+    def say(message):
+        with lock:
+            send_json(sock, message)
+
+    queue = Buffered(command, say)
     try:
         while True:
             line = reader.readline()
@@ -57,31 +67,77 @@ def serve_connection(sock, command, description):
             message = json.loads(line)
             op = message.get("op")
             if op == "hello":
-                send_json(sock, dict(description, op="hello", protocol=PROTOCOL))
+                say(dict(description, op="hello", protocol=PROTOCOL))
             elif op == "ping":
-                send_json(sock, {"op": "pong"})
+                say({"op": "pong"})
             elif op == "chunk":
                 first = now()
                 data = read_exact(reader, int(message["bytes"]))
                 if data is None:
                     return
                 received = now()
-                send_json(sock, {"op": "received"})
-                seconds, status, error = 0.0, 0, None
-                started = now()
-                if message.get("compute", True):
-                    seconds, status, error = run_command(command, data)
+                say({"op": "received"})
+                if message.get("buffer"):
+                    queue.put(data, first, received, message.get("compute", True))
+                else:
+                    queue.drain()
+                    say(compute_report(command, data, first, received,
+                                       message.get("compute", True)))
                 del data
-                send_json(sock, {"op": "done", "recv_s": received - first,
-                                 "wait_s": started - received, "compute_s": seconds,
-                                 "status": status, "error": error})
             else:
-                send_json(sock, {"op": "error", "error": f"unknown request {op!r}"})
+                say({"op": "error", "error": f"unknown request {op!r}"})
     except (OSError, ValueError):
         return  # the originator went away or spoke nonsense: drop it
     finally:
+        queue.stop()
         reader.close()
         sock.close()
+
+
+def compute_report(command, data, first, received, compute):
+    """Runs the command on a chunk; the `done` report of its durations."""
+    seconds, status, error = 0.0, 0, None
+    started = now()
+    if compute:
+        seconds, status, error = run_command(command, data)
+    return {"op": "done", "recv_s": received - first, "wait_s": started - received,
+            "compute_s": seconds, "status": status, "error": error}
+
+
+class Buffered:
+    """Buffered chunks, computed one after the other by a thread of their own."""
+
+    def __init__(self, command, say):
+        self.command, self.say = command, say
+        self.queue = queue_module.Queue()
+        self.thread = None
+
+    def put(self, data, first, received, compute):
+        if self.thread is None:
+            self.thread = threading.Thread(target=self.serve, daemon=True)
+            self.thread.start()
+        self.queue.put((data, first, received, compute))
+
+    def serve(self):
+        while True:
+            item = self.queue.get()
+            try:
+                if item is None:
+                    return
+                try:
+                    self.say(compute_report(self.command, *item))
+                except OSError:
+                    pass  # the originator went away
+            finally:
+                self.queue.task_done()
+
+    def drain(self):
+        """Waits until every buffered chunk is computed and reported."""
+        self.queue.join()
+
+    def stop(self):
+        if self.thread is not None:
+            self.queue.put(None)
 
 
 def cmd_worker(args):

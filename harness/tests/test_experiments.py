@@ -46,7 +46,8 @@ class Report(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "table.txt"), "w") as f:
                 f.write("load_MB ...\n\ntwo-level model (M3): mean |error| 6.7 % over 10 runs\n"
-                        "linear DLT (M2): mean |error| 15.2 % over 10 runs; past the knee 13.1 % over 6\n")
+                        "linear DLT (M2): mean |error| 15.2 % over 10 runs; past the knee 13.1 % over 6\n"
+                        "multi-installment (M4): mean |error| 9.0 % over 8 runs\n")
             with open(os.path.join(d, "fit.json"), "w") as f:
                 json.dump({"report": {"calibration": {"machines": [
                     {"rate": 0.01, "latency": 0.0002}]}}}, f)
@@ -55,6 +56,7 @@ class Report(unittest.TestCase):
         self.assertEqual(found["M3"], "mean |error| 6.7 % over 10 runs")
         self.assertTrue(found["M2"].startswith("mean |error| 15.2 %"))
         self.assertEqual(found["link"], "C = 0.01 s/MB, S = 0.2 ms")
+        self.assertEqual(found["M4"], "mean |error| 9.0 % over 8 runs")
         self.assertEqual(missing, {})
         done = [dict(name="loop", about="a loop", argv=["loop"], status=0, wall_s=80.0,
                      table="the table\n", summary=found),
