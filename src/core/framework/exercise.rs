@@ -244,34 +244,10 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
     if text.is_empty() {
         return Err("type a number".into());
     }
-    let squeezed: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
-    // The answer's unit, unless it ends another (`s` of `ms`).
-    let prefixed = text
-        .strip_suffix(squeezed.as_str())
-        .is_some_and(|rest| rest.ends_with(char::is_alphabetic));
-    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" && !prefixed {
-        text.truncate(text.len() - squeezed.len());
-    }
-    let mut scale = 1.0;
-    // Another unit of the same quantity (`5 GB` for an answer in MB) is
-    // converted; one of another quantity is named, not called no number.
-    let last_digit = text
-        .rfind(|c: char| c.is_ascii_digit())
-        .map_or(0, |k| k + 1);
-    let written = &text[last_digit..];
-    if last_digit > 0 && written.chars().any(char::is_alphabetic) {
-        scale = unit_scale(written, &squeezed).ok_or_else(|| {
-            if squeezed.is_empty() {
-                format!("{written} is a unit: the answer is a pure number")
-            } else {
-                format!("{written} is not a unit of this answer: give it in {unit}")
-            }
-        })?;
-        text.truncate(last_digit);
-    }
+    let mut scale = without_unit(&mut text, unit)?;
     if let Some(rest) = text.strip_suffix('%') {
         if unit != "%" {
-            scale = 0.01;
+            scale *= 0.01;
         }
         text = rest.to_string();
     }
@@ -299,6 +275,38 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
             crate::core::domain::error::shorten(typed.trim())
         )),
     }
+}
+
+/// `text` (a typed answer in plain characters) without its trailing unit,
+/// and how many of the answer's `unit` one of the unit typed is: the
+/// answer's own is dropped (`5.75 s`), another of the same quantity is
+/// converted (`5 GB` for an answer in MB), one of another quantity is
+/// named, not called no number.
+fn without_unit(text: &mut String, unit: &str) -> Result<f64, String> {
+    let squeezed: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
+    // The answer's unit, unless it ends another (`s` of `ms`).
+    let prefixed = text
+        .strip_suffix(squeezed.as_str())
+        .is_some_and(|rest| rest.ends_with(char::is_alphabetic));
+    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" && !prefixed {
+        text.truncate(text.len() - squeezed.len());
+    }
+    let last_digit = text
+        .rfind(|c: char| c.is_ascii_digit())
+        .map_or(0, |k| k + 1);
+    let written = &text[last_digit..];
+    if last_digit == 0 || !written.chars().any(char::is_alphabetic) {
+        return Ok(1.0);
+    }
+    let scale = unit_scale(written, &squeezed).ok_or_else(|| {
+        if squeezed.is_empty() {
+            format!("{written} is a unit: the answer is a pure number")
+        } else {
+            format!("{written} is not a unit of this answer: give it in {unit}")
+        }
+    })?;
+    text.truncate(last_digit);
+    Ok(scale)
 }
 
 /// How many of `unit` one `written` is, when both are decimal multiples
