@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::domain::error::{Error, Invalid};
+use crate::core::framework::checker::{under_schedule, Checked};
 use crate::core::framework::entry::Entry;
 use crate::core::framework::registry::Registry;
 use crate::core::presentation::gantt::{Activity, ActivityStyle};
@@ -129,6 +130,9 @@ pub struct Tab {
     pub form: crate::core::presentation::form::Form,
     /// The presets' names and labels (the first is the default).
     pub presets: Vec<(&'static str, &'static str)>,
+    /// Whether its answers take a schedule of the user's own to check
+    /// ([`check_schedule`]).
+    pub checks_schedules: bool,
 }
 
 /// Every model's tab, in the registry's order.
@@ -141,6 +145,7 @@ pub fn tabs() -> Vec<Tab> {
             opens: m.id().name == registry::OPENING,
             form: m.form(),
             presets: m.presets().into_iter().map(|(n, l, _)| (n, l)).collect(),
+            checks_schedules: m.checks_schedules(),
         })
         .collect()
 }
@@ -434,6 +439,40 @@ pub fn run(request: &Request, progress: &mut dyn Progress) -> Result<Response, E
         // cannot fail: a part is a plain struct of strings and numbers.
         Some(part) => response.with_field("part", serde_json::to_value(part).expect("JSON")),
         None => response,
+    })
+}
+
+/// Checks a schedule given by hand (JSON text, a
+/// [`Given`](crate::core::framework::checker::Given)) against the request:
+/// every broken rule with its machine, chunk and amounts, the schedule's
+/// makespan (and energy), and its distance from the model's own answer:
+/// `answer` (a response to the same request, as the page holds it), or
+/// else solved for the check.
+///
+/// # Errors
+///
+/// The request's or the schedule's first problem (the schedule's fields
+/// under `schedule.`), a model whose answers are not such schedules, or
+/// the solver's error.
+pub fn check_schedule(
+    request: &Request,
+    schedule: &str,
+    answer: Option<Value>,
+    progress: &mut dyn Progress,
+) -> Result<Checked, Error> {
+    let given: Value =
+        serde_json::from_str(schedule).map_err(|e| under_schedule(Error::syntax(schedule, &e)))?;
+    let body = request.body.clone();
+    let checked = request.model.check_schedule(body, given, answer, progress);
+    checked.unwrap_or_else(|| {
+        let models: Vec<&str> = (registry::all().filter(|m| m.checks_schedules()))
+            .map(|m| m.id().name)
+            .collect();
+        Err(Error::Malformed(format!(
+            "model {} has no schedule to check; these have: {}",
+            request.model(),
+            models.join(", ")
+        )))
     })
 }
 

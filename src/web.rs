@@ -16,6 +16,7 @@ use crate::core::presentation::chart::{Frame, LineChart};
 use crate::core::presentation::gantt::Gantt;
 use crate::core::presentation::response::Response;
 use crate::core::solving::progress::Progress;
+use crate::core::solving::progress::Silent;
 use crate::plot::{self, Logical};
 use crate::registry;
 
@@ -309,6 +310,21 @@ fn answer_of(
     let entry = registry::find(model)
         .ok_or_else(|| js_error(format!("no model named {:?}", shorten(model))))?;
     Ok((entry, value))
+}
+
+/// Checks a schedule of the user's own (JSON text) against `request` and
+/// the `answer` shown for it: every broken rule, the schedule's makespan
+/// (and energy), its distance from the answer, and all of it in words.
+#[wasm_bindgen(js_name = checkSchedule)]
+pub fn check_schedule(
+    request: JsValue,
+    schedule: &str,
+    answer: JsValue,
+) -> Result<JsValue, JsError> {
+    let request = request_of(request).map_err(js_error)?;
+    let answer: serde_json::Value = from_js(answer)?;
+    let checked = api::check_schedule(&request, schedule, Some(answer), &mut Silent);
+    to_js(&checked.map_err(js_error)?)
 }
 
 /// A response's charts drawn with the page's view options (e.g. the map's

@@ -19,6 +19,8 @@
 mod calibration;
 #[path = "charts.rs"]
 mod charts;
+#[path = "check.rs"]
+mod check;
 #[path = "citations.rs"]
 mod citations;
 #[path = "cli.rs"]
@@ -81,5 +83,7 @@ mod split_join;
 mod startup;
 #[path = "verifier.rs"]
 mod verifier;
+#[path = "verifier_rules.rs"]
+mod verifier_rules;
 #[path = "warm_starts.rs"]
 mod warm_starts;

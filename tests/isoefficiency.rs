@@ -3,11 +3,13 @@
 use dlt_calc::core::domain::count::Count;
 use dlt_calc::core::domain::error::Validate;
 use dlt_calc::core::framework::model::Model;
+use dlt_calc::core::presentation::map::Tagged;
 use dlt_calc::core::solving::progress::Silent;
 use dlt_calc::maps::contour;
 use dlt_calc::maps::contour::GeneralisedMap;
 use dlt_calc::models::isoefficiency::overlay::Estimate;
 use dlt_calc::models::isoefficiency::Request as MapRequest;
+use dlt_calc::models::linear::Objective;
 use dlt_calc::models::startup::probe::Probe;
 use dlt_calc::models::table1::table::PAPER;
 use dlt_calc::models::{linear::Linear, startup::Startup};
@@ -297,6 +299,38 @@ fn contour_lines_lie_on_their_level() {
         }
     }
     assert!(checked > 20);
+}
+
+/// A map of M2's energy over a power (`contour-energy`, on a smaller grid)
+/// solves each schedule once per band of rows and prices it for every
+/// power: every cell is, bit for bit, the energy of its own request solved
+/// whole, whether the machines are chosen for time or for energy (which
+/// the powers do change).
+#[test]
+fn an_energy_map_over_the_powers_equals_its_cells_solved_one_by_one() {
+    for objective in [Objective::Time, Objective::Energy] {
+        let mut request = map_preset("contour-energy");
+        request.x.to = 3000.0;
+        request.x.steps = Count(5);
+        request.y.steps = Count(7);
+        let mut base = request.base.read::<Linear>().unwrap();
+        base.objective = objective;
+        request.base = Tagged::of::<Linear>(&base);
+        let grid = request.contour(&mut Silent).unwrap();
+        for (j, &factor) in grid.y.iter().enumerate() {
+            for (i, &count) in grid.x.iter().enumerate() {
+                let mut cell = base.clone();
+                cell.machines[0].count = Count(count as u64);
+                cell.power.as_mut().unwrap().idle_factor = factor;
+                let energy = cell.solve(&mut Silent).unwrap().energy.unwrap().total;
+                assert_eq!(
+                    grid.values[j][i],
+                    Some(energy),
+                    "{objective:?}, {count}, {factor}"
+                );
+            }
+        }
+    }
 }
 
 /// Generalised maps check their axes and quantity.

@@ -40,12 +40,19 @@ const HELP_TAIL: &str = "  dlt split [FILE] [--parts N]
       \"failed\" (their errors); an answer of another request is refused.
   dlt check [FILE]
       List every invalid field of the request, one per line; exit 1 if any.
+  dlt check [FILE] --schedule SCHEDULE
+      Check the schedule in SCHEDULE (JSON, see dlt schema schedule)
+      against the request in FILE: print every broken rule (its name,
+      machine, chunk and amounts), the schedule's makespan (and energy)
+      and its gap to the model's answer, as JSON; exit 1 if a rule is
+      broken.
   dlt example [NAME]
       Print a built-in example request; without NAME, list the examples.
       NAME may be a model's id: its default example.
   dlt schema [ID] [--compact]
       Print the JSON Schema (draft 2020-12) of a request of model ID (its
-      \"model\" tag); without ID, list the IDs with their titles.
+      \"model\" tag), or of a schedule to check with ID schedule;
+      without ID, list the IDs with their titles.
   dlt --help | --version
 
 Options of solve and the verbs:
@@ -160,6 +167,8 @@ struct Args {
     parts: Option<usize>,
     /// `solve --answer-errors`.
     answer_errors: bool,
+    /// `check --schedule FILE`: the schedule to check.
+    schedule: Option<String>,
     /// The options of a table of measurements (`--shape two-level` as
     /// `shape`), for the model that reads it.
     table: BTreeMap<String, String>,
@@ -186,6 +195,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
         answers: None,
         parts: None,
         answer_errors: false,
+        schedule: None,
         table: BTreeMap::new(),
     };
     while let Some(arg) = parser.next().map_err(usage)? {
@@ -204,6 +214,7 @@ fn parse_args() -> Result<Option<Args>, Failure> {
             Long("csv") => args.csv = true,
             Long("csv-file") => args.csv_file = Some(parser.value()?.string().map_err(usage)?),
             Long("answer-errors") => args.answer_errors = true,
+            Long("schedule") => args.schedule = Some(parser.value()?.string().map_err(usage)?),
             Long("max-seconds") => args.max_seconds = Some(max_seconds(&mut parser)?),
             Long("parts") => args.parts = Some(parts(&mut parser)?),
             Long(name) if is_table_option(name) => {
@@ -485,8 +496,12 @@ fn join(args: &Args) -> Result<(), Failure> {
     print_csv_or_json(args, joined.csv.as_deref(), &joined.json)
 }
 
-/// Lists every invalid field: the same checks `solve` makes first.
+/// Lists every invalid field: the same checks `solve` makes first; with
+/// `--schedule`, checks that schedule against the request.
 fn check(args: &Args) -> Result<(), Failure> {
+    if let Some(path) = &args.schedule {
+        return check_schedule(args, path);
+    }
     let text = read_text(args.file.as_deref())?;
     let problems = match Request::from_json(&text) {
         Ok(request) => request.problems(),
@@ -504,6 +519,24 @@ fn check(args: &Args) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(input(format!("{} invalid field(s)", problems.len())))
+    }
+}
+
+/// Checks the schedule in `path` against the request and prints the
+/// answer; a broken rule is a failure, after the answer.
+fn check_schedule(args: &Args, path: &str) -> Result<(), Failure> {
+    if path == "-" && args.file.as_deref().is_none_or(|f| f == "-") {
+        return Err(usage(
+            "check reads the request from FILE and the schedule from SCHEDULE: one may be -",
+        ));
+    }
+    let request = read_request(args.file.as_deref())?;
+    let schedule = read_text(Some(path))?;
+    let checked = api::check_schedule(&request, &schedule, None, &mut Silent).map_err(input)?;
+    print_json(&checked, args.compact)?;
+    match checked.violations.len() {
+        0 => Ok(()),
+        n => Err(input(format!("the schedule breaks {n} rule(s)"))),
     }
 }
 
@@ -534,6 +567,9 @@ fn example(args: &Args) -> Result<(), Failure> {
 #[cfg(not(target_arch = "wasm32"))]
 fn schema(args: &Args) -> Result<(), Failure> {
     use dlt_calc::registry;
+    if args.file.as_deref() == Some("schedule") {
+        return print_json(&dlt_calc::core::framework::checker::schema(), args.compact);
+    }
     let Some(name) = args.file.as_deref() else {
         let width = registry::all()
             .map(|m| m.id().name.len())

@@ -2176,6 +2176,37 @@ test('accessibility: axe finds nothing serious on any tab with its result, at 1 
   }
 });
 
+test('checks a schedule of one\'s own under the result: valid at its gap, broken with its rules and amounts', async (page) => {
+  await page.goto(base);
+  await result(page, 'hierarchical');
+  // Models whose answers are no schedules have no checker.
+  assert.equal(await page.$('#mapreduce-check'), null);
+  await page.click('#hierarchical-check > summary');
+  // At first the answer's own chunks: valid, at no gap.
+  const own = JSON.parse(await page.inputValue('#hierarchical-check-input'));
+  assert.ok(own.chunks.length > 0);
+  await page.click('#hierarchical-check-run');
+  await page.waitForSelector('#hierarchical-check-verdict.ok');
+  const makespan = await full(page, '#hierarchical-makespan');
+  const valid = await page.textContent('#hierarchical-check-verdict');
+  assert.match(valid, /^valid; makespan .*, 0 % above the proven optimum /);
+  assert.ok(valid.includes(makespan.slice(0, 4)), `${valid} / ${makespan}`);
+  // Half a unit more in the first chunk: the load and its send time named.
+  own.chunks[0].size += 0.5;
+  await page.fill('#hierarchical-check-input', JSON.stringify(own));
+  await page.click('#hierarchical-check-run');
+  await page.waitForSelector('#hierarchical-check-verdict.bad');
+  assert.match(await page.textContent('#hierarchical-check-verdict'), /^not valid: \d+ violation\(s\) of .*load-total/);
+  const rules = await page.$$eval('#hierarchical-check-rules tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
+  assert.ok(rules.includes('load-total'), rules.join());
+  await (await page.$('#hierarchical-check')).screenshot({ path: path.join(shots, 'check-schedule.png') });
+  // Bad input: the field named, as everywhere else.
+  await page.fill('#hierarchical-check-input', '{"chunks": [{"machine": 9, "size": 1}]}');
+  await page.click('#hierarchical-check-run');
+  await page.waitForFunction(() => /schedule\.chunks\[0\]\.machine: refers to entry 9/.test(
+    document.querySelector('#hierarchical-check-verdict')?.textContent ?? ''));
+});
+
 async function main() {
   mkdirSync(shots, { recursive: true });
   const server = await serve(root, port, base, 'E2E_PORT');

@@ -184,6 +184,39 @@ export function worksCited(keys, works) {
   return el('section', { className: 'works-cited print-only' }, el('h4', {}, 'Works cited'), list);
 }
 
+/** The checker of a schedule of the user's own under the result of a model
+ * whose answers are schedules: a JSON schedule (at first the answer's own
+ * chunks, machine and size) checked by the core against the request and
+ * the answer shown; the verdict, makespan and gap in the core's words, and
+ * the broken rules in a table. */
+function scheduleChecker(section, response) {
+  const id = `${section.tab.model}-check`;
+  const chunks = (response.schedule ?? response.report?.schedule)?.chunks ?? [];
+  const input = el('textarea', { id: `${id}-input`, rows: 6, cols: 60, spellcheck: false, 'aria-label': 'Schedule to check (JSON)' });
+  input.value = JSON.stringify({ chunks: chunks.map((c) => ({ machine: c.machine, size: c.size })) })
+    .replaceAll('},{', '},\n {');
+  const button = el('button', { type: 'button', id: `${id}-run` }, 'Check the schedule');
+  const out = el('div', { id: `${id}-out`, role: 'status', 'aria-live': 'polite' });
+  button.addEventListener('click', () => {
+    let c;
+    try {
+      c = core.checkSchedule(JSON.parse(section.computed), input.value, response);
+    } catch (err) {
+      out.replaceChildren(el('p', { id: `${id}-verdict`, className: 'verdict bad' }, err.message ?? String(err)));
+      return;
+    }
+    const verdict = el('p', { id: `${id}-verdict`, className: `verdict ${c.ok ? 'ok' : 'bad'}` }, c.summary);
+    const rows = c.violations.map((v) => [v.rule, v.machine ?? '', v.chunk ?? '', v.value ?? '', v.expected ?? '', v.message]);
+    const head = ['Rule', 'Machine (from 0)', 'Chunk (from 0)', 'Schedule', 'Rule asks', 'In words'];
+    out.replaceChildren(verdict, ...(rows.length > 0 ? [table('Broken rules', head, rows, `${id}-rules`)] : []));
+  });
+  const help = el('p', { className: 'note' }, 'The chunks in sending order, each with its machine (from 0) and size, '
+    + 'and optionally its send and compute times ({"start": …, "end": …}) and memory level; a time left out is the '
+    + 'earliest the rules allow. See docs/cli.md, "Checking a schedule of your own".');
+  return el('details', { className: 'check-schedule screen-only', id },
+    el('summary', {}, 'Check a schedule of your own'), help, input, el('p', {}, button), out);
+}
+
 /** Puts `response` in `section`'s result: its blocks, charts and exports. */
 export function showResult(section, response) {
   // Buttons that open other tabs (`open` blocks) side by side.
@@ -210,7 +243,10 @@ export function showResult(section, response) {
     exports.append(' ', csv);
   }
   const works = worksCited(section.spec.sources ?? [], section.ui.works ?? []);
-  section.result.replaceChildren(...parts, ...figures, ...long, exports, ...(works ? [works] : []));
+  // Under the answer to the request computed (not a search's snapshot).
+  const own = section.tab.checks_schedules && section.response === response && section.computed;
+  const checker = own ? [scheduleChecker(section, response)] : [];
+  section.result.replaceChildren(...parts, ...figures, ...long, exports, ...checker, ...(works ? [works] : []));
   section.result.hidden = false;
   section.result.dataset.drawn = String(Number(section.result.dataset.drawn ?? 0) + 1);
 }

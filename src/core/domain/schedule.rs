@@ -2,6 +2,7 @@
 //! computed. Every model returns one, the verifier checks one, and the Gantt
 //! chart draws one.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Relative tolerance of every comparison of the verifier
@@ -9,7 +10,8 @@ use serde::{Deserialize, Serialize};
 pub const RELATIVE_TOLERANCE: f64 = 1e-9;
 
 /// A time interval `[start, end]`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Interval {
     /// When it starts, in time units.
     pub start: f64,

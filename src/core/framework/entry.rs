@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::core::domain::error::Error;
 use crate::core::framework::calibration::{Calibration, Offer};
+use crate::core::framework::checker::{self, Checked};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::json::{first, typed, with_tag};
 use crate::core::framework::maps::{Based, JsonMaps};
@@ -57,6 +58,18 @@ pub trait Entry: Sync {
     fn table_input(&self) -> Option<Box<dyn TableInput>>;
     /// How the page shows its answers ([`Model::page`]).
     fn page(&self) -> Box<dyn JsonPage>;
+    /// Whether it checks given schedules ([`Model::checker`]).
+    fn checks_schedules(&self) -> bool;
+    /// Checks the schedule `given` against a request body and the model's
+    /// `answer` to it, or solving it when there is none
+    /// ([`checker::check`]); `None` when the model checks no schedules.
+    fn check_schedule(
+        &self,
+        body: Value,
+        given: Value,
+        answer: Option<Value>,
+        progress: &mut dyn Progress,
+    ) -> Option<Result<Checked, Error>>;
     /// The JSON Schema (draft 2020-12) of a whole request, its `"model"`
     /// tag included ([`crate::core::framework::schema::tagged`]). Native
     /// only: the page does not need it, and the wasm module stays smaller
@@ -129,6 +142,26 @@ impl<M: Model> Entry for Registered<M> {
 
     fn page(&self) -> Box<dyn JsonPage> {
         Box::new(M::page())
+    }
+
+    fn checks_schedules(&self) -> bool {
+        M::checker().is_some()
+    }
+
+    fn check_schedule(
+        &self,
+        body: Value,
+        given: Value,
+        answer: Option<Value>,
+        progress: &mut dyn Progress,
+    ) -> Option<Result<Checked, Error>> {
+        Some(checker::check::<M>(
+            &M::checker()?,
+            body,
+            given,
+            answer,
+            progress,
+        ))
     }
 
     #[cfg(not(target_arch = "wasm32"))]

@@ -1,11 +1,12 @@
 //! The framework layer: the [`Model`](model::Model) trait and its
 //! capabilities (one module each: [`maps`], [`parts`], [`calibration`],
-//! [`table`], [`page`]), the type-erased [`Entry`](entry::Entry) the edges
+//! [`table`], [`page`], [`checker`]), the type-erased [`Entry`](entry::Entry) the edges
 //! walk, the [`Registry`](registry::Registry) the tools over the models
 //! reach them through, and what reaches every model: exercises and request
 //! schemas. Uses every layer below it.
 
 pub mod calibration;
+pub mod checker;
 pub mod entry;
 pub mod exercise;
 pub mod json;

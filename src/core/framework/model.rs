@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use crate::core::domain::error::{Error, Validate};
 use crate::core::framework::calibration::Calibrate;
+use crate::core::framework::checker::Checker;
 use crate::core::framework::exercise::Template;
 use crate::core::framework::maps::Maps;
 use crate::core::framework::page::Page;
@@ -184,6 +185,12 @@ pub trait Model: 'static {
     /// How the page shows its answers beyond their views.
     fn page() -> Page<Self::Output> {
         Page::default()
+    }
+
+    /// How it checks a schedule given by hand against a request; `None`:
+    /// its answers are not chunked schedules on a star.
+    fn checker() -> Option<Checker<Self::Request, Self::Output>> {
+        None
     }
 }
 

@@ -52,4 +52,4 @@ pub use instance::{
 pub use model::{Heterogeneous, Output};
 pub use plan::{Plan, Wake};
 pub use report::{Compared, FrontPoint, Report, Status};
-pub use verify::verify;
+pub use verify::{verify, Claim, Rule};

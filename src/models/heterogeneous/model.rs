@@ -8,6 +8,7 @@ use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
 use crate::core::domain::number::number;
 use crate::core::framework::calibration::Calibrate;
+use crate::core::framework::checker::{Checker, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::maps::Maps;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
@@ -253,6 +254,17 @@ impl Model for Heterogeneous {
             row_parameters: map_row_parameters,
             max_cells: 2_500,
             ..Maps::new(map_parameters, map_quantities, measure)
+        })
+    }
+
+    fn checker() -> Option<Checker<Instance, Output>> {
+        Some(Checker {
+            check: super::verify::check_given,
+            optimum: |o| Optimum {
+                makespan: o.report.makespan,
+                energy: Some(o.report.energy),
+                proven: o.report.status == super::Status::Optimal,
+            },
         })
     }
 

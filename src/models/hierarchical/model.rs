@@ -2,7 +2,9 @@
 
 use super::{Instance, Report};
 use crate::core::domain::error::Error;
+use crate::core::domain::verify::{verify, Rules};
 use crate::core::framework::calibration::{with_processors, Calibrate};
+use crate::core::framework::checker::{Checker, Measured, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::form::Form;
@@ -45,6 +47,22 @@ impl Model for Hierarchical {
             gantt: Some(Gantt::of(&report.schedule)),
             charts: Vec::new(),
             report: Box::new(report),
+        })
+    }
+
+    fn checker() -> Option<Checker<Instance, Output>> {
+        Some(Checker {
+            check: |r, given| {
+                let s = given.schedule(&r.processors, 0.0, false)?;
+                let rules = Rules::SINGLE_INSTALLMENT;
+                Ok(Measured::of(verify(&r.processors, r.load, &s, rules), &s))
+            },
+            // The optimal split for the order (the best order's, when asked).
+            optimum: |o| Optimum {
+                makespan: o.report.makespan,
+                energy: None,
+                proven: true,
+            },
         })
     }
 

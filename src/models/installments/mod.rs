@@ -39,7 +39,7 @@ use crate::core::domain::error::{Checker, Error, Invalid, Validate};
 use crate::core::domain::number::human;
 use crate::core::domain::platform::{check_processors, Processor};
 use crate::core::domain::schedule::{Chunk, Interval, Schedule};
-use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::domain::verify::{verify, Rules, Verdict, Violation};
 use crate::core::presentation::chart::{Axis, Line, LineChart};
 use crate::core::solving::progress::{Progress, Silent};
 use crate::models::hierarchical;
@@ -218,11 +218,12 @@ impl Instance {
             let s = schedule(&self.processors, self.load, chunk);
             let mut v = verify(&self.processors, self.load, &s, Rules::BUFFERED);
             if v.ok && (s.makespan - eval.makespan).abs() > v.tolerance {
-                v.ok = false;
-                v.violation = Some(format!(
+                let message = format!(
                     "the closed form gives makespan {} but the schedule {}",
                     eval.makespan, s.makespan
-                ));
+                );
+                let broken = Violation::new("closed-form", message);
+                v = Verdict::of(vec![broken.amounts(eval.makespan, s.makespan)], v.tolerance);
             }
             v
         });

@@ -3,7 +3,9 @@
 use super::{Instance, Report};
 use crate::core::domain::error::Error;
 use crate::core::domain::number::human;
+use crate::core::domain::verify::{verify, Rules};
 use crate::core::framework::calibration::{with_processors, Calibrate, Calibrated, Change};
+use crate::core::framework::checker::{Checker, Measured, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
 use crate::core::presentation::form::Form;
@@ -47,6 +49,22 @@ impl Model for Installments {
             gantt: report.schedule.as_ref().map(Gantt::of),
             charts: report.charts(),
             report: Box::new(report),
+        })
+    }
+
+    fn checker() -> Option<Checker<Instance, Output>> {
+        Some(Checker {
+            check: |r, given| {
+                let s = given.schedule(&r.processors, 0.0, false)?;
+                let rules = Rules::BUFFERED;
+                Ok(Measured::of(verify(&r.processors, r.load, &s, rules), &s))
+            },
+            // The schedule of the request's chunk size, not an optimum.
+            optimum: |o| Optimum {
+                makespan: o.report.makespan,
+                energy: None,
+                proven: false,
+            },
         })
     }
 

@@ -41,11 +41,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::core::domain::count::Count;
+use crate::core::domain::error::Error;
 use crate::core::domain::error::{Checker, Invalid, Validate};
 use crate::core::domain::platform::{check_order, Processor};
 use crate::core::domain::processing::ProcessingTime;
 use crate::core::domain::schedule::{Chunk, Interval, Schedule};
-use crate::core::domain::verify::Verdict;
+use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::framework::checker::{Given, Measured};
 use crate::core::presentation::chart::{Axis, Line, LineChart};
 
 /// The most machines an instance may have (after expanding `count`).
@@ -337,9 +339,36 @@ pub fn series_counts(n: usize, limit: usize) -> Vec<usize> {
     counts
 }
 
-/// The energy of a schedule of `active` machines with loads `sizes` and
-/// makespan `makespan`; `system` counts every machine, used or not.
-fn energy(p: &Power, active: &[&Machine], sizes: &[f64], makespan: f64, system: usize) -> Energy {
+impl Instance {
+    /// A schedule given by hand checked against M2's rules (one chunk per
+    /// machine), with its energy when the request has powers: the time on
+    /// the link and the time receiving or computing, as the model counts
+    /// them.
+    ///
+    /// # Errors
+    ///
+    /// A chunk to a machine that does not exist, at its field.
+    pub(crate) fn check_given(&self, given: &Given) -> Result<Measured, Error> {
+        let all = self.expanded();
+        let processors: Vec<Processor> = all.iter().map(|m| as_processor(m)).collect();
+        let s = given.schedule(&processors, 0.0, false)?;
+        let verdict = verify(&processors, self.load, &s, Rules::SINGLE_INSTALLMENT);
+        let sending: f64 = s.chunks.iter().map(|c| c.send.len()).sum();
+        let busy: f64 = sending + s.chunks.iter().map(|c| c.compute.len()).sum::<f64>();
+        let energy =
+            (self.power.as_ref()).map(|p| energy_of(p, sending, busy, s.makespan, all.len()));
+        Ok(Measured {
+            energy: energy.map(|e| e.total),
+            ..Measured::of(verdict, &s)
+        })
+    }
+}
+
+/// The channel's busy time `Σ(S + Cα)` and the machines'
+/// `Σ(S + (C+A)α)` of a schedule of `active` machines with loads `sizes`:
+/// with its makespan, all its energy needs ([`energy_of`]), so that a map
+/// whose cells differ only in the powers solves each schedule once.
+fn busy_of(active: &[&Machine], sizes: &[f64]) -> (f64, f64) {
     let sending: f64 = active
         .iter()
         .zip(sizes)
@@ -350,7 +379,7 @@ fn energy(p: &Power, active: &[&Machine], sizes: &[f64], makespan: f64, system: 
         .zip(sizes)
         .map(|(m, a)| m.startup + (m.rate + m.compute) * a)
         .sum();
-    energy_of(p, sending, receiving_and_computing, makespan, system)
+    (sending, receiving_and_computing)
 }
 
 /// The energy from the channel's busy time `Σ(S + Cα)` and the machines'

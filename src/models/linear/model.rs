@@ -1,9 +1,10 @@
 //! M2 in the registry: its presets and its answer.
 
-use super::{Instance, Report};
+use super::{energy_of, Instance, Objective, Report};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
 use crate::core::framework::calibration::Calibrate;
+use crate::core::framework::checker::{Checker, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::maps::Maps;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
@@ -58,6 +59,18 @@ impl Model for Linear {
             gantt: report.schedule.as_ref().map(Gantt::of),
             charts: report.charts(),
             report: Box::new(report),
+        })
+    }
+
+    fn checker() -> Option<Checker<Instance, Output>> {
+        Some(Checker {
+            check: Instance::check_given,
+            // The closed form's optimum for the order and objective.
+            optimum: |o| Optimum {
+                makespan: o.report.makespan,
+                energy: o.report.energy.as_ref().map(|e| e.total),
+                proven: o.report.lower_bound.is_none(),
+            },
         })
     }
 
@@ -148,13 +161,78 @@ fn map_quantities() -> Vec<MapQuantity> {
 }
 
 /// A quantity at a valid request, exact (gap 0).
-fn measure(request: &Instance, quantity: Quantity, _: &mut Cache) -> Result<Measured, Error> {
-    let report = request.solve(&mut Silent)?;
+fn measure(request: &Instance, quantity: Quantity, cache: &mut Cache) -> Result<Measured, Error> {
+    let (memo, _) = cache.get_or_make(|| Ok(Memo::default()))?;
+    let cell = memo.cell(request)?;
     let value = match quantity {
-        Quantity::Efficiency => report.single / (report.makespan * report.machines as f64),
-        Quantity::Speedup => report.single / report.makespan,
-        Quantity::Makespan => report.makespan,
-        Quantity::Energy => report.energy.map_or(f64::NAN, |e| e.total),
+        Quantity::Efficiency => cell.single / (cell.makespan * cell.machines as f64),
+        Quantity::Speedup => cell.single / cell.makespan,
+        Quantity::Makespan => cell.makespan,
+        Quantity::Energy => request.power.map_or(f64::NAN, |p| {
+            let (sending, busy) = cell.busy;
+            energy_of(&p, sending, busy, cell.makespan, cell.machines).total
+        }),
     };
     Ok(Measured { value, gap: 0.0 })
+}
+
+/// What a map reads of a solved cell: the rest of its energy follows from
+/// the powers ([`energy_of`]).
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    makespan: f64,
+    single: f64,
+    machines: usize,
+    /// The channel's and the machines' busy times.
+    busy: (f64, f64),
+}
+
+/// The cells a map has solved, by their request without what does not
+/// change the schedule: when the set of machines is chosen for time, the
+/// powers only price it, so a map over a power (`[1]`'s energy over the
+/// idle factor) solves one schedule per column of a band instead of one
+/// per cell. The answers are those of a solve of each cell: the same
+/// schedule, and its energy by the same sums.
+#[derive(Default)]
+struct Memo {
+    /// The latest requests solved, oldest first (at most [`MEMO_CELLS`]).
+    solved: Vec<(Instance, Cell)>,
+}
+
+/// The most requests a map's memo keeps: a band's row of a large grid (a
+/// map fills its grid in bands of rows, row after row).
+const MEMO_CELLS: usize = 256;
+
+impl Memo {
+    /// The cell of `request`, solved or remembered.
+    fn cell(&mut self, request: &Instance) -> Result<Cell, Error> {
+        if request.objective != Objective::Time {
+            return solved(request);
+        }
+        let key = Instance {
+            power: None,
+            series: false,
+            ..request.clone()
+        };
+        if let Some((_, cell)) = self.solved.iter().find(|(k, _)| *k == key) {
+            return Ok(*cell);
+        }
+        let cell = solved(&key)?;
+        if self.solved.len() == MEMO_CELLS {
+            self.solved.remove(0);
+        }
+        self.solved.push((key, cell));
+        Ok(cell)
+    }
+}
+
+/// The cell of `request`, solved.
+fn solved(request: &Instance) -> Result<Cell, Error> {
+    let (report, busy) = request.solve_busy(&mut Silent)?;
+    Ok(Cell {
+        makespan: report.makespan,
+        single: report.single,
+        machines: report.machines,
+        busy,
+    })
 }

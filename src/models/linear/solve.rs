@@ -6,7 +6,7 @@ use super::energy as by_energy;
 use super::plan::{self, chosen, equal_finish, makespan_of, Chosen, Plan};
 use super::subset::{self, Stop};
 use super::{
-    as_processor, energy, energy_of, schedule_of, series_counts, split, Instance, Machine,
+    as_processor, busy_of, energy_of, schedule_of, series_counts, split, Instance, Machine,
     Objective, Power, Report, SeriesPoint, Skipped, MAX_SCHEDULE, MAX_SERIES_POINTS,
 };
 use crate::core::domain::error::{Error, Invalid, Validate};
@@ -36,15 +36,25 @@ impl Instance {
     /// `progress` asks to stop, [`Error::Solver`] if no schedule the
     /// verifier accepts can be built.
     pub fn solve(&self, progress: &mut dyn Progress) -> Result<Report, Error> {
+        Ok(self.solve_busy(progress)?.0)
+    }
+
+    /// [`Instance::solve`], with the channel's and the machines' busy times
+    /// of the schedule ([`busy_of`]) from which its energy follows.
+    pub(super) fn solve_busy(
+        &self,
+        progress: &mut dyn Progress,
+    ) -> Result<(Report, (f64, f64)), Error> {
         self.check()?;
         let all = self.expanded();
         let (order, best, orders_tried) = self.choose(&all, progress)?;
         let served: Vec<&Machine> = order.iter().map(|&i| all[i]).collect();
         let (sizes, schedule, verdict) = verified(&all, &order, &best.chosen, self.load)?;
         let makespan = schedule.makespan;
+        let busy = busy_of(&best.chosen.machines, &sizes);
         let energy = self
             .power
-            .map(|p| energy(&p, &best.chosen.machines, &sizes, makespan, all.len()));
+            .map(|p| energy_of(&p, busy.0, busy.1, makespan, all.len()));
         let single = served[0].startup + (served[0].rate + served[0].compute) * self.load;
         let series = if self.series {
             self.series(&served, single, progress)?
@@ -58,7 +68,7 @@ impl Instance {
         used.truncate(MAX_SCHEDULE);
         let mut sizes = sizes;
         sizes.truncate(MAX_SCHEDULE);
-        Ok(Report {
+        let report = Report {
             machines: all.len(),
             order: (!listed).then_some(order),
             active,
@@ -74,7 +84,8 @@ impl Instance {
             energy,
             series,
             orders_tried,
-        })
+        };
+        Ok((report, busy))
     }
 
     /// `T(m)` and `E(m)` for the first `m` served machines, each with its

@@ -91,7 +91,7 @@ pub use model::{MapReduce, Output};
 pub use rotation::rotation;
 pub use series::{Line, Plateau, SeriesPoint};
 pub use shuffle::{Shuffle, Transfer};
-pub use verify::verify;
+pub use verify::{verify, Rule};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

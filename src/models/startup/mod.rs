@@ -58,6 +58,7 @@ use crate::core::domain::platform::Processor;
 use crate::core::domain::processing::{check_two_lines, Level, ProcessingTime};
 use crate::core::domain::schedule::{MachineUse, Schedule};
 use crate::core::domain::verify::{verify, Rules, Verdict};
+use crate::core::framework::checker::{Given, Measured};
 use crate::core::solving::progress::Progress;
 
 pub use sequence::{LoadLp, Solved};
@@ -217,6 +218,23 @@ impl Instance {
             cap: None,
         };
         vec![p; self.machines_usize()]
+    }
+
+    /// A schedule given by hand checked against M5's rules: machines
+    /// ready at `S`, no chunk received before the previous one is computed.
+    ///
+    /// # Errors
+    ///
+    /// A chunk to a machine that does not exist, at its field.
+    pub(crate) fn check_given(&self, given: &Given) -> Result<Measured, Error> {
+        let processors = self.processors();
+        let s = given.schedule(&processors, self.startup, true)?;
+        let rules = Rules {
+            single_installment: false,
+            ready: self.startup,
+            receive_after_compute: true,
+        };
+        Ok(Measured::of(verify(&processors, self.load, &s, rules), &s))
     }
 
     /// The numbers of chunks allowed.

@@ -6,6 +6,7 @@ use super::{Instance, Report};
 use crate::core::domain::count::Count;
 use crate::core::domain::error::Error;
 use crate::core::framework::calibration::Calibrate;
+use crate::core::framework::checker::{Checker, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::maps::Maps;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
@@ -62,6 +63,17 @@ impl Model for Startup {
     fn solve(request: &Instance, progress: &mut dyn Progress) -> Result<Output, Error> {
         let report = request.solve(progress)?;
         Ok(answer(request, report))
+    }
+
+    fn checker() -> Option<Checker<Instance, Output>> {
+        Some(Checker {
+            check: Instance::check_given,
+            optimum: |o| Optimum {
+                makespan: o.report.makespan,
+                energy: None,
+                proven: o.report.status == super::Status::Optimal,
+            },
+        })
     }
 
     fn form() -> Form {
