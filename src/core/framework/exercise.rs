@@ -503,7 +503,11 @@ mod tests {
         ] {
             assert!(read_number(bad, "").is_err(), "{bad:?}");
         }
-        // A unit of another quantity is named as such.
+    }
+
+    /// A unit of another quantity is named as such, not called no number.
+    #[test]
+    fn a_unit_of_another_quantity_is_named() {
         for (typed, unit) in [
             ("5 s", "MB"),
             ("5 MB", ""),
