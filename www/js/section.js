@@ -247,7 +247,7 @@ export class Section {
         if (input.inputMode === 'decimal') fit(input, Math.max(this.widths[input.dataset.key] ?? 0, input.value.length));
         // A text field (a map's levels) as wide as its value, within the form.
         else if (input.classList.contains('text') && input.value.length > TEXT_CHARS) {
-          input.style.width = `calc(${input.value.length + 1}ch + 0.8rem)`;
+          input.style.width = `min(100%, calc(${input.value.length + 1}ch + 0.8rem))`;
         }
       }
     }
