@@ -23,13 +23,24 @@ setup:
 # The page's wasm: Cargo.toml's wasm-release profile (small code, the LP
 # solver fast), then Binaryen's wasm-opt from npm (.ci/wasm-opt; Debian's
 # wasm-opt breaks the module, so wasm-pack is told not to run one).
+# www/pkg/source holds the hash of the sources it was built from (taken
+# before the build, so that an edit during it counts as a change): a page
+# built from the same sources (by `make test`, in another target folder, or
+# by an earlier `make serve`) is not built again, so `make serve` starts in
+# seconds after either.
 WASM_OPT = .ci/wasm-opt/node_modules/.bin/wasm-opt
+SOURCE = $$(cat Cargo.toml Cargo.lock $$(find src -type f | sort) | sha256sum | cut -c1-16)
 build: setup
-	@PATH="$$HOME/.cargo/bin:$$PATH" DLT_BUILD=$$(cat Cargo.toml Cargo.lock $$(find src -type f | sort) | sha256sum | cut -c1-16) \
-	  wasm-pack build --mode no-install --no-opt --profile wasm-release --target web --out-dir www/pkg --no-typescript --no-pack
-	@echo "[build] wasm-opt -O3 www/pkg/dlt_calc_bg.wasm"
-	@$(WASM_OPT) -O3 www/pkg/dlt_calc_bg.wasm -o www/pkg/dlt_calc_bg.opt.wasm
-	@mv www/pkg/dlt_calc_bg.opt.wasm www/pkg/dlt_calc_bg.wasm
+	@hash=$(SOURCE); \
+	if [ -f www/pkg/dlt_calc_bg.wasm ] && [ "$$(cat www/pkg/source 2>/dev/null)" = "$$hash" ]; then \
+	  echo "[build] www/pkg is built from these sources already"; exit 0; fi; \
+	rm -f www/pkg/source; \
+	PATH="$$HOME/.cargo/bin:$$PATH" DLT_BUILD=$$hash \
+	  wasm-pack build --mode no-install --no-opt --profile wasm-release --target web --out-dir www/pkg --no-typescript --no-pack && \
+	echo "[build] wasm-opt -O3 www/pkg/dlt_calc_bg.wasm" && \
+	$(WASM_OPT) -O3 www/pkg/dlt_calc_bg.wasm -o www/pkg/dlt_calc_bg.opt.wasm && \
+	mv www/pkg/dlt_calc_bg.opt.wasm www/pkg/dlt_calc_bg.wasm && \
+	echo $$hash > www/pkg/source
 
 serve: build
 	@echo "serving the calculator at http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"

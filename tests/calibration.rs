@@ -213,6 +213,13 @@ fn the_load_is_set_past_the_measured_knees() {
         "{}",
         change.why
     );
+    // M4's series of loads is around that load, not Fig. 10's 1 to 10¹¹.
+    let m4 = offer(&all, "installments");
+    let load = at(m4, "/load");
+    let series = (at(m4, "/series/from"), at(m4, "/series/to"));
+    assert_eq!(series, (load / 100.0, load * 100.0));
+    let said = m4.changes.iter().find(|c| c.field == "series");
+    assert!(said.is_some_and(|c| c.unit == "MB"), "{:?}", m4.changes);
     // M2's rows hold 30 machines of the measured kind.
     let linear = offer(&all, "linear");
     let count = at(linear, "/machines/0/count");
@@ -363,6 +370,22 @@ fn example_tables_are_left_out_once_a_table_is_the_users() {
         !fields.contains(&"rate") && !fields.contains(&"overhead"),
         "{fields:?}"
     );
+    // Nor keeps a preset's unseen: the example's link (M3) and [3]'s
+    // start-up (M5) would rule the result, so they are left out, saying so.
+    let requests = &mixed["requests"];
+    let rows = requests["hierarchical"]["processors"].as_array();
+    for p in rows.expect("M3's rows") {
+        assert_eq!(p["rate"].as_f64(), Some(0.0), "{p}");
+        assert_eq!(p["startup"].as_f64(), Some(0.0), "{p}");
+    }
+    assert_eq!(requests["startup"]["startup"].as_f64(), Some(0.0));
+    for model in ["hierarchical", "startup"] {
+        let said = mixed["changes"][model].to_string();
+        assert!(
+            said.contains("not measured, so left out"),
+            "{model}: {said}"
+        );
+    }
 }
 
 /// A fit that is not two levels through the origin (one line, no knee

@@ -223,8 +223,9 @@ fn every_tab_has_its_formulas() {
 /// and Gantt activities its model (or the shared kinds) styles, so that no
 /// bar is drawn as an unnamed grey.
 #[test]
-fn every_preset_answers_with_units_and_styled_activities() {
+fn every_preset_answers_with_units_styled_activities_and_ids_of_its_own() {
     let (mut axes, mut own) = (0, 0);
+    let tabs_ids: Vec<&str> = all().map(|e| e.id().name).collect();
     for entry in all() {
         for (name, _, request) in entry.presets() {
             let mut request = Request::from_value(request).unwrap();
@@ -237,6 +238,21 @@ fn every_preset_answers_with_units_and_styled_activities() {
                     assert!(axis.has_unit(), "{name}: {} has no unit", axis.label);
                     axes += 1;
                 }
+            }
+            let page = response.for_page();
+            let blocks = page["view"].as_array().into_iter().flatten();
+            let ids: Vec<&str> = blocks.filter_map(|b| b["id"].as_str()).collect();
+            for id in &ids {
+                // A block named as a tab is a second element with the tab's id.
+                assert!(
+                    !tabs_ids.contains(id),
+                    "{name}: the block {id} has a tab's id"
+                );
+                assert_eq!(
+                    ids.iter().filter(|x| *x == id).count(),
+                    1,
+                    "{name}: {id} twice"
+                );
             }
             let styles = gantt_styles(entry.id().name);
             for bar in response

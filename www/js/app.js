@@ -141,8 +141,10 @@ function commit() {
   committed = q;
 }
 
-async function copyLink() {
-  const url = new URL(query(), location.href).href;
+/** Copies `own` (a tab's own link: an exercise sheet's carries the sheet
+ * alone), or the link of every tab's inputs. */
+async function copyLink(own) {
+  const url = own ?? new URL(query(), location.href).href;
   try {
     await navigator.clipboard.writeText(url);
     status('Link copied.', { note: true });

@@ -274,7 +274,9 @@ export class ExerciseSection extends Section {
       const before = this.answers()[e.number] ?? {};
       // Nothing typed (or picked) is no answer: the kept one stays.
       if (typed.trim() === '') {
-        const kept = before.typed ? ` Your last answer (${before.typed}) is kept.` : '';
+        // The last answer that was checked: an unreadable one never was.
+        const last = before.checked ?? (before.status !== 'unreadable' ? before.typed : undefined);
+        const kept = last ? ` Your last answer (${last}) is kept.` : '';
         verdict.textContent = `${verdictText(v)}${kept}`;
         verdict.className = `verdict-line ${v.status}`;
         return;
@@ -282,6 +284,7 @@ export class ExerciseSection extends Section {
       say(v);
       this.record(e.number, {
         typed, status: v.status, message: v.message, at: new Date().toISOString(),
+        checked: v.status === 'unreadable' ? before.checked : typed,
         tries: (before.tries ?? 0) + (v.status === 'unreadable' ? 0 : 1),
       });
     });

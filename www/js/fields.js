@@ -84,6 +84,7 @@ export function scalar(section, f) {
   if (offered) input.setAttribute('list', offered.id);
   // A placeholder (what an empty optional field means) is shown whole too.
   if (!wide) fit(input, Math.max(section.widths[f.key] ?? 0, Math.min(16, (f.placeholder ?? '').length)));
+
   const label = marked(el('label', { htmlFor: id, title: hint(f) }), f.label);
   const kind = f.kind === 'json' ? 'field textarea' : wide ? 'field text' : 'field';
   const unit = f.unit ? [el('span', { className: 'unit' }, f.unit)] : [];

@@ -17,6 +17,9 @@ import { showResult } from './result.js';
  * problem in the same place. */
 const LIVE_CHECK = 200_000;
 
+/** The most characters a text field shows whole at its usual 14rem. */
+const TEXT_CHARS = 24;
+
 /** The places in the bibliography (`works`) of the works a tab cites. */
 function cited(spec, works) {
   return (spec.sources ?? []).map((key) => works.findIndex((w) => w.key === key)).filter((n) => n >= 0);
@@ -35,6 +38,11 @@ function about(spec, works) {
   panel.append(list);
   if (places.length) panel.append(from);
   return panel;
+}
+
+/** The value at `field` (`machines[1].rate`) of `request`. */
+function at(request, field) {
+  return String(field ?? '').split(/[.[\]]+/).filter(Boolean).reduce((v, k) => v?.[k], request);
 }
 
 export class Section {
@@ -111,7 +119,7 @@ export class Section {
     if (spec.rows) form.append(...machineTable(this));
     const compute = el('button', { type: 'submit', className: 'primary', id: `${spec.id}-compute` }, 'Compute');
     const copy = el('button', { type: 'button', id: `${spec.id}-copy-link` }, 'Copy link');
-    copy.addEventListener('click', () => this.ui.copyLink());
+    copy.addEventListener('click', () => this.ui.copyLink(this.sheetLink?.()));
     form.append(el('div', { className: 'row actions' }, compute, copy));
     form.addEventListener('input', () => this.changed());
     // A value finished (a field left, a box ticked, a choice made) or
@@ -156,10 +164,14 @@ export class Section {
     presets.prepend(el('option', { value: '', disabled: true }, label));
     presets.value = '';
     const list = el('ul', { className: 'changes' });
+    this.openedValues = [];
     for (const c of opened.changes) {
       const item = el('li', {}, el('span', { className: 'what' }, c.what), ': ',
         readable(el('del'), c.from), ' → ', readable(el('strong'), c.to), c.unit ? ` ${c.unit}` : '');
       if (c.why) item.append(readable(el('span', { className: 'why' }), ` — ${c.why}`));
+      const edited = el('span', { className: 'edited', hidden: true });
+      item.append(edited);
+      this.openedValues.push({ field: c.field, was: null, item, edited });
       list.append(item);
     }
     box.append(el('p', {}, el('strong', {}, `Opened from the ${from.spec.tab} tab. `),
@@ -176,6 +188,19 @@ export class Section {
     forget.addEventListener('click', () => { box.hidden = true; });
     actions.append(forget);
     box.append(actions);
+  }
+
+  /** Marks each value the opened note lists that the user has changed
+   * since (the note's "preset → fitted" no longer holds for it). */
+  followOpened(request) {
+    for (const v of this.openedValues ?? []) {
+      // The first request after opening (its computation) is the opened one.
+      v.was ??= JSON.stringify(at(request, v.field)) ?? '';
+      const changed = (JSON.stringify(at(request, v.field)) ?? '') !== v.was;
+      v.item.classList.toggle('superseded', changed);
+      v.edited.hidden = !changed;
+      v.edited.textContent = changed ? ' — since changed by you: the result is for your value' : '';
+    }
   }
 
   /** Puts the inputs of tab `other` in this tab's field `f` (one that
@@ -220,6 +245,10 @@ export class Section {
         input.value = v ?? '';
         // A link's longer value is shown whole too.
         if (input.inputMode === 'decimal') fit(input, Math.max(this.widths[input.dataset.key] ?? 0, input.value.length));
+        // A text field (a map's levels) as wide as its value, within the form.
+        else if (input.classList.contains('text') && input.value.length > TEXT_CHARS) {
+          input.style.width = `min(100%, calc(${input.value.length + 1}ch + 0.8rem))`;
+        }
       }
     }
     if (this.spec.rows) this.tbody.replaceChildren(...state.rows.map((r, i) => this.row(i, r)));
@@ -299,6 +328,7 @@ export class Section {
   changed({ now = false, again = false, focus = false } = {}) {
     this.ui.onChange();
     const request = this.request();
+    this.followOpened(request);
     clearTimeout(this.debounce);
     const text = JSON.stringify(request);
     if (!this.validate(request, text.length <= LIVE_CHECK)) {

@@ -79,8 +79,35 @@ pub fn count(n: usize) -> String {
 /// `a2`) are names, not numbers, and stay. The page shows this and keeps
 /// the full text on hover and in exports.
 pub fn readable(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
+    let pieces = pieces(text);
     let mut out = String::with_capacity(text.len());
+    for (k, (piece, number)) in pieces.iter().enumerate() {
+        if !number {
+            out.push_str(piece);
+            continue;
+        }
+        // A range (`25.4012 – 25.4355`) keeps the digits that tell its ends apart.
+        let other = match (pieces.get(k + 1), pieces.get(k + 2), k.checked_sub(2)) {
+            (Some((dash, false)), Some((b, true)), _) if dash.trim() == "–" => Some(b),
+            (_, _, Some(j)) if pieces[j].1 && pieces[j + 1].0.trim() == "–" => Some(&pieces[j].0),
+            _ => None,
+        };
+        let differ = |sig| other.is_none_or(|o| short(piece, sig) != short(o, sig));
+        let sig = (4..=10).find(|&sig| differ(sig)).unwrap_or(4);
+        out.push_str(&short(piece, sig));
+    }
+    out
+}
+
+/// `text` cut into runs of text and number tokens (`true`: a number to
+/// shorten), as [`readable`] reads it.
+fn pieces(text: &str) -> Vec<(String, bool)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut push = |s: &str, number: bool| match out.last_mut() {
+        Some((last, false)) if !number => last.push_str(s),
+        _ => out.push((s.to_string(), number)),
+    };
     let mut i = 0;
     while i < chars.len() {
         let start = i;
@@ -90,7 +117,7 @@ pub fn readable(text: &str) -> String {
         let digit_at = |k: usize| chars.get(k).is_some_and(char::is_ascii_digit);
         let signed = chars[i] == '-' && digit_at(i + 1);
         if !(chars[i].is_ascii_digit() || signed) || glued(i) {
-            out.push(chars[i]);
+            push(&chars[i].to_string(), false);
             i += 1;
             continue;
         }
@@ -98,6 +125,7 @@ pub fn readable(text: &str) -> String {
         while digit_at(i) {
             i += 1;
         }
+        i = past_groups(&chars, start + usize::from(signed), i);
         if chars.get(i) == Some(&'.') && digit_at(i + 1) {
             i += 1;
             while digit_at(i) {
@@ -117,33 +145,49 @@ pub fn readable(text: &str) -> String {
             }
         }
         let token: String = chars[start..i].iter().collect();
+        // Glued to what follows (`2a`, `1.x`), a number is a name; a
+        // sentence's full stop after it (`= 10000625.`) is not.
+        let next_glued = chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
         let followed = chars
             .get(i)
-            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_'));
-        if followed {
-            out.push_str(&token);
-        } else {
-            out.push_str(&short(&token));
-        }
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_' || (*c == '.' && next_glued));
+        push(&token, !followed);
     }
     out
 }
 
-/// One number token for reading (see [`readable`]).
-fn short(token: &str) -> String {
-    let Ok(x) = token.parse::<f64>() else {
+/// Where the whole part of a number that starts at `start` and whose first
+/// digits end at `end` ends, counting the groups of three digits that
+/// [`human`] (or a label) already set apart with a thin space
+/// (`12 057.33`): read as one number, a group's leading zero is kept, where
+/// read as two numbers `057` became `57`.
+fn past_groups(chars: &[char], start: usize, end: usize) -> usize {
+    let thin = |k: usize| matches!(chars.get(k), Some('\u{202f}' | '\u{2009}'));
+    let digit = |k: usize| chars.get(k).is_some_and(char::is_ascii_digit);
+    if end - start > 3 {
+        return end;
+    }
+    let mut i = end;
+    while thin(i) && (1..=3).all(|d| digit(i + d)) && !digit(i + 4) {
+        i += 4;
+    }
+    i
+}
+
+/// One number token for reading (see [`readable`]) at `sig` significant
+/// digits; its thin spaces between thousands, if it has them, are the
+/// grouping of its whole part.
+fn short(token: &str, sig: i32) -> String {
+    let plain: String = token
+        .chars()
+        .filter(|c| !matches!(c, '\u{202f}' | '\u{2009}'))
+        .collect();
+    let Ok(x) = plain.parse::<f64>() else {
         return token.to_string();
     };
-    let whole = !token.contains(['.', 'e']);
     if x == 0.0 || !x.is_finite() {
         return token.to_string();
     }
-    if whole && x.abs() < 1e6 {
-        return grouped(token);
-    }
-    // Four significant digits first, so that 999 999.9 reads 1·10⁶.
-    let x: f64 = format!("{x:.3e}").parse().unwrap_or(x);
-    let size = x.abs();
     let trimmed = |s: String| {
         if s.contains('.') {
             s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -151,13 +195,31 @@ fn short(token: &str) -> String {
             s
         }
     };
+    // Below a million the whole part keeps every digit (`134 485`, not
+    // `134 500`): a shown digit is never one the value does not have.
+    if (1e3..1e6).contains(&x.abs()) && x.round().abs() < 1e6 {
+        let decimals = (sig - 1 - x.abs().log10().floor() as i32).max(0) as usize;
+        let whole = !plain.contains(['.', 'e']);
+        return match (whole, decimals) {
+            (true, _) => grouped(&plain),
+            (false, 0) => grouped(&format!("{}", x.round())),
+            _ => grouped(&trimmed(format!("{x:.decimals$}"))),
+        };
+    }
+    if x.abs() < 1e3 && !plain.contains(['.', 'e']) {
+        return plain;
+    }
+    // The significant digits first, so that 999 999.9 reads 1·10⁶.
+    let digits = (sig - 1).max(0) as usize;
+    let x: f64 = format!("{x:.digits$e}").parse().unwrap_or(x);
+    let size = x.abs();
     if (1e-3..1e6).contains(&size) {
-        let decimals = (3 - size.log10().floor() as i32).max(0) as usize;
+        let decimals = (sig - 1 - size.log10().floor() as i32).max(0) as usize;
         return grouped(&trimmed(format!("{x:.decimals$}")));
     }
     let exponent = (size.log10().floor() as i32).div_euclid(3) * 3;
     let mantissa = x / 10f64.powi(exponent);
-    let digits = (3 - mantissa.abs().log10().floor() as i32).max(0) as usize;
+    let digits = (sig - 1 - mantissa.abs().log10().floor() as i32).max(0) as usize;
     format!(
         "{}·10{}",
         trimmed(format!("{mantissa:.digits$}")),
@@ -213,7 +275,13 @@ mod tests {
             ("1587.234568", "1587".to_string()),
             ("0.3333333333", "0.3333".to_string()),
             ("134485", format!("134{n}485")),
-            ("134485.25", format!("134{n}500")),
+            ("134485.25", format!("134{n}485")),
+            (
+                &format!("−12{n}057.33 and 305{n}094.47 MB"),
+                format!("−12{n}057 and 305{n}094 MB"),
+            ),
+            (&format!("1{n}000{n}001.5"), "1·10⁶".to_string()),
+            (&format!("P1{n}234"), format!("P1{n}234")),
             ("12.5 s", "12.5 s".to_string()),
             (
                 "T = 1091.665168 s, gap 0.32 %",
@@ -225,7 +293,11 @@ mod tests {
             ("-0.00012346", "-123.5·10⁻⁶".to_string()),
             ("999999.9", "1·10⁶".to_string()),
             ("P1 and a2 stay, m = 4", "P1 and a2 stay, m = 4".to_string()),
+            ("BγV/r = 10000625.", "BγV/r = 10·10⁶.".to_string()),
             ("0 – 2.25", "0 – 2.25".to_string()),
+            ("25.4012 – 25.4355", "25.4 – 25.44".to_string()),
+            ("25.4012 – 25.4046", "25.401 – 25.405".to_string()),
+            ("25.40001 – 25.40002 s", "25.40001 – 25.40002 s".to_string()),
             ("2026-11-25", "2026-11-25".to_string()),
             ("x1.2345", "x1.2345".to_string()),
             ("(1.666666667, 0.3333333333)", "(1.667, 0.3333)".to_string()),
@@ -279,6 +351,116 @@ mod tests {
         ];
         for (x, want) in cases {
             assert_eq!(number(x), want, "{x}");
+        }
+    }
+
+    /// The numbers in `shown` (as the page shows them: thin spaces between
+    /// thousands, `·10ⁿ` or `e±n` exponents), each with the unit of its
+    /// last shown digit: what a reader copying them gets.
+    fn read_back(shown: &str) -> Vec<(f64, f64)> {
+        let supers = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+        let chars: Vec<char> = shown.chars().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts = chars[i].is_ascii_digit()
+                || (chars[i] == '-' && chars.get(i + 1).is_some_and(char::is_ascii_digit));
+            if !starts || (i > 0 && chars[i - 1].is_alphanumeric()) {
+                i += 1;
+                continue;
+            }
+            let mut text = String::from(chars[i]);
+            i += 1;
+            while let Some(&c) = chars.get(i) {
+                let group = matches!(c, '\u{202f}' | '\u{2009}')
+                    && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+                if c.is_ascii_digit() || c == '.' || group {
+                    if c != '\u{202f}' && c != '\u{2009}' {
+                        text.push(c);
+                    }
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            let decimals = text.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+            let mut exponent = 0;
+            let rest: String = chars[i..].iter().take(3).collect();
+            if rest.starts_with("·10") {
+                i += 3;
+                let negative = chars.get(i) == Some(&'⁻');
+                i += usize::from(negative);
+                let mut e = 0;
+                while let Some(d) = chars
+                    .get(i)
+                    .and_then(|c| supers.chars().position(|s| s == *c))
+                {
+                    e = e * 10 + d as i32;
+                    i += 1;
+                }
+                exponent = if negative { -e } else { e };
+            } else if chars.get(i) == Some(&'e') {
+                let tail: String = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit() || matches!(c, '+' | '-'))
+                    .collect();
+                i += 1 + tail.chars().count();
+                exponent = tail.parse().unwrap_or(0);
+            }
+            let mantissa: f64 = text.parse().unwrap_or(f64::NAN);
+            out.push((
+                mantissa * 10f64.powi(exponent),
+                10f64.powi(exponent - decimals),
+            ));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Every number the page shows, from a message's text ([`human`]) or
+        /// a result's ([`number`]) alike, equals the computed value at the
+        /// digits shown, and reading a text twice changes nothing: a group
+        /// with a leading zero (`12 057.33`), a negative, an exponent.
+        #[test]
+        fn shown_numbers_are_the_computed_ones(
+            negative in proptest::bool::ANY,
+            digits in 1u64..10_000_000_000,
+            exponent in -14i32..26,
+            zeros in 0usize..4,
+        ) {
+            // A mantissa whose groups start with zeros as often as not.
+            let mantissa = (digits / 10u64.pow(zeros as u32)) * 10u64.pow(zeros as u32) + u64::from(zeros > 1);
+            let x = (if negative { -1.0 } else { 1.0 }) * mantissa as f64 * 10f64.powi(exponent - 9);
+            let x: f64 = number(x).parse().unwrap_or(x);
+            let next = x * (1.0 + 1e-6);
+            let texts = [
+                format!("{} – {} s", number(x), number(next)),
+                format!("T = {} s", human(x)),
+                format!("{} MB", number(x)),
+                format!("4.129·α − {}; (P1: {})", human(x.abs()), human(x)),
+            ];
+            for text in &texts {
+                let shown = readable(text);
+                // Read twice, a text changes nothing (a range's ends, kept
+                // apart by more digits, are not read again as a range).
+                if !text.contains(" – ") {
+                    proptest::prop_assert_eq!(readable(&shown), shown.clone(), "{} read twice", text);
+                }
+                let values = read_back(&shown);
+                let wanted: Vec<f64> = read_back(text).into_iter().map(|(v, _)| v).collect();
+                if wanted.len() == 2 && wanted[0] != wanted[1] {
+                    let ends: Vec<&str> = shown.split(" – ").collect();
+                    proptest::prop_assert_ne!(ends[0], ends[1].trim_end_matches(" s"), "{} shown as {}", text, shown);
+                }
+                proptest::prop_assert_eq!(values.len(), wanted.len(), "{} shown as {}", text, shown);
+                for ((got, unit), want) in values.into_iter().zip(wanted) {
+                    let off = (got - want).abs();
+                    proptest::prop_assert!(off <= unit * (0.5 + 1e-9) + want.abs() * 1e-12,
+                        "{} shown as {}: {} is not {} at the digits shown", text, shown, got, want);
+                }
+            }
         }
     }
 }

@@ -198,19 +198,22 @@ impl Calibration {
                 per(machines)
             ),
             [knee] if fit(0)?.telling_chunk() == Some(1.5 * knee) => format!(
-                "{} × 1.5 × the fitted knee ({} MB), so that chunks spill out of RAM",
+                "{} × 1.5 × the fitted knee ({} MB): split equally, each part passes the \
+                 knee (a schedule of smaller chunks may still keep every chunk in core)",
                 per(machines),
                 human(*knee)
             ),
             [knee] => format!(
-                "{} × the largest chunk measured, past the fitted knee ({} MB), so that \
-                 chunks spill out of RAM",
+                "{} × the largest chunk measured, past the fitted knee ({} MB): split \
+                 equally, each part passes the knee (a schedule of smaller chunks may \
+                 still keep every chunk in core)",
                 per(machines),
                 human(*knee)
             ),
             _ => format!(
-                "1.5 × each machine's fitted knee ({} MB), summed over {}, so that chunks \
-                 spill out of RAM",
+                "1.5 × each machine's fitted knee ({} MB), summed over {}: split by the \
+                 knees, each part passes its machine's knee (a schedule of smaller chunks \
+                 may still keep every chunk in core)",
                 knees
                     .iter()
                     .map(|k| human(*k))
@@ -289,6 +292,9 @@ pub struct Filler {
     /// Values a model kept from its preset, with why: shown with the
     /// changes, but nothing measured.
     kept: Vec<Change>,
+    /// The fields set to 0 because nothing measured them: changes, but no
+    /// measurement, so they alone offer no request.
+    unmeasured: Vec<String>,
 }
 
 impl Filler {
@@ -298,6 +304,25 @@ impl Filler {
             self.record(at, human(*slot), human(value), String::new());
             *slot = value;
         }
+    }
+
+    /// Sets `*slot` to 0 when nothing measured it, noting why: a preset's
+    /// value (a worked example's link, `[3]`'s start-up) would otherwise
+    /// decide a result about the user's machines unseen, where 0 invents
+    /// no cost that was not measured.
+    pub fn unmeasured(&mut self, at: At, slot: &mut f64, measured: bool, whose: &str) {
+        if measured || *slot == 0.0 {
+            return;
+        }
+        let why = format!(
+            "not measured, so left out ({whose} {} {} is not your machines'); type yours if \
+             they have one",
+            human(*slot),
+            at.unit
+        );
+        self.unmeasured.push(at.field.clone());
+        self.record(at, human(*slot), "0".into(), why);
+        *slot = 0.0;
     }
 
     /// Sets an optional `*slot` to `value` when measured (a start-up the
@@ -356,7 +381,9 @@ impl Filler {
 
     /// Whether anything measured was put in (the load alone is not).
     fn measured(&self) -> bool {
-        self.changes.iter().any(|c| c.field != "load")
+        self.changes
+            .iter()
+            .any(|c| c.field != "load" && !self.unmeasured.contains(&c.field))
     }
 
     /// The request with what was filled; `None` when nothing measured
@@ -440,6 +467,17 @@ fn fill_processors(
         filler.set(rate, &mut row.rate, fit.rate);
         let startup = at(format!("{field}[{k}].startup"), format!("P{p}: S"), "s");
         filler.set(startup, &mut row.startup, fit.latency);
+        // No transfer measured: the example's link would take most of the
+        // makespan (9 001 s of 13 520 s for a computing table alone).
+        let rate = at(format!("{field}[{k}].rate"), format!("P{p}: C"), "s/MB");
+        filler.unmeasured(rate, &mut row.rate, fit.rate.is_some(), "the example's");
+        let startup = at(format!("{field}[{k}].startup"), format!("P{p}: S"), "s");
+        filler.unmeasured(
+            startup,
+            &mut row.startup,
+            fit.latency.is_some(),
+            "the example's",
+        );
         let levels = (fit.levels.clone()).or_else(|| fit.compute.map(ProcessingTime::linear));
         if let Some(levels) = levels {
             let time = at(

@@ -244,14 +244,10 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
     if text.is_empty() {
         return Err("type a number".into());
     }
-    let squeezed: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
-    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" {
-        text.truncate(text.len() - squeezed.len());
-    }
-    let mut scale = 1.0;
+    let mut scale = without_unit(&mut text, unit)?;
     if let Some(rest) = text.strip_suffix('%') {
         if unit != "%" {
-            scale = 0.01;
+            scale *= 0.01;
         }
         text = rest.to_string();
     }
@@ -279,6 +275,79 @@ pub fn read_number(typed: &str, unit: &str) -> Result<f64, String> {
             crate::core::domain::error::shorten(typed.trim())
         )),
     }
+}
+
+/// `text` (a typed answer in plain characters) without its trailing unit,
+/// and how many of the answer's `unit` one of the unit typed is: the
+/// answer's own is dropped (`5.75 s`), another of the same quantity is
+/// converted (`5 GB` for an answer in MB), one of another quantity is
+/// named, not called no number.
+fn without_unit(text: &mut String, unit: &str) -> Result<f64, String> {
+    let squeezed: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
+    // The answer's unit, unless it ends another (`s` of `ms`).
+    let prefixed = text
+        .strip_suffix(squeezed.as_str())
+        .is_some_and(|rest| rest.ends_with(char::is_alphabetic));
+    if !squeezed.is_empty() && text.ends_with(&squeezed) && squeezed != "%" && !prefixed {
+        text.truncate(text.len() - squeezed.len());
+    }
+    let last_digit = text
+        .rfind(|c: char| c.is_ascii_digit())
+        .map_or(0, |k| k + 1);
+    let written = &text[last_digit..];
+    if last_digit == 0 || !written.chars().any(char::is_alphabetic) {
+        return Ok(1.0);
+    }
+    let scale = unit_scale(written, &squeezed).ok_or_else(|| {
+        if squeezed.is_empty() {
+            format!("{written} is a unit: the answer is a pure number")
+        } else {
+            format!("{written} is not a unit of this answer: give it in {unit}")
+        }
+    })?;
+    text.truncate(last_digit);
+    Ok(scale)
+}
+
+/// How many of `unit` one `written` is, when both are decimal multiples
+/// of the same units (`GB` and `MB`: 1000; `ms/MB` and `s/MB`: 0.001).
+fn unit_scale(written: &str, unit: &str) -> Option<f64> {
+    const PREFIXES: [(&str, i32); 9] = [
+        ("T", 12),
+        ("G", 9),
+        ("M", 6),
+        ("k", 3),
+        ("", 0),
+        ("m", -3),
+        ("µ", -6),
+        ("u", -6),
+        ("n", -9),
+    ];
+    const BASES: [&str; 5] = ["Wh", "B", "s", "W", "J"];
+    let split = |u: &str| {
+        BASES.iter().find_map(|base| {
+            let prefix = u.strip_suffix(base)?;
+            let (_, power) = PREFIXES.iter().find(|(p, _)| *p == prefix)?;
+            Some((*base, *power))
+        })
+    };
+    let (wa, wb) = written
+        .split_once('/')
+        .map_or((written, None), |(a, b)| (a, Some(b)));
+    let (ua, ub) = unit
+        .split_once('/')
+        .map_or((unit, None), |(a, b)| (a, Some(b)));
+    let (w, u) = (split(wa)?, split(ua)?);
+    let mut power = if w.0 == u.0 { w.1 - u.1 } else { return None };
+    match (wb, ub) {
+        (None, None) => {}
+        (Some(wb), Some(ub)) => {
+            let (w, u) = (split(wb)?, split(ub)?);
+            power -= if w.0 == u.0 { w.1 - u.1 } else { return None };
+        }
+        _ => return None,
+    }
+    Some(10f64.powi(power))
 }
 
 /// A number in plain characters (see [`plain`]): `5.75`, `1.2e5`,
@@ -410,6 +479,11 @@ mod tests {
             ("3/4 %", "", 0.0075),
             ("1.2·10^5/4", "", 3e4),
             ("−1/8", "", -0.125),
+            ("5 GB", "MB", 5000.0),
+            ("1.639 GB", "MB", 1639.0),
+            ("250 ms", "s", 0.25),
+            ("2 ms/MB", "s/MB", 0.002),
+            ("3 kJ", "J", 3000.0),
         ];
         for &(typed, unit, want) in cases {
             let got = read_number(typed, unit).unwrap_or_else(|e| panic!("{typed}: {e}"));
@@ -428,6 +502,20 @@ mod tests {
             "1e300/1e-300",
         ] {
             assert!(read_number(bad, "").is_err(), "{bad:?}");
+        }
+    }
+
+    /// A unit of another quantity is named as such, not called no number.
+    #[test]
+    fn a_unit_of_another_quantity_is_named() {
+        for (typed, unit) in [
+            ("5 s", "MB"),
+            ("5 MB", ""),
+            ("5 GB", "s/MB"),
+            ("5 parsecs", "s"),
+        ] {
+            let why = read_number(typed, unit).expect_err(typed);
+            assert!(why.contains("unit"), "{typed} in {unit:?}: {why}");
         }
     }
 

@@ -95,6 +95,49 @@ impl Change {
     pub fn kept(&self) -> bool {
         self.from == self.to && !self.why.is_empty()
     }
+
+    /// `changes` as a reader takes them in: the same change of several
+    /// rows in a row (`P1: C`, `P2: C`, … each `0.005 → 0.0052`) as one,
+    /// named by the range (`P1–P20: C`); its `field` is the first row's.
+    /// Twenty identical lines hide the one that differs.
+    pub fn grouped(changes: &[Change]) -> Vec<Change> {
+        let mut out: Vec<(Change, Option<RowRun>)> = Vec::new();
+        for c in changes {
+            let row = row_of(&c.what);
+            if let (Some((last, Some((name, _, to, rest)))), Some((n, k, r))) =
+                (out.last_mut(), &row)
+            {
+                let same = (&last.from, &last.to, &last.unit, &last.why)
+                    == (&c.from, &c.to, &c.unit, &c.why);
+                if same && name == n && rest == r && *k == *to + 1 {
+                    *to = *k;
+                    continue;
+                }
+            }
+            out.push((c.clone(), row.map(|(n, k, r)| (n, k, k, r))));
+        }
+        out.into_iter()
+            .map(|(mut c, row)| {
+                if let Some((name, first, last, rest)) = row.filter(|r| r.2 > r.1) {
+                    c.what = format!("{name}{first}–{name}{last}: {rest}");
+                }
+                c
+            })
+            .collect()
+    }
+}
+
+/// A run of rows changed alike: their name (`P`), the first and last
+/// numbers, and what of them changed (`C`).
+type RowRun = (String, u64, u64, String);
+
+/// A row's change (`P3: C`, `row 12: a1`) as its name (`P`, `row `), its
+/// number and what of it changed.
+fn row_of(what: &str) -> Option<(String, u64, String)> {
+    let (head, rest) = what.split_once(": ")?;
+    let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (name, number) = head.split_at(head.len() - digits);
+    Some((name.to_string(), number.parse().ok()?, rest.to_string()))
 }
 
 /// The verifier's verdict as the page shows it.
@@ -232,5 +275,43 @@ mod tests {
         assert_eq!(gap(3.81e-15), "< 0.001 %");
         assert_eq!(gap(0.0), "0 % (optimal)");
         assert_eq!(gap(0.0123456), "1.23 %");
+    }
+
+    /// Twenty rows changed alike read as one line; a row that differs, a
+    /// gap in the rows and another name break the run.
+    #[test]
+    fn identical_changes_of_rows_in_a_row_read_as_one() {
+        let change = |what: &str, to: &str| Change {
+            field: what.into(),
+            what: what.into(),
+            from: "1".into(),
+            to: to.into(),
+            unit: "s/MB".into(),
+            why: String::new(),
+        };
+        let mut changes: Vec<Change> = (1..=20)
+            .map(|p| change(&format!("P{p}: C"), "0.005"))
+            .collect();
+        changes.insert(5, change("P6: S", "0.1"));
+        changes.push(change("P22: C", "0.005"));
+        changes.push(change("row 1: C", "0.005"));
+        changes.push(change("load V", "0.005"));
+        let lines: Vec<(String, String)> = Change::grouped(&changes)
+            .into_iter()
+            .map(|c| (c.what, c.to))
+            .collect();
+        let want = [
+            ("P1–P5: C", "0.005"),
+            ("P6: S", "0.1"),
+            ("P6–P20: C", "0.005"),
+            ("P22: C", "0.005"),
+            ("row 1: C", "0.005"),
+            ("load V", "0.005"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(lines, want);
     }
 }

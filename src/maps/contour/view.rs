@@ -1,6 +1,7 @@
 //! Generalised maps on the page: the form and the summary.
 
 use super::Contour;
+use crate::core::domain::schedule::RELATIVE_TOLERANCE;
 use crate::core::presentation::form::{Field, Form, Formula as F, Group, Kind, Layout};
 use crate::core::presentation::map::Parameter;
 use crate::core::presentation::view::{gap, number, Block};
@@ -118,7 +119,9 @@ impl Contour {
         let on_edge: Vec<String> = drawn
             .iter()
             .zip(&self.lines)
-            .filter(|((_, kept), (_, traced))| kept.is_empty() && !traced.is_empty())
+            .filter(|((level, kept), (_, traced))| {
+                kept.is_empty() && (!traced.is_empty() || self.touches(*level))
+            })
             .map(|((level, _), _)| number(*level))
             .collect();
         let on_edge = match on_edge.as_slice() {
@@ -148,6 +151,17 @@ impl Contour {
                 gap(self.largest_gap)
             ),
         )]
+    }
+
+    /// Whether a cell's value is on `level` (within the tolerance that
+    /// marching squares takes as on it): a level met on a plateau along the
+    /// grid's edge traces no line, yet is met, and the summary says so.
+    fn touches(&self, level: f64) -> bool {
+        self.values
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|&v| (v - level).abs() <= RELATIVE_TOLERANCE * v.abs().max(level.abs()))
     }
 }
 

@@ -495,7 +495,7 @@ pub fn heuristic(ps: &[Processor], range: &Admissible) -> Heuristic {
                 chunk: None,
                 explanation: format!(
                     "does not apply: P{} needs A^l_2 − ΣC > 0, but its core rate A^l_2 = {} \
-                     does not exceed ΣC = {}: the machines together compute faster than \
+                     s/unit does not exceed ΣC = {} s/unit: the machines together compute faster than \
                      the channel can feed them, so some idle time is unavoidable; choose β \
                      yourself",
                     i + 1,

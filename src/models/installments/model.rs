@@ -2,8 +2,9 @@
 
 use super::{Instance, Report};
 use crate::core::domain::error::Error;
+use crate::core::domain::number::human;
 use crate::core::domain::verify::{verify, Rules};
-use crate::core::framework::calibration::{with_processors, Calibrate};
+use crate::core::framework::calibration::{with_processors, Calibrate, Calibrated, Change};
 use crate::core::framework::checker::{Checker, Measured, Optimum};
 use crate::core::framework::exercise::Template;
 use crate::core::framework::model::{Former, Identity, Model, Preset};
@@ -77,12 +78,35 @@ impl Model for Installments {
 
     fn calibration() -> Option<Calibrate<Instance>> {
         Some(|calibration| {
-            with_processors(
+            let mut calibrated = with_processors(
                 Instance::figure_10(),
                 |i| &mut i.processors,
                 |i| &mut i.load,
                 calibration,
-            )
+            )?;
+            around_the_load(&mut calibrated);
+            Some(calibrated)
         })
     }
+}
+
+/// The series of loads moved to 1/100 to 100 times the load set from the
+/// fit: Fig. 10's loads (up to 10¹¹) say nothing of a measured cluster's
+/// job of a few hundred MB.
+fn around_the_load(calibrated: &mut Calibrated<Instance>) {
+    let load = calibrated.request.load;
+    let Some(series) = calibrated.request.series.as_mut() else {
+        return;
+    };
+    let range = |from: f64, to: f64| format!("{} – {}", human(from), human(to));
+    let was = range(series.from, series.to);
+    (series.from, series.to) = (load / 100.0, load * 100.0);
+    calibrated.changes.push(Change {
+        field: "series".into(),
+        what: "loads of the series".into(),
+        from: was,
+        to: range(series.from, series.to),
+        unit: "MB".into(),
+        why: "1/100 to 100 × the load V".into(),
+    });
 }

@@ -1,6 +1,7 @@
 //! M2 on the page: the form and the report's layout.
 
 use super::{Energy, Report};
+use crate::core::domain::number::count;
 use crate::core::presentation::form::{
     Column, Field, Form, Formula as F, Group, Kind, Layout, Rows,
 };
@@ -160,7 +161,7 @@ impl Describe for Report {
             blocks.push(self.skipped_table());
         }
         if let Some(e) = &self.energy {
-            blocks.push(energy_table(e));
+            blocks.push(energy_table(e, self.machines, self.active));
         }
         blocks.push(self.sizes_table());
         if let Some(least) = self.least_energy() {
@@ -178,8 +179,20 @@ impl Describe for Report {
     }
 }
 
-/// The energy and its parts.
-fn energy_table(e: &Energy) -> Block {
+/// The energy and its parts; the idle base counts every machine of the
+/// system (`[1]`'s `(m + 1)P_C/k`), those left out too, which the caption
+/// says when some are.
+fn energy_table(e: &Energy, machines: usize, active: usize) -> Block {
+    let caption = if active < machines {
+        format!(
+            "Energy: the idle base counts all {} machines and the originator, the {} \
+             left out included (they are on, idle, for T)",
+            count(machines),
+            count(machines - active)
+        )
+    } else {
+        "Energy".to_string()
+    };
     let rows = [
         ("idle base E_I", e.idle),
         ("network above idle E_RN", e.network),
@@ -189,7 +202,7 @@ fn energy_table(e: &Energy) -> Block {
     .iter()
     .map(|(part, value)| vec![part.to_string(), number(*value)])
     .collect();
-    Block::table("linear-energy", "Energy", &["part", "energy (J)"], rows)
+    Block::table("linear-energy", &caption, &["part", "energy (J)"], rows)
 }
 
 impl Report {

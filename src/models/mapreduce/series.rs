@@ -110,7 +110,7 @@ impl Plateau {
         let falls = self.falls(job);
         match self.level {
             None => format!(
-                "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows, mapping (AV/m = {} at m = {}) vanishes and only the start-ups limit the speedup. {falls}",
+                "With C = 0 and B = 0 neither the shuffle nor the reduce takes time: as m grows, mapping (AV/m = {} s at m = {}) vanishes and only the start-ups limit the speedup. {falls}",
                 number(mapping),
                 job.mappers
             ),
@@ -126,7 +126,7 @@ impl Plateau {
                         .to_string()
                 };
                 format!(
-                    "As m grows, mapping (AV/m = {} at m = {}) vanishes, but the shuffle still takes at least CγV/min(ℓ, r) = {} and each reducer BγV/r = {}. So the speedup approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {}/{} = {}; {}. {falls}",
+                    "As m grows, mapping (AV/m = {} s at m = {}) vanishes, but the shuffle still takes at least CγV/min(ℓ, r) = {} s and each reducer BγV/r = {} s. So the speedup approaches at most T_seq/(CγV/min(ℓ, r) + BγV/r) = {} s/{} s = {}; {}. {falls}",
                     number(mapping),
                     job.mappers,
                     number(shuffle),

@@ -157,7 +157,7 @@ impl Report {
             "metrics-cost-optimal",
             format!(
                 "Least cost-optimal time: with W = {} the efficiency stays at least {} up to \
-                 p = {}, where T_p = {} (the lecture's Ω(W/f⁻¹(W))).",
+                 p = {}, where T_p = {} s (the lecture's Ω(W/f⁻¹(W))).",
                 number(self.work),
                 number(self.isoefficiency.efficiency),
                 number(c.p),

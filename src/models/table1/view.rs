@@ -75,7 +75,7 @@ impl Table {
             })
             .collect();
         vec![Block::table(
-            "table1",
+            "table1-maxima",
             "Maximum efficiency per machine count: ours (certified by the exact search within \
              its LP budget) beside [3] Table 1",
             &[

@@ -266,7 +266,9 @@ impl Report {
                     id: format!("fit-open-{model}"),
                     label: format!("Open in {title} with the fitted parameters"),
                     request: request.clone(),
-                    changes: self.changes.get(model).cloned().unwrap_or_default(),
+                    changes: Change::grouped(
+                        self.changes.get(model).map_or(&[][..], Vec::as_slice),
+                    ),
                     note: tables.to_string(),
                     back: "Check these inputs against measured runs (in the Fit tab)".into(),
                 }
@@ -319,7 +321,7 @@ impl Report {
             .map(|model| {
                 let title = self.titles.get(model).cloned().unwrap_or_default();
                 let changes = self.changes.get(model).map_or(&[][..], Vec::as_slice);
-                let values: Vec<String> = changes.iter().map(changed).collect();
+                let values: Vec<String> = Change::grouped(changes).iter().map(changed).collect();
                 vec![model.clone(), title, values.join("; ")]
             })
             .collect();
