@@ -564,7 +564,7 @@ impl Instance {
         let chunks = self.heuristic_chunks(ssc, gss);
         if chunks > MAX_HEURISTIC_CHUNKS {
             c.fail(
-                &self.chunks_fault(ssc),
+                self.chunks_fault(ssc),
                 Invalid::TooMuchWork(format!(
                     "a heuristic would send up to {} chunks (load over the smallest chunk), \
                      more than {}; use a smaller load, larger RAM or a larger min_chunk",
