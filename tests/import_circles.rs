@@ -27,7 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["models/"],
     &["maps/", "exercises/"],
     &["registry.rs"],
-    &["sweep.rs", "api.rs"],
+    &["sweep.rs", "api.rs", "star/"],
     &["web.rs", "bin/", "lib.rs", "core/mod.rs"],
 ];
 

@@ -297,8 +297,18 @@ fn contour_lines_lie_on_their_level() {
     assert_eq!(contour.invalid_cells, 0);
     let base = request.base.read::<Linear>().unwrap();
     let mut checked = 0;
+    let summary = serde_json::to_string(&contour.view()).unwrap();
     for (level, pieces) in &contour.lines {
-        assert!(!pieces.is_empty(), "level {level} has a line");
+        // A level met on a plateau along the grid's edge traces no line,
+        // and the summary says so.
+        if pieces.is_empty() {
+            let said = format!("level {level} is met only along the grid's edge");
+            assert!(
+                summary.contains(&said),
+                "level {level} has no line: {summary}"
+            );
+            continue;
+        }
         for &[a, c] in pieces.iter().flatten().step_by(5) {
             let mut inst = base.clone();
             inst.machines[0].compute = a;

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::core::domain::error::{Error, Invalid};
 use crate::core::presentation::draw::Draw;
 
+pub use super::reading::finish;
 pub use super::summary::{summary, Summary};
 
 /// The experiment's size: the default (about a minute on two cores) or the
@@ -351,7 +352,7 @@ pub fn step(name: &str, input: Value) -> Result<Value, Error> {
         "loads" => write(&loads(&read(input)?)?),
         "runs" => write(&super::runs::runs(&read(input)?)?),
         "checks" => write(&super::runs::checks(&read(input)?)?),
-        "summary" => write(&summary(&read(input)?)?),
+        "summary" => write(&finish(&read(input)?)?),
         other => Err(Error::Malformed(format!(
             "no step of the experiment is named {other:?}"
         ))),

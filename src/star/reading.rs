@@ -1,7 +1,8 @@
 //! The experiment's outcome in plain words: what the knee is, which split
 //! won and by how much, and why the models' errors are what they are.
 
-use super::summary::Summary;
+use super::summary::{summary, Summary, SummaryInput};
+use crate::core::domain::error::Error;
 
 /// A fraction as a percentage with one decimal.
 fn pct(x: f64) -> String {
@@ -114,4 +115,27 @@ pub fn reading(s: &Summary, knee: Option<f64>, timer: f64) -> Vec<String> {
         ));
     }
     words
+}
+
+/// The experiment's outcome whole: the summary of its checks and runs, its
+/// reading in words, and the exercises on the largest equal split run.
+/// Here rather than in the summary, which the reading reads.
+///
+/// # Errors
+///
+/// A check that cannot be read ([`summary`]).
+pub fn finish(input: &SummaryInput) -> Result<Summary, Error> {
+    let mut summary = summary(input)?;
+    summary.reading = reading(&summary, input.knee, input.timer);
+    // The largest load whose equal split was run: past the knee when any is.
+    let largest = summary
+        .rows
+        .iter()
+        .filter(|r| r.equal.is_some())
+        .max_by(|a, b| a.load.total_cmp(&b.load));
+    if let Some(row) = largest {
+        let m3 = &input.hierarchical["report"]["requests"]["hierarchical"];
+        summary.exercises = super::exercise::exercises(m3, input.machines, row.load, row.equal);
+    }
+    Ok(summary)
 }

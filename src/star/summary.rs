@@ -215,7 +215,8 @@ fn csv(rows: &[Row]) -> String {
     text
 }
 
-/// The experiment's outcome from its checks and runs.
+/// The experiment's outcome from its checks and runs, without its
+/// reading and exercises ([`super::reading::finish`] adds them).
 pub fn summary(input: &SummaryInput) -> Result<Summary, Error> {
     let (m3, m3_error) = checked(&input.hierarchical, "M3")?;
     let (m2, m2_error) = checked(&input.linear, "M2")?;
@@ -224,7 +225,7 @@ pub fn summary(input: &SummaryInput) -> Result<Summary, Error> {
         |pick: fn(&Row) -> Option<f64>| mean(rows.iter().filter(|r| r.past_knee).filter_map(pick));
     let levels = levels_of(&input.hierarchical);
     let together = input.together.as_ref().map(levels_of);
-    let mut summary = Summary {
+    let summary = Summary {
         m3_error,
         m2_error,
         m3_error_past: past(|r| r.m3.map(|v| v[2].abs())),
@@ -238,16 +239,5 @@ pub fn summary(input: &SummaryInput) -> Result<Summary, Error> {
         reading: Vec::new(),
         exercises: Vec::new(),
     };
-    summary.reading = super::reading::reading(&summary, input.knee, input.timer);
-    // The largest load whose equal split was run: past the knee when any is.
-    let largest = summary
-        .rows
-        .iter()
-        .filter(|r| r.equal.is_some())
-        .max_by(|a, b| a.load.total_cmp(&b.load));
-    if let Some(row) = largest {
-        let m3 = &input.hierarchical["report"]["requests"]["hierarchical"];
-        summary.exercises = super::exercise::exercises(m3, input.machines, row.load, row.equal);
-    }
     Ok(summary)
 }

@@ -277,7 +277,8 @@ export class StarSection {
       slot.replaceChildren(el('p', { className: 'error' }, `M9's answer could not be drawn: ${err.message}`));
       return;
     }
-    const view = { tab: { model: 'fit' }, spec: { id: `${ID}-fit`, sources: [], layout: 'star' }, root: this.root, result: slot, ui: this.ui, view: () => ({}) };
+    // The model is the one the request names (M9, built by the crate).
+    const view = { tab: { model: r.requests.hierarchical.model }, spec: { id: `${ID}-fit`, sources: [], layout: 'star' }, root: this.root, result: slot, ui: this.ui, view: () => ({}) };
     slot.replaceChildren();
     showResult(view, answer);
     slot.prepend(el('h3', {}, 'M9: the fit of the calibration and the runs check of M3'));

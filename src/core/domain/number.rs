@@ -86,6 +86,16 @@ pub fn readable(text: &str) -> String {
             out.push_str(piece);
             continue;
         }
+        // A whole number the crate wrote in groups (a count, `200 000 000`)
+        // is already as it should read: one notation, every digit.
+        if piece.contains('\u{202f}')
+            && piece
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '\u{202f}' || c == '-')
+        {
+            out.push_str(piece);
+            continue;
+        }
         // A range (`25.4012 – 25.4355`) keeps the digits that tell its ends apart.
         let other = match (pieces.get(k + 1), pieces.get(k + 2), k.checked_sub(2)) {
             (Some((dash, false)), Some((b, true)), _) if dash.trim() == "–" => Some(b),

@@ -10,6 +10,7 @@
 //! run it, and a full schedule, such as `dlt solve`'s, as it is).
 
 use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -19,9 +20,7 @@ use crate::core::domain::platform::Processor;
 use crate::core::domain::schedule::{Chunk, Interval, Schedule};
 use crate::core::domain::verify::{Verdict, Violation, RELATIVE_TOLERANCE};
 use crate::core::framework::json::{first, output, typed};
-use crate::core::framework::model::Model;
 use crate::core::presentation::view::percent;
-use crate::core::solving::progress::Progress;
 
 /// The most chunks a given schedule may have.
 pub const MAX_GIVEN_CHUNKS: usize = 100_000;
@@ -207,33 +206,41 @@ pub struct Checked {
 }
 
 /// Checks the schedule `given` against the request `body` (the tag
-/// removed) of model `M`, against the model's `answer` to the request
-/// when it is at hand (the page's result), or else solving it.
+/// removed) of the model named `model`, against the model's `answer` to
+/// the request when it is at hand (the page's result), or else against
+/// what `solve` answers. Generic over the request and answer types, not
+/// over `Model`, so that the model trait (which names this capability)
+/// and this file do not depend on each other.
 ///
 /// # Errors
 ///
 /// The request's first problem, the schedule's (its field paths under
 /// `schedule.`), or the solver's error.
-pub fn check<M: Model>(
-    checker: &Checker<M::Request, M::Output>,
+pub fn check<R, O>(
+    checker: &Checker<R, O>,
+    model: &str,
     body: Value,
     given: Value,
     answer: Option<Value>,
-    progress: &mut dyn Progress,
-) -> Result<Checked, Error> {
-    let request = typed::<M::Request>(body).map_err(first)?;
+    solve: impl FnOnce(&R) -> Result<O, Error>,
+) -> Result<Checked, Error>
+where
+    R: DeserializeOwned + Validate,
+    O: DeserializeOwned,
+{
+    let request = typed::<R>(body).map_err(first)?;
     let given = typed::<Given>(given).map_err(|e| under_schedule(first(e)))?;
     let measured = (checker.check)(&request, &given).map_err(under_schedule)?;
     let answer = match answer {
-        Some(answer) => output::<M::Output>(answer)?,
-        None => M::solve(&request, progress)?,
+        Some(answer) => output::<O>(answer)?,
+        None => solve(&request)?,
     };
     let optimum = (checker.optimum)(&answer);
     let relative = |x: f64, best: f64| (x - best) / best;
     let gap = relative(measured.makespan, optimum.makespan);
     Ok(Checked {
         summary: summary(&measured, &optimum, gap),
-        model: M::ID.name.into(),
+        model: model.into(),
         ok: measured.verdict.ok,
         violations: measured.verdict.violations,
         makespan: measured.makespan,

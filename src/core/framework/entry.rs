@@ -155,12 +155,13 @@ impl<M: Model> Entry for Registered<M> {
         answer: Option<Value>,
         progress: &mut dyn Progress,
     ) -> Option<Result<Checked, Error>> {
-        Some(checker::check::<M>(
+        Some(checker::check(
             &M::checker()?,
+            M::ID.name,
             body,
             given,
             answer,
-            progress,
+            |request| M::solve(request, progress),
         ))
     }
 

@@ -318,31 +318,6 @@ impl<C: Registry> Validate for Request<C> {
     }
 }
 
-impl<C: Registry> Request<C> {
-    /// Fits every table as solving does, recording each table's refusal
-    /// (too few samples for the shape, every load the same, no knee the
-    /// data can place): only a fit can tell what its data allow, and a
-    /// check that passes must mean that solving does too. The fits are
-    /// linear in the rows, as reading the tables is.
-    fn check_fits(&self, c: &mut Checker) {
-        use super::solve::{levels, powers, transfers};
-        for (name, _, _) in TABLES {
-            let Ok(Some(table)) = self.table(name) else {
-                continue;
-            };
-            let fitted = match name {
-                "transfers" => transfers(&table, self.noise).map(drop),
-                "computation" => levels(self, name, &table, Quantity::Time).map(drop),
-                "energy" => levels(self, name, &table, Quantity::Energy).map(drop),
-                _ => powers(&table).map(drop),
-            };
-            if let Err(e) = fitted {
-                c.push(e);
-            }
-        }
-    }
-}
-
 /// An error of a part of the request, its path under `field`.
 pub fn under(field: &str, e: Error) -> Error {
     match e {

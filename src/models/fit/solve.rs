@@ -3,14 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::request::{Noise, Request, Shape};
+use super::request::{Noise, Request, Shape, TABLES};
 use super::stats::{
     k_lines_weighted, line_weighted, spread, states, two_level_weighted, FitError, Goodness,
     KneeFit, LineFit, LinesFit, Origin, PowerFit, Preferred, State, Weights,
 };
 use super::table::{Group, Quantity, Table};
-use crate::core::domain::error::{Error, Invalid};
+use crate::core::domain::error::{Checker, Error, Invalid};
 use crate::core::domain::number::human;
+use crate::core::framework::registry::Registry;
 
 /// A transfer fit of one machine's link: `t = latency + C x`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -421,6 +422,32 @@ pub fn powers(table: &Table) -> Result<Vec<PowersFit>, Error> {
         });
     }
     Ok(fits)
+}
+
+/// Here, beside the fits, rather than beside the request's other checks
+/// (`request.rs`), which this file's fits read.
+impl<C: Registry> Request<C> {
+    /// Fits every table as solving does, recording each table's refusal
+    /// (too few samples for the shape, every load the same, no knee the
+    /// data can place): only a fit can tell what its data allow, and a
+    /// check that passes must mean that solving does too. The fits are
+    /// linear in the rows, as reading the tables is.
+    pub(super) fn check_fits(&self, c: &mut Checker) {
+        for (name, _, _) in TABLES {
+            let Ok(Some(table)) = self.table(name) else {
+                continue;
+            };
+            let fitted = match name {
+                "transfers" => transfers(&table, self.noise).map(drop),
+                "computation" => levels(self, name, &table, Quantity::Time).map(drop),
+                "energy" => levels(self, name, &table, Quantity::Energy).map(drop),
+                _ => powers(&table).map(drop),
+            };
+            if let Err(e) = fitted {
+                c.push(e);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
