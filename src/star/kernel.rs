@@ -6,7 +6,7 @@
 //! address is the value just loaded, so the processor can neither predict
 //! nor overlap them. While the chunk fits in a cache, a step costs that
 //! cache's latency; past it, most steps pay the next level's (the memory's),
-//! which is [2]'s core and out-of-core memory one level up, the same
+//! which is \[2\]'s core and out-of-core memory one level up, the same
 //! `max(a1 α, a2 α + b2)` shape.
 //!
 //! The worker folds every entry it visits into a checksum. The originator

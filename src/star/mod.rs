@@ -2,7 +2,7 @@
 //! this computer"): a star of Web Workers, an originator and `m` workers,
 //! whose work is a pointer chase over each chunk ([`kernel`]). Its
 //! computing time per MB rises where a chunk no longer fits in the
-//! processor's caches, as [2]'s does where a chunk no longer fits in core
+//! processor's caches, as \[2\]'s does where a chunk no longer fits in core
 //! memory, so M9's fit finds the knee and M3 can be checked against real
 //! runs of its own split.
 //!
