@@ -6,7 +6,7 @@ import sys
 import time
 
 from .mpi import CONTROL, DATA, PIECE, RANKS, SILENCE, end, pieces, wait, wait_requests, world
-from .protocol import BLOCK, MB, StarError, now
+from .protocol import BLOCK, MB, StarError, handshake, now
 
 
 class Rank:
@@ -32,13 +32,7 @@ class Rank:
             return
         self.session += 1
         self.live = True
-        self.hello = self.ask({"op": "hello"}, "hello")
-        trips = []
-        for _ in range(5):
-            start = now()
-            self.ask({"op": "ping"}, "pong")
-            trips.append(now() - start)
-        self.rtt = min(trips)
+        self.hello, self.rtt = handshake(self)
 
     def close(self):
         self.live = False

@@ -73,3 +73,16 @@ def send_paced(sock, data, rate_mbps):
             time.sleep(delay)
         sock.sendall(view[sent:sent + n])
         sent += n
+
+
+def handshake(link):
+    """A link's first exchange, over TCP or MPI alike: the worker's hello,
+    and the least of a few round trips (machine.json): half of it bounds
+    how late an ack makes a receive's end."""
+    hello = link.ask({"op": "hello"}, "hello")
+    trips = []
+    for _ in range(5):
+        start = now()
+        link.ask({"op": "ping"}, "pong")
+        trips.append(now() - start)
+    return hello, min(trips)

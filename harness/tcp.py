@@ -3,7 +3,7 @@
 import json
 import socket
 
-from .protocol import StarError, now, parse_address, send_json, send_paced
+from .protocol import StarError, handshake, now, parse_address, send_json, send_paced
 
 
 class Worker:
@@ -33,15 +33,7 @@ class Worker:
         sock.settimeout(self.timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock, self.reader = sock, sock.makefile("rb")
-        self.hello = self.ask({"op": "hello"}, "hello")
-        # The least of a few round trips (machine.json): half of it bounds
-        # how late an ack makes a receive's end.
-        trips = []
-        for _ in range(5):
-            start = now()
-            self.ask({"op": "ping"}, "pong")
-            trips.append(now() - start)
-        self.rtt = min(trips)
+        self.hello, self.rtt = handshake(self)
 
     def close(self):
         if self.sock:
